@@ -1,0 +1,71 @@
+package io.ringtail;
+
+/**
+ * Maps values to slots of a dense count array laid out exactly as HdrHistogram lays out its
+ * counts for the same (lowest discernible value, highest trackable value, significant digits).
+ *
+ * <p>Why not HdrHistogram's own: it exposes no index-level access, and the window's stripes
+ * must drain single slots atomically ({@code getAndSet}) to rotate without losing a sample.
+ * Completed counts go back into HdrHistogram through {@link #valueAt(int)}; the tests check
+ * that {@code valueAt(indexOf(v))} is HdrHistogram's {@code lowestEquivalentValue(v)} for every
+ * configuration the builder accepts.
+ */
+final class BucketLayout {
+  private final int unitMagnitude;
+  private final int subBucketHalfCountMagnitude;
+  private final int subBucketHalfCount;
+  private final long subBucketMask;
+  private final int leadingZeroCountBase;
+  private final int length;
+
+  private BucketLayout(long lowestDiscernibleValue, long highestTrackableValue, int significantDigits) {
+    long largestValueWithSingleUnitResolution = 2 * (long) Math.pow(10, significantDigits);
+    int subBucketCountMagnitude = (int) Math.ceil(Math.log(largestValueWithSingleUnitResolution) / Math.log(2));
+    this.subBucketHalfCountMagnitude = Math.max(subBucketCountMagnitude, 1) - 1;
+    int subBucketCount = 1 << (subBucketHalfCountMagnitude + 1);
+    this.subBucketHalfCount = subBucketCount / 2;
+    this.unitMagnitude = 63 - Long.numberOfLeadingZeros(lowestDiscernibleValue);
+    this.subBucketMask = ((long) subBucketCount - 1) << unitMagnitude;
+    this.leadingZeroCountBase = 64 - unitMagnitude - subBucketHalfCountMagnitude - 1;
+
+    long smallestUntrackableValue = ((long) subBucketCount) << unitMagnitude;
+    int bucketsNeeded = 1;
+    while (smallestUntrackableValue <= highestTrackableValue) {
+      if (smallestUntrackableValue > Long.MAX_VALUE / 2) {
+        bucketsNeeded++;
+        break;
+      }
+      smallestUntrackableValue <<= 1;
+      bucketsNeeded++;
+    }
+    this.length = (bucketsNeeded + 1) * subBucketHalfCount;
+  }
+
+  static BucketLayout of(WindowConfig config) {
+    return new BucketLayout(config.lowestDiscernibleValue(), config.highestTrackableValue(),
+        config.significantDigits());
+  }
+
+  /** Slots in the dense array. */
+  int length() {
+    return length;
+  }
+
+  /** The slot of a value in {@code [0, highestTrackableValue]}. */
+  int indexOf(long value) {
+    int bucketIndex = leadingZeroCountBase - Long.numberOfLeadingZeros(value | subBucketMask);
+    int subBucketIndex = (int) (value >>> (bucketIndex + unitMagnitude));
+    return ((bucketIndex + 1) << subBucketHalfCountMagnitude) + (subBucketIndex - subBucketHalfCount);
+  }
+
+  /** The lowest value that maps to {@code index}. */
+  long valueAt(int index) {
+    int bucketIndex = (index >> subBucketHalfCountMagnitude) - 1;
+    int subBucketIndex = (index & (subBucketHalfCount - 1)) + subBucketHalfCount;
+    if (bucketIndex < 0) {
+      subBucketIndex -= subBucketHalfCount;
+      bucketIndex = 0;
+    }
+    return ((long) subBucketIndex) << (bucketIndex + unitMagnitude);
+  }
+}

@@ -1,0 +1,50 @@
+package io.ringtail;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link TimeSource} that moves only when told to: for tests and simulations.
+ *
+ * <p>Thread-safe: any thread may read or move it.
+ */
+public final class ManualTimeSource implements TimeSource {
+  private final AtomicLong nanos;
+
+  /** Starts at reading zero. */
+  public ManualTimeSource() {
+    this(0L);
+  }
+
+  /** Starts at the given reading. */
+  public ManualTimeSource(long startNanos) {
+    this.nanos = new AtomicLong(startNanos);
+  }
+
+  @Override
+  public long nanoTime() {
+    return nanos.get();
+  }
+
+  /** Moves the reading forward (or, for a negative amount, backward) by {@code amount}. */
+  public ManualTimeSource advance(Duration amount) {
+    return advanceNanos(amount.toNanos());
+  }
+
+  /** Moves the reading by {@code deltaNanos}, wrapping like {@link System#nanoTime()} would. */
+  public ManualTimeSource advanceNanos(long deltaNanos) {
+    nanos.addAndGet(deltaNanos);
+    return this;
+  }
+
+  /** Sets the reading. */
+  public ManualTimeSource set(long readingNanos) {
+    nanos.set(readingNanos);
+    return this;
+  }
+
+  @Override
+  public String toString() {
+    return "ManualTimeSource[" + nanos.get() + " ns]";
+  }
+}

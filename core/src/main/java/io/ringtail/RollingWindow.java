@@ -1,0 +1,81 @@
+package io.ringtail;
+
+import java.util.Objects;
+
+/**
+ * A rolling window over a stream of non-negative {@code long} samples (typically latencies in
+ * nanoseconds): what happened in the last {@link WindowConfig#length() length}.
+ *
+ * <h2>Window definition</h2>
+ * Time is divided into buckets of {@code width = length / buckets}, numbered by the absolute
+ * index {@code floor(t / width)} of the window's {@link TimeSource} reading {@code t}. A sample is
+ * recorded into exactly one bucket: the one its time falls in. A snapshot taken at time
+ * {@code now} covers the live bucket (the one {@code now} falls in, so far) and the
+ * {@code buckets - 1} complete buckets before it: every sample timed in
+ * {@code [startNanos, endNanos]} with {@code startNanos = (floor(now / width) - buckets + 1) * width}
+ * and {@code endNanos = now}. It therefore spans between {@code length - width} and
+ * {@code length}, and is never more than one bucket stale. Count, sum, mean, min, max,
+ * percentiles and the rejected count all come from this one interval.
+ *
+ * <h2>Percentile definition</h2>
+ * {@link WindowSnapshot#valueAtPercentile(double) valueAtPercentile(p)} is the nearest rank: the
+ * {@code ceil(p / 100 * count)}-th smallest sample (the smallest for {@code p = 0}), reported
+ * within the configured {@link WindowConfig#significantDigits() precision} and never outside
+ * the exact min and max. Count, sum, min and max are exact.
+ *
+ * <h2>Thread safety and cost</h2>
+ * Any number of threads may record while others take snapshots. Recording takes no lock,
+ * allocates nothing and touches one of {@link WindowConfig#stripes()} padded stripes chosen by
+ * thread, so recording threads do not contend on one shared atomic. Rotation is lazy (no
+ * background thread): the first record or snapshot in a new bucket seals the previous one, in
+ * time independent of how long the window was idle. No sample is lost or counted twice across a
+ * rotation; a writer racing a rotation may land its sample in the next bucket.
+ *
+ * <h2>Bad samples</h2>
+ * A negative sample or one above {@link WindowConfig#highestTrackableValue()} is never thrown
+ * on: it is counted as rejected (not clamped) in the bucket of its time, and
+ * {@link WindowSnapshot#rejected()} reports it.
+ */
+public interface RollingWindow {
+
+  /** An in-process window reading {@link TimeSource#system()}. */
+  static RollingWindow create(WindowConfig config) {
+    return create(config, TimeSource.system());
+  }
+
+  /** An in-process window reading the given time source. */
+  static RollingWindow create(WindowConfig config, TimeSource timeSource) {
+    return new StripedWindow(Objects.requireNonNull(config, "config"),
+        Objects.requireNonNull(timeSource, "timeSource"));
+  }
+
+  /** Records a sample at the time source's current reading. */
+  void record(long value);
+
+  /**
+   * Records a sample at a reading the caller already took from this window's time source,
+   * saving a clock read (about as costly as the record itself).
+   */
+  void recordAt(long value, long timeNanos);
+
+  /**
+   * Records the time elapsed since {@code startNanos}, a reading of this window's time source,
+   * with one clock read: {@code long start = ts.nanoTime(); work(); window.recordElapsedSince(start);}
+   */
+  default void recordElapsedSince(long startNanos) {
+    long now = timeSource().nanoTime();
+    recordAt(now - startNanos, now);
+  }
+
+  /** An immutable view of the window as of the time source's current reading. */
+  WindowSnapshot snapshot();
+
+  /** The window's configuration. */
+  WindowConfig config();
+
+  /** The time source the window reads. */
+  TimeSource timeSource();
+
+  /** Bytes this window holds in this process's heap, as currently allocated. */
+  long footprintBytes();
+}

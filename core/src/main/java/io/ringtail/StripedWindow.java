@@ -1,0 +1,388 @@
+package io.ringtail;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.concurrent.locks.ReentrantLock;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The in-process {@link RollingWindow}.
+ *
+ * <h2>Representation</h2>
+ * <ul>
+ *   <li><b>Stripes</b> (the live bucket): each recording thread adds into one of a few padded
+ *       stripes, picked by thread id, holding a dense count array in HdrHistogram's layout
+ *       ({@link BucketLayout}) plus sum, min, max and rejected. A record is one volatile read of
+ *       the live bucket's start, two uncontended atomic adds and two plain compares.
+ *   <li><b>Sealed buckets</b>: when time moves into a new bucket, the live counts are drained
+ *       slot by slot with {@code getAndSet(0)} into a compact list of the slots the bucket saw
+ *       (8 bytes each), kept in a FIFO of at most {@code buckets} entries whose arrays are
+ *       reused, so steady-state rotation allocates nothing.
+ *   <li><b>Window total</b>: one dense array holding the sum of the sealed buckets; a sealed
+ *       bucket is added when sealed and subtracted when it leaves the window. A snapshot is
+ *       therefore total + stripes, whatever the number of buckets or samples.
+ * </ul>
+ *
+ * <h2>Rotation protocol</h2>
+ * <ol>
+ *   <li>Writers never wait. A writer whose time lies past the live bucket tries the rotation
+ *       lock; if another thread holds it, the writer adds to the stripes anyway and its sample
+ *       joins whichever bucket the next drain seals.
+ *   <li>Drains move counts with per-slot {@code getAndSet}, so a concurrent add is either in
+ *       this drain or left for the next one: never lost, never counted twice.
+ *   <li>Writers add min/max, then sum, then the slot count; drains and snapshots read the slot
+ *       counts first. A counted sample's sum, min and max are therefore always visible; a
+ *       sample still in flight may show in sum, min or max before its count does.
+ *   <li>After an idle gap of a whole window or more everything is expired: the total is
+ *       cleared in one pass rather than bucket by bucket, so catch-up never loops over the gap.
+ *   <li>A reading earlier than the live bucket (a late writer, or a time source that steps
+ *       backwards) records into the live bucket and never rotates backwards.
+ * </ol>
+ */
+final class StripedWindow implements RollingWindow {
+  private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+  private final WindowConfig config;
+  private final TimeSource timeSource;
+  private final BucketLayout layout;
+  private final long width;
+  private final int bucketCount;
+  private final long highest;
+  private final long origin;
+  private final Stripe[] stripes;
+  private final int stripeMask;
+
+  /** Start of the live bucket; the only shared field a record reads. */
+  private volatile long liveStart;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  // guarded by lock
+  private long liveEpoch;
+  private final long[] total;
+  private long totalSum;
+  private long totalRejected;
+  private final Sealed[] sealed;
+  private int sealedHead;
+  private int sealedSize;
+
+  StripedWindow(WindowConfig config, TimeSource timeSource) {
+    this.config = config;
+    this.timeSource = timeSource;
+    this.layout = BucketLayout.of(config);
+    this.width = config.bucketWidthNanos();
+    this.bucketCount = config.buckets();
+    this.highest = config.highestTrackableValue();
+    long now = timeSource.nanoTime();
+    this.origin = now - Math.floorMod(now, width);
+    this.liveStart = origin;
+    this.liveEpoch = 0;
+    this.stripes = new Stripe[config.stripes()];
+    for (int i = 0; i < stripes.length; i++) {
+      stripes[i] = new Stripe(layout.length());
+    }
+    this.stripeMask = stripes.length - 1;
+    this.total = new long[layout.length()];
+    this.sealed = new Sealed[bucketCount];
+  }
+
+  @Override
+  public void record(long value) {
+    recordAt(value, timeSource.nanoTime());
+  }
+
+  @Override
+  public void recordAt(long value, long timeNanos) {
+    if (timeNanos - liveStart >= width) {
+      tryAdvance(timeNanos);
+    }
+    Stripe stripe = stripes[(int) Thread.currentThread().getId() & stripeMask];
+    if (value >= 0 && value <= highest) {
+      stripe.add(layout.indexOf(value), value);
+    } else {
+      stripe.reject();
+    }
+  }
+
+  @Override
+  public HistogramSnapshot snapshot() {
+    long now = timeSource.nanoTime();
+    lock.lock();
+    try {
+      advanceLocked(now);
+      Histogram histogram = new Histogram(config.lowestDiscernibleValue(), highest,
+          config.significantDigits());
+      long[] merged = total.clone();
+      long sum = totalSum;
+      long rejected = totalRejected;
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      for (Stripe stripe : stripes) {
+        long[] counts = stripe.counts;
+        for (int i = 0; i < counts.length; i++) {
+          merged[i] += (long) LONGS.getVolatile(counts, i);
+        }
+        sum += stripe.sum();
+        rejected += stripe.rejectedCount();
+        min = Math.min(min, stripe.min());
+        max = Math.max(max, stripe.max());
+      }
+      for (int i = 0; i < merged.length; i++) {
+        if (merged[i] != 0) {
+          histogram.recordValueWithCount(layout.valueAt(i), merged[i]);
+        }
+      }
+      for (int k = 0; k < sealedSize; k++) {
+        Sealed s = sealed[(sealedHead + k) % bucketCount];
+        min = Math.min(min, s.min);
+        max = Math.max(max, s.max);
+      }
+      long start = origin + (liveEpoch - bucketCount + 1) * width;
+      long end = now - liveStart < 0 ? liveStart : now;
+      return new HistogramSnapshot(histogram, sum, min, max, rejected, start, end);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public WindowConfig config() {
+    return config;
+  }
+
+  @Override
+  public TimeSource timeSource() {
+    return timeSource;
+  }
+
+  @Override
+  public long footprintBytes() {
+    long arrayHeader = 16;
+    long bytes = 128 /* this object, lock */ + arrayHeader + 4L * sealed.length;
+    bytes += stripes.length * (Stripe.BYTES + arrayHeader + 8L * layout.length());
+    bytes += arrayHeader + 8L * total.length;
+    lock.lock();
+    try {
+      for (Sealed s : sealed) {
+        if (s != null) {
+          bytes += Sealed.BYTES + arrayHeader + 8L * s.slots.length;
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    return bytes;
+  }
+
+  private void tryAdvance(long now) {
+    if (lock.tryLock()) {
+      try {
+        advanceLocked(now);
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  private void advanceLocked(long now) {
+    long epoch = Math.floorDiv(now - origin, width);
+    if (epoch <= liveEpoch) {
+      return;
+    }
+    long oldestKept = epoch - bucketCount + 1;
+    if (liveEpoch >= oldestKept) {
+      seal(liveEpoch);
+      while (sealedSize > 0 && sealed[sealedHead].epoch < oldestKept) {
+        evictOldest();
+      }
+    } else {
+      for (Stripe stripe : stripes) {
+        stripe.drainTo(null, layout.length());
+      }
+      Arrays.fill(total, 0L);
+      totalSum = 0;
+      totalRejected = 0;
+      sealedSize = 0;
+    }
+    liveEpoch = epoch;
+    liveStart = origin + epoch * width;
+  }
+
+  private void seal(long epoch) {
+    Sealed bucket = sealed[(sealedHead + sealedSize) % bucketCount];
+    if (bucket == null) {
+      bucket = new Sealed();
+      sealed[(sealedHead + sealedSize) % bucketCount] = bucket;
+    }
+    bucket.reset(epoch);
+    for (Stripe stripe : stripes) {
+      stripe.drainTo(bucket, layout.length());
+    }
+    if (bucket.size == 0 && bucket.rejected == 0) {
+      return;
+    }
+    for (int k = 0; k < bucket.size; k++) {
+      long slot = bucket.slots[k];
+      total[Sealed.index(slot)] += Sealed.count(slot);
+    }
+    totalSum += bucket.sum;
+    totalRejected += bucket.rejected;
+    sealedSize++;
+  }
+
+  private void evictOldest() {
+    Sealed bucket = sealed[sealedHead];
+    for (int k = 0; k < bucket.size; k++) {
+      long slot = bucket.slots[k];
+      total[Sealed.index(slot)] -= Sealed.count(slot);
+    }
+    totalSum -= bucket.sum;
+    totalRejected -= bucket.rejected;
+    sealedHead = (sealedHead + 1) % bucketCount;
+    sealedSize--;
+  }
+
+  /** A completed bucket: the slots it saw, packed as {@code index << 40 | count}. */
+  static final class Sealed {
+    static final long BYTES = 64;
+    private static final int COUNT_BITS = 40;
+    private static final long MAX_COUNT = (1L << COUNT_BITS) - 1;
+
+    long epoch;
+    long[] slots = new long[16];
+    int size;
+    long sum;
+    long rejected;
+    long min;
+    long max;
+
+    void reset(long epoch) {
+      this.epoch = epoch;
+      size = 0;
+      sum = 0;
+      rejected = 0;
+      min = Long.MAX_VALUE;
+      max = Long.MIN_VALUE;
+    }
+
+    void add(int index, long count) {
+      while (count > 0) {
+        long part = Math.min(count, MAX_COUNT);
+        if (size == slots.length) {
+          slots = Arrays.copyOf(slots, size * 2);
+        }
+        slots[size++] = ((long) index << COUNT_BITS) | part;
+        count -= part;
+      }
+    }
+
+    static int index(long slot) {
+      return (int) (slot >>> COUNT_BITS);
+    }
+
+    static long count(long slot) {
+      return slot & MAX_COUNT;
+    }
+  }
+
+  abstract static class StripePadBefore {
+    long p01, p02, p03, p04, p05, p06, p07, p08;
+  }
+
+  abstract static class StripeFields extends StripePadBefore {
+    static final VarHandle SUM;
+    static final VarHandle MIN;
+    static final VarHandle MAX;
+    static final VarHandle REJECTED;
+
+    static {
+      try {
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        SUM = lookup.findVarHandle(StripeFields.class, "sum", long.class);
+        MIN = lookup.findVarHandle(StripeFields.class, "min", long.class);
+        MAX = lookup.findVarHandle(StripeFields.class, "max", long.class);
+        REJECTED = lookup.findVarHandle(StripeFields.class, "rejected", long.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    final long[] counts;
+    long sum;
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    long rejected;
+
+    StripeFields(int length) {
+      this.counts = new long[length];
+    }
+  }
+
+  /**
+   * One recording stripe, padded so that two stripes never share a cache line. Thread-safe:
+   * several threads may share a stripe; they then contend only with each other.
+   */
+  static final class Stripe extends StripeFields {
+    static final long BYTES = 16 + 8 * 8 + 8 + 4 * 8 + 8 * 8;
+    long p11, p12, p13, p14, p15, p16, p17, p18;
+
+    Stripe(int length) {
+      super(length);
+    }
+
+    void add(int index, long value) {
+      long seen = (long) MIN.getOpaque(this);
+      while (value < seen && !MIN.weakCompareAndSet(this, seen, value)) {
+        seen = (long) MIN.getOpaque(this);
+      }
+      seen = (long) MAX.getOpaque(this);
+      while (value > seen && !MAX.weakCompareAndSet(this, seen, value)) {
+        seen = (long) MAX.getOpaque(this);
+      }
+      SUM.getAndAdd(this, value);
+      LONGS.getAndAdd(counts, index, 1L);
+    }
+
+    void reject() {
+      REJECTED.getAndAdd(this, 1L);
+    }
+
+    long sum() {
+      return (long) SUM.getVolatile(this);
+    }
+
+    long min() {
+      return (long) MIN.getVolatile(this);
+    }
+
+    long max() {
+      return (long) MAX.getVolatile(this);
+    }
+
+    long rejectedCount() {
+      return (long) REJECTED.getVolatile(this);
+    }
+
+    /** Moves everything recorded so far into {@code into}, or discards it when null. */
+    void drainTo(Sealed into, int length) {
+      for (int i = 0; i < length; i++) {
+        if ((long) LONGS.getOpaque(counts, i) != 0) {
+          long taken = (long) LONGS.getAndSet(counts, i, 0L);
+          if (into != null) {
+            into.add(i, taken);
+          }
+        }
+      }
+      long takenSum = (long) SUM.getAndSet(this, 0L);
+      long takenRejected = (long) REJECTED.getAndSet(this, 0L);
+      long takenMin = (long) MIN.getAndSet(this, Long.MAX_VALUE);
+      long takenMax = (long) MAX.getAndSet(this, Long.MIN_VALUE);
+      if (into != null) {
+        into.sum += takenSum;
+        into.rejected += takenRejected;
+        into.min = Math.min(into.min, takenMin);
+        into.max = Math.max(into.max, takenMax);
+      }
+    }
+  }
+}

@@ -1,0 +1,221 @@
+package io.ringtail;
+
+import static io.ringtail.Requirements.requireAtLeast;
+import static io.ringtail.Requirements.requireBetween;
+import static io.ringtail.Requirements.requirePositive;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The immutable shape of a rolling window: how long it is, how many buckets it rotates through,
+ * and how precisely its histogram resolves values.
+ *
+ * <p>Built fluently and validated by {@link Builder#build()}: a bad value throws
+ * {@link IllegalArgumentException} naming the parameter and the value. Defaults suit latencies
+ * in nanoseconds: 60 s in 60 buckets, 2 significant digits (values resolved to within 1 %),
+ * values from 1 ns to 1 h, and one recording stripe per available processor (at most 8).
+ *
+ * <p>Memory: the window keeps one dense count array per stripe plus one for the window total
+ * (each {@link #countsArrayLength()} longs: 4,608 longs, 36 KiB at the defaults) and, per
+ * completed bucket, only the values that bucket saw (8 bytes per distinct histogram slot).
+ * {@link RollingWindow#footprintBytes()} reports the live figure.
+ */
+public final class WindowConfig {
+  /** Most buckets a window may have. */
+  public static final int MAX_BUCKETS = 1 << 20;
+  /** Most recording stripes a window may have. */
+  public static final int MAX_STRIPES = 64;
+
+  private static final WindowConfig DEFAULTS = builder().build();
+
+  private final Duration length;
+  private final int buckets;
+  private final int significantDigits;
+  private final long lowestDiscernibleValue;
+  private final long highestTrackableValue;
+  private final int stripes;
+
+  private WindowConfig(Builder b, int stripes) {
+    this.length = b.length;
+    this.buckets = b.buckets;
+    this.significantDigits = b.significantDigits;
+    this.lowestDiscernibleValue = b.lowestDiscernibleValue;
+    this.highestTrackableValue = b.highestTrackableValue;
+    this.stripes = stripes;
+  }
+
+  /** A builder holding the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The default configuration. */
+  public static WindowConfig defaults() {
+    return DEFAULTS;
+  }
+
+  /** A builder starting from this configuration's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.length = length;
+    b.buckets = buckets;
+    b.significantDigits = significantDigits;
+    b.lowestDiscernibleValue = lowestDiscernibleValue;
+    b.highestTrackableValue = highestTrackableValue;
+    b.stripes = stripes;
+    return b;
+  }
+
+  /** How far back a snapshot reaches: it covers between {@code length - bucketWidth} and {@code length}. */
+  public Duration length() {
+    return length;
+  }
+
+  /** How many buckets the window rotates through. */
+  public int buckets() {
+    return buckets;
+  }
+
+  /** The time one bucket covers: {@code length / buckets}. */
+  public Duration bucketWidth() {
+    return Duration.ofNanos(bucketWidthNanos());
+  }
+
+  long bucketWidthNanos() {
+    return length.toNanos() / buckets;
+  }
+
+  /** Decimal digits of value resolution: 2 means every value is resolved to within 1 %. */
+  public int significantDigits() {
+    return significantDigits;
+  }
+
+  /** Values from 0 up to this one share the finest resolution step. */
+  public long lowestDiscernibleValue() {
+    return lowestDiscernibleValue;
+  }
+
+  /** The largest value the window accepts; larger ones are rejected, not clamped. */
+  public long highestTrackableValue() {
+    return highestTrackableValue;
+  }
+
+  /**
+   * How many independent recording stripes the window spreads concurrent writers over. Each
+   * costs one dense count array; more stripes mean less contention between recording threads.
+   */
+  public int stripes() {
+    return stripes;
+  }
+
+  /** The length of each dense count array this configuration needs. */
+  public int countsArrayLength() {
+    return BucketLayout.of(this).length();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof WindowConfig c
+        && length.equals(c.length)
+        && buckets == c.buckets
+        && significantDigits == c.significantDigits
+        && lowestDiscernibleValue == c.lowestDiscernibleValue
+        && highestTrackableValue == c.highestTrackableValue
+        && stripes == c.stripes;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(length, buckets, significantDigits, lowestDiscernibleValue,
+        highestTrackableValue, stripes);
+  }
+
+  @Override
+  public String toString() {
+    return "WindowConfig[length=" + length + ", buckets=" + buckets
+        + ", significantDigits=" + significantDigits
+        + ", lowestDiscernibleValue=" + lowestDiscernibleValue
+        + ", highestTrackableValue=" + highestTrackableValue + ", stripes=" + stripes + "]";
+  }
+
+  /** Fluent, reusable builder; {@link #build()} validates and may be called again. */
+  public static final class Builder {
+    private Duration length = Duration.ofSeconds(60);
+    private int buckets = 60;
+    private int significantDigits = 2;
+    private long lowestDiscernibleValue = 1;
+    private long highestTrackableValue = TimeUnit.HOURS.toNanos(1);
+    private int stripes = defaultStripes();
+
+    private Builder() {}
+
+    /** How far back the window reaches. Must be a positive whole number of nanoseconds per bucket. */
+    public Builder length(Duration length) {
+      this.length = Objects.requireNonNull(length, "length");
+      return this;
+    }
+
+    /** How many buckets the window rotates through, 1 to {@value #MAX_BUCKETS}. */
+    public Builder buckets(int buckets) {
+      this.buckets = buckets;
+      return this;
+    }
+
+    /** Decimal digits of value resolution, 0 to 5. */
+    public Builder significantDigits(int significantDigits) {
+      this.significantDigits = significantDigits;
+      return this;
+    }
+
+    /** The finest resolution step, at least 1. */
+    public Builder lowestDiscernibleValue(long lowestDiscernibleValue) {
+      this.lowestDiscernibleValue = lowestDiscernibleValue;
+      return this;
+    }
+
+    /** The largest accepted value, at least twice the lowest discernible value. */
+    public Builder highestTrackableValue(long highestTrackableValue) {
+      this.highestTrackableValue = highestTrackableValue;
+      return this;
+    }
+
+    /** Recording stripes, 1 to {@value #MAX_STRIPES}; rounded up to a power of two. */
+    public Builder stripes(int stripes) {
+      this.stripes = stripes;
+      return this;
+    }
+
+    /** Validates every value and returns the immutable configuration. */
+    public WindowConfig build() {
+      long lengthNanos;
+      try {
+        lengthNanos = length.toNanos();
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException("length must fit in 292 years of nanoseconds, but was " + length);
+      }
+      requirePositive("length (nanoseconds)", lengthNanos);
+      requireBetween("buckets", buckets, 1, MAX_BUCKETS);
+      if (lengthNanos % buckets != 0) {
+        throw new IllegalArgumentException("length must divide into buckets of whole nanoseconds, but was "
+            + length + " over " + buckets + " buckets");
+      }
+      requireBetween("significantDigits", significantDigits, 0, 5);
+      requireAtLeast("lowestDiscernibleValue", lowestDiscernibleValue, 1);
+      requireAtLeast("highestTrackableValue", highestTrackableValue, 2 * lowestDiscernibleValue);
+      requireBetween("stripes", stripes, 1, MAX_STRIPES);
+      int roundedStripes = Integer.bitCount(stripes) == 1 ? stripes : Integer.highestOneBit(stripes) << 1;
+      return new WindowConfig(this, roundedStripes);
+    }
+
+    private static int defaultStripes() {
+      int cpus = Runtime.getRuntime().availableProcessors();
+      int pow2 = Integer.highestOneBit(Math.max(1, cpus));
+      if (pow2 < cpus) {
+        pow2 <<= 1;
+      }
+      return Math.min(pow2, 8);
+    }
+  }
+}
