@@ -1,5 +1,6 @@
 package io.ringtail;
 
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -70,8 +71,8 @@ public interface RollingWindow {
   /** An immutable view of the window as of the time source's current reading. */
   WindowSnapshot snapshot();
 
-  /** The window's configuration. */
-  WindowConfig config();
+  /** How far back a snapshot reaches (see the window definition above). */
+  Duration length();
 
   /** The time source the window reads. */
   TimeSource timeSource();

@@ -2,6 +2,7 @@ package io.ringtail;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
 import org.HdrHistogram.Histogram;
@@ -146,7 +147,11 @@ final class StripedWindow implements RollingWindow {
   }
 
   @Override
-  public WindowConfig config() {
+  public Duration length() {
+    return config.length();
+  }
+
+  WindowConfig config() {
     return config;
   }
 
