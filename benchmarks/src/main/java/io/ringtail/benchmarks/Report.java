@@ -1,0 +1,327 @@
+package io.ringtail.benchmarks;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs the short suite (record and P95-read JMH benchmarks, then the memory and accuracy
+ * simulations) and writes one markdown report: a table of every contender and a table of
+ * Ringtail's targets with where each stands.
+ *
+ * <p>Run: {@code benchmarks/run-report.sh}, or
+ * {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.Report [--out FILE]
+ * [--docs FILE] [--iterations N] [--threads N]}. {@code --docs} replaces the block between
+ * {@value #BEGIN} and {@value #END} in that file.
+ */
+public final class Report {
+  static final String BEGIN = "<!-- bench-report:begin -->";
+  static final String END = "<!-- bench-report:end -->";
+
+  private static final Contender.Kind[] ROWS = {
+      Contender.Kind.RINGTAIL, Contender.Kind.RINGTAIL_RECORD_AT, Contender.Kind.RINGTAIL_ROTATING,
+      Contender.Kind.RINGTAIL_12_BUCKETS, Contender.Kind.HDR_RECORDER, Contender.Kind.MICROMETER,
+      Contender.Kind.DROPWIZARD, Contender.Kind.ROLLING_METRICS, Contender.Kind.LONG_ADDER,
+      Contender.Kind.NANO_TIME};
+  private static final int[] READ_SIZES = {1_000, 100_000, 1_000_000};
+
+  /** Record results by kind and thread count. */
+  private final Map<Contender.Kind, Map<Integer, double[]>> record = new EnumMap<>(Contender.Kind.class);
+  /** P95 read results (µs) by kind and window size. */
+  private final Map<Contender.Kind, Map<Integer, Double>> read = new EnumMap<>(Contender.Kind.class);
+  private final Map<Contender.Kind, MemoryReport.Row> memory = new EnumMap<>(Contender.Kind.class);
+  private final Map<Contender.Kind, AccuracyReport.Row> accuracy = new EnumMap<>(Contender.Kind.class);
+  private int manyThreads = 2;
+
+  public static void main(String[] args) throws RunnerException, IOException {
+    Path out = Path.of("benchmarks/target/bench-report.md");
+    Path docs = null;
+    int iterations = 3;
+    int threads = 2;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--out" -> out = Path.of(args[++i]);
+        case "--docs" -> docs = Path.of(args[++i]);
+        case "--iterations" -> iterations = Integer.parseInt(args[++i]);
+        case "--threads" -> threads = Integer.parseInt(args[++i]);
+        default -> throw new IllegalArgumentException("argument must be --out, --docs, --iterations or --threads, but was " + args[i]);
+      }
+    }
+    long started = System.nanoTime();
+    Report report = new Report();
+    report.manyThreads = threads;
+    report.runRecord(iterations, threads);
+    report.runRead(iterations);
+    MemoryReport.measure().forEach(r -> report.memory.put(r.kind(), r));
+    AccuracyReport.measure().forEach(r -> report.accuracy.put(r.kind(), r));
+    long minutes = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+    String markdown = report.markdown(iterations, minutes);
+    Files.createDirectories(out.toAbsolutePath().getParent());
+    Files.writeString(out, markdown, StandardCharsets.UTF_8);
+    System.out.println(markdown);
+    System.out.println("Written to " + out);
+    if (docs != null) {
+      String text = Files.readString(docs, StandardCharsets.UTF_8);
+      int b = text.indexOf(BEGIN);
+      int e = text.indexOf(END);
+      if (b < 0 || e < b) {
+        throw new IllegalArgumentException("docs must contain " + BEGIN + " ... " + END + ", but was " + docs);
+      }
+      Files.writeString(docs, text.substring(0, b + BEGIN.length()) + "\n" + markdown + text.substring(e),
+          StandardCharsets.UTF_8);
+      System.out.println("Updated " + docs);
+    }
+  }
+
+  private ChainedOptionsBuilder options(int iterations) {
+    return new OptionsBuilder()
+        .forks(1)
+        .warmupIterations(2)
+        .warmupTime(TimeValue.seconds(1))
+        .measurementIterations(iterations)
+        .measurementTime(TimeValue.seconds(1))
+        .shouldFailOnError(true);
+  }
+
+  private void runRecord(int iterations, int threads) throws RunnerException {
+    String[] kinds = {"RINGTAIL", "RINGTAIL_RECORD_AT", "RINGTAIL_ROTATING", "HDR_RECORDER",
+        "MICROMETER", "DROPWIZARD", "ROLLING_METRICS", "LONG_ADDER", "NANO_TIME"};
+    for (int t : new int[] {1, threads}) {
+      Collection<RunResult> results = new Runner(options(iterations)
+          .include(RecordBenchmark.class.getName() + ".record1$")
+          .threads(t)
+          .param("contender", kinds)
+          .addProfiler(GCProfiler.class)
+          .build()).run();
+      for (RunResult r : results) {
+        Contender.Kind kind = Contender.Kind.valueOf(r.getParams().getParam("contender"));
+        Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
+        record.computeIfAbsent(kind, k -> new HashMap<>()).put(t, new double[] {
+            r.getPrimaryResult().getScore(), alloc == null ? Double.NaN : alloc.getScore()});
+      }
+    }
+  }
+
+  private void runRead(int iterations) throws RunnerException {
+    String[] sizes = new String[READ_SIZES.length];
+    for (int i = 0; i < sizes.length; i++) {
+      sizes[i] = Integer.toString(READ_SIZES[i]);
+    }
+    Collection<RunResult> results = new Runner(options(iterations)
+        .include(ReadBenchmark.class.getName() + ".p95$")
+        .param("samples", sizes)
+        .build()).run();
+    for (RunResult r : results) {
+      Contender.Kind kind = Contender.Kind.valueOf(r.getParams().getParam("contender"));
+      int samples = Integer.parseInt(r.getParams().getParam("samples"));
+      read.computeIfAbsent(kind, k -> new HashMap<>()).put(samples, r.getPrimaryResult().getScore());
+    }
+  }
+
+  double recordNs(Contender.Kind kind, int threads) {
+    Map<Integer, double[]> m = record.get(kind);
+    return m == null || !m.containsKey(threads) ? Double.NaN : m.get(threads)[0];
+  }
+
+  double allocBytes(Contender.Kind kind) {
+    Map<Integer, double[]> m = record.get(kind);
+    return m == null || !m.containsKey(1) ? Double.NaN : m.get(1)[1];
+  }
+
+  double readMicros(Contender.Kind kind, int samples) {
+    Map<Integer, Double> m = read.get(kind);
+    return m == null || !m.containsKey(samples) ? Double.NaN : m.get(samples);
+  }
+
+  String markdown(int iterations, long seconds) {
+    StringBuilder md = new StringBuilder();
+    double floor = recordNs(Contender.Kind.HDR_RECORDER, 1);
+    md.append("| contender | record ns/op, 1 thread | ratio to floor | record ns/op, ")
+        .append(manyThreads).append(" threads | B/op | P95 read, 1k / 100k / 1M samples | memory, 60 s at 10k/s | P95 error, median / worst | lag, step up / down |\n");
+    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    for (Contender.Kind kind : ROWS) {
+      Contender.Kind windowKind = kind == Contender.Kind.RINGTAIL_RECORD_AT ? null : kind;
+      double ns1 = recordNs(kind, 1);
+      md.append("| ").append(kind.label)
+          .append(" | ").append(ns(ns1))
+          .append(" | ").append(Double.isNaN(ns1) ? "—" : fmt("%.2fx", ns1 / floor))
+          .append(" | ").append(ns(recordNs(kind, manyThreads)))
+          .append(" | ").append(bytesPerOp(allocBytes(kind)))
+          .append(" | ").append(readCell(windowKind))
+          .append(" | ").append(memoryCell(windowKind))
+          .append(" | ").append(errorCell(windowKind))
+          .append(" | ").append(lagCell(windowKind))
+          .append(" |\n");
+    }
+    md.append("\nFloor: HdrHistogram `Recorder.recordValue` at one thread (no window, no clock read). ")
+        .append("Ringtail rows share one window type, so read, memory and accuracy figures sit on the `record(v)` row. ")
+        .append("Read, memory and accuracy use an injected clock for every contender.\n\n");
+    md.append(targets());
+    md.append("\n").append(machine(iterations, seconds));
+    return md.toString();
+  }
+
+  private String targets() {
+    Contender.Kind rt = Contender.Kind.RINGTAIL;
+    Contender.Kind at = Contender.Kind.RINGTAIL_RECORD_AT;
+    double floor = recordNs(Contender.Kind.HDR_RECORDER, 1);
+    double clock = recordNs(Contender.Kind.NANO_TIME, 1);
+    double atRatio = recordNs(at, 1) / floor;
+    double rtRatio = recordNs(rt, 1) / floor;
+    double vsMicrometer = recordNs(Contender.Kind.MICROMETER, 1) / recordNs(rt, 1);
+    double allocMax = Math.max(allocBytes(rt), Math.max(allocBytes(at), allocBytes(Contender.Kind.RINGTAIL_ROTATING)));
+    double twoRt = recordNs(rt, manyThreads) / recordNs(rt, 1);
+    double twoAt = recordNs(at, manyThreads) / recordNs(at, 1);
+    double twoRot = recordNs(Contender.Kind.RINGTAIL_ROTATING, manyThreads)
+        / recordNs(Contender.Kind.RINGTAIL_ROTATING, 1);
+    boolean readMet = true;
+    StringBuilder readVs = new StringBuilder();
+    for (int n : READ_SIZES) {
+      double r = readMicros(rt, n);
+      double m = readMicros(Contender.Kind.MICROMETER, n);
+      readMet &= r <= m;
+      readVs.append(readVs.length() == 0 ? "" : "; ").append(count(n)).append(": ")
+          .append(micros(r)).append(" vs ").append(micros(m));
+    }
+    double readScale = readMicros(rt, 1_000_000) / readMicros(rt, 1_000);
+    MemoryReport.Row m60 = memory.get(rt);
+    MemoryReport.Row m12 = memory.get(Contender.Kind.RINGTAIL_12_BUCKETS);
+    MemoryReport.Row dw = memory.get(Contender.Kind.DROPWIZARD);
+    AccuracyReport.Row acc = accuracy.get(rt);
+
+    StringBuilder md = new StringBuilder("| Ringtail target | measured | status |\n| --- | --- | --- |\n");
+    row(md, "record, 1 thread, at most 1.2x `Recorder.recordValue`",
+        fmt("recordAt(v, t) %.2fx; record(v) %.2fx, which adds one clock read (System.nanoTime() alone: %s ns)",
+            atRatio, rtRatio, ns(clock)),
+        atRatio <= 1.2 ? (rtRatio <= 1.2 ? "met" : "met like for like (recordAt); record(v) pays the clock read the floor does not")
+            : "not met");
+    row(md, "record, 1 thread, at least 4x faster than the Micrometer timer",
+        fmt("%.1fx (record(v) %s ns vs %s ns)", vsMicrometer, ns(recordNs(rt, 1)), ns(recordNs(Contender.Kind.MICROMETER, 1))),
+        vsMicrometer >= 4 ? "met" : "not met");
+    row(md, "zero bytes allocated per record", fmt("record %s, recordAt %s, rotating %s B/op (JMH -prof gc)",
+        bytesPerOp(allocBytes(rt)), bytesPerOp(allocBytes(at)), bytesPerOp(allocBytes(Contender.Kind.RINGTAIL_ROTATING))),
+        allocMax < 0.01 ? "met (also guarded in CI)" : "not met");
+    row(md, "record, " + manyThreads + " threads on one window, per call at most 2x own 1-thread time",
+        fmt("record %.2fx, recordAt %.2fx, rotating %.2fx", twoRt, twoAt, twoRot),
+        twoRt <= 2 && twoAt <= 2 ? "met" : "not met");
+    row(md, "P95 read no slower than Micrometer's", readVs.toString(), readMet ? "met" : "not met");
+    row(md, "P95 read, 1M vs 1k samples at most 1.5x", fmt("%.2fx", readScale), readScale <= 1.5 ? "met" : "not met");
+    double share = (double) dw.retainedBytes() / m60.retainedBytes();
+    row(md, "memory, 60 buckets at 2 digits, at most 1/20 of Dropwizard at 10k samples/s",
+        fmt("%s vs %s: 1/%.1f (footprintBytes() %s); 12 buckets: %s, 1/%.1f", size(m60.retainedBytes()),
+            size(dw.retainedBytes()), share, size(m60.footprintBytes()), size(m12.retainedBytes()),
+            (double) dw.retainedBytes() / m12.retainedBytes()),
+        share >= 20 ? "met" : "not met");
+    row(md, "accuracy: median P95 error within the histogram precision (2 digits: 1 %)",
+        fmt("%.2f %%", 100 * acc.medianError()), acc.medianError() <= 0.01 ? "met" : "not met");
+    row(md, "accuracy: worst P95 error at most 10 %", fmt("%.2f %%", 100 * acc.worstError()),
+        acc.worstError() <= 0.10 ? "met" : "not met");
+    row(md, "a step change shows within one bucket width (1 s)",
+        fmt("up %+.1f s, down %+.1f s", acc.lagUpSeconds(), acc.lagDownSeconds()),
+        Math.abs(acc.lagUpSeconds()) <= 1 && Math.abs(acc.lagDownSeconds()) <= 1 ? "met" : "not met");
+    return md.toString();
+  }
+
+  private static String machine(int iterations, long seconds) {
+    Runtime rt = Runtime.getRuntime();
+    String cpu = "unknown CPU";
+    String load = "";
+    try {
+      cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+          .filter(l -> l.startsWith("model name")).findFirst()
+          .map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse(cpu);
+      load = ", load average at the end " + Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0];
+    } catch (IOException e) {
+      // not Linux: leave the CPU model unknown
+    }
+    return fmt("Machine: %s, %d cores, %s %s, %s %s%s. Run %s, %d s; JMH 1.37, 1 fork, 2 x 1 s warm-up, "
+            + "%d x 1 s measurement per benchmark (the short suite: expect a few %% noise).%n",
+        cpu, rt.availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.vm.version"),
+        System.getProperty("os.name"), System.getProperty("os.arch"), load,
+        Instant.now().truncatedTo(ChronoUnit.MINUTES), seconds, iterations)
+        + "JVM arguments: " + ManagementFactory.getRuntimeMXBean().getInputArguments() + "\n";
+  }
+
+  private static void row(StringBuilder md, String target, String measured, String status) {
+    md.append("| ").append(target).append(" | ").append(measured).append(" | ").append(status).append(" |\n");
+  }
+
+  private String readCell(Contender.Kind kind) {
+    if (kind == null || !read.containsKey(kind)) {
+      return "—";
+    }
+    List<String> parts = new ArrayList<>();
+    for (int n : READ_SIZES) {
+      parts.add(micros(readMicros(kind, n)));
+    }
+    return String.join(" / ", parts);
+  }
+
+  private String memoryCell(Contender.Kind kind) {
+    MemoryReport.Row row = kind == null ? null : memory.get(kind);
+    return row == null ? "—" : size(row.retainedBytes());
+  }
+
+  private String errorCell(Contender.Kind kind) {
+    AccuracyReport.Row row = kind == null ? null : accuracy.get(kind);
+    return row == null ? "—" : fmt("%.2f %% / %.1f %%", 100 * row.medianError(), 100 * row.worstError());
+  }
+
+  private String lagCell(Contender.Kind kind) {
+    AccuracyReport.Row row = kind == null ? null : accuracy.get(kind);
+    return row == null ? "—" : fmt("%+.1f s / %+.1f s", row.lagUpSeconds(), row.lagDownSeconds());
+  }
+
+  static String ns(double v) {
+    return Double.isNaN(v) ? "—" : fmt(v < 10 ? "%.2f" : "%.1f", v);
+  }
+
+  static String bytesPerOp(double v) {
+    return Double.isNaN(v) ? "—" : v < 0.01 ? "0" : fmt("%.1f", v);
+  }
+
+  static String micros(double v) {
+    if (Double.isNaN(v)) {
+      return "—";
+    }
+    return v >= 1000 ? fmt("%.1f ms", v / 1000) : fmt(v >= 10 ? "%.0f µs" : "%.1f µs", v);
+  }
+
+  static String size(long bytes) {
+    if (bytes < 0) {
+      return "—";
+    }
+    if (bytes < 1024) {
+      return bytes + " B";
+    }
+    return bytes < 1024 * 1024 ? fmt("%.1f KiB", bytes / 1024.0) : fmt("%.2f MiB", bytes / (1024.0 * 1024));
+  }
+
+  static String count(int n) {
+    return n >= 1_000_000 ? n / 1_000_000 + "M" : n >= 1000 ? n / 1000 + "k" : Integer.toString(n);
+  }
+
+  static String fmt(String format, Object... args) {
+    return String.format(Locale.ROOT, format, args);
+  }
+}
