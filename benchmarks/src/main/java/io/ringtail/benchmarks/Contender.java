@@ -45,6 +45,8 @@ public interface Contender {
     RINGTAIL_RECORD_AT("Ringtail recordAt(v, t)"),
     /** Ringtail {@code record(v)} on a fake clock that forces a bucket rotation every 1,024 records. */
     RINGTAIL_ROTATING("Ringtail record(v), rotating"),
+    /** Ringtail {@code record(v)} with one stripe: every recording thread shares it (the collision case). */
+    RINGTAIL_ONE_STRIPE("Ringtail record(v), 1 stripe"),
     /** Ringtail with 12 buckets of 5 s instead of 60 of 1 s. */
     RINGTAIL_12_BUCKETS("Ringtail, 12 buckets"),
     /** HdrHistogram {@code Recorder.recordValue}: no window, no clock read (the floor). */
@@ -77,6 +79,9 @@ public interface Contender {
         return new RingtailRecord(WindowConfig.defaults(), clock == null ? TimeSource.system() : clock);
       case RINGTAIL_12_BUCKETS:
         return new RingtailRecord(WindowConfig.builder().buckets(12).build(),
+            clock == null ? TimeSource.system() : clock);
+      case RINGTAIL_ONE_STRIPE:
+        return new RingtailRecord(WindowConfig.builder().stripes(1).build(),
             clock == null ? TimeSource.system() : clock);
       case RINGTAIL_RECORD_AT:
         return clock == null ? new RingtailRecordAtFixed() : new RingtailRecordAtClock(clock);

@@ -21,7 +21,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * Values come from a precomputed log-normal array ({@link Latencies}), each thread starting at
  * its own offset. {@code RINGTAIL_ROTATING} reads a fake clock that forces a bucket rotation every
  * 1,024 records; {@code RINGTAIL_RECORD_AT} passes a caller-held time, like HdrHistogram's
- * {@code Recorder.recordValue} which reads no clock.
+ * {@code Recorder.recordValue} which reads no clock; {@code RINGTAIL_ONE_STRIPE} shows what
+ * threads pay when they share a stripe.
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar RecordBenchmark -prof gc}
  * (one contender: {@code -p contender=RINGTAIL}; more threads: {@code RecordBenchmark.record1 -t 4}).
@@ -33,8 +34,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class RecordBenchmark {
-  @Param({"RINGTAIL", "RINGTAIL_RECORD_AT", "RINGTAIL_ROTATING", "HDR_RECORDER", "MICROMETER",
-      "DROPWIZARD", "ROLLING_METRICS", "LONG_ADDER", "NANO_TIME"})
+  @Param({"RINGTAIL", "RINGTAIL_RECORD_AT", "RINGTAIL_ROTATING", "RINGTAIL_ONE_STRIPE",
+      "HDR_RECORDER", "MICROMETER", "DROPWIZARD", "ROLLING_METRICS", "LONG_ADDER", "NANO_TIME"})
   public Contender.Kind contender;
 
   private Contender instance;
