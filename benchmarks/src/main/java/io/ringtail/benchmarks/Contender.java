@@ -53,6 +53,8 @@ public interface Contender {
     HDR_RECORDER("HdrHistogram Recorder (no window)"),
     /** Micrometer timer, {@code publishPercentiles(0.95)}, 60 s expiry, 3 buffers, default precision. */
     MICROMETER("Micrometer Timer"),
+    /** The same Micrometer timer at {@code percentilePrecision(2)}: Ringtail's precision. */
+    MICROMETER_2_DIGITS("Micrometer Timer, 2 digits"),
     /** Dropwizard histogram over a 60 s {@code SlidingTimeWindowArrayReservoir}. */
     DROPWIZARD("Dropwizard SlidingTimeWindowArray"),
     /** rolling-metrics 2.0.5, 60 s reset by 6 chunks, 2 digits. */
@@ -91,7 +93,9 @@ public interface Contender {
       case HDR_RECORDER:
         return new HdrRecorder();
       case MICROMETER:
-        return new MicrometerTimer(clock);
+        return new MicrometerTimer(clock, 1);
+      case MICROMETER_2_DIGITS:
+        return new MicrometerTimer(clock, 2);
       case DROPWIZARD:
         return new DropwizardSlidingWindow(clock);
       case ROLLING_METRICS:
@@ -221,7 +225,7 @@ public interface Contender {
   final class MicrometerTimer implements Contender {
     private final Timer timer;
 
-    MicrometerTimer(SimClock clock) {
+    MicrometerTimer(SimClock clock, int precision) {
       Clock micrometerClock = clock == null ? Clock.SYSTEM : new Clock() {
         @Override
         public long wallTime() {
@@ -236,6 +240,7 @@ public interface Contender {
       SimpleMeterRegistry registry = new SimpleMeterRegistry(SimpleConfig.DEFAULT, micrometerClock);
       this.timer = Timer.builder("bench.latency")
           .publishPercentiles(0.95)
+          .percentilePrecision(precision)
           .distributionStatisticExpiry(WINDOW)
           .register(registry);
     }

@@ -30,8 +30,8 @@ public final class MemoryReport {
 
   static final Contender.Kind[] KINDS = {
       Contender.Kind.RINGTAIL, Contender.Kind.RINGTAIL_12_BUCKETS, Contender.Kind.HDR_RECORDER,
-      Contender.Kind.MICROMETER, Contender.Kind.DROPWIZARD, Contender.Kind.ROLLING_METRICS,
-      Contender.Kind.LONG_ADDER};
+      Contender.Kind.MICROMETER, Contender.Kind.MICROMETER_2_DIGITS, Contender.Kind.DROPWIZARD,
+      Contender.Kind.ROLLING_METRICS, Contender.Kind.LONG_ADDER};
 
   static List<Row> measure() {
     List<Row> rows = new ArrayList<>();

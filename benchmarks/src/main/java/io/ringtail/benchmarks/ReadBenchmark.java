@@ -34,7 +34,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ReadBenchmark {
   static final long FILL_SPAN_NANOS = TimeUnit.SECONDS.toNanos(50);
 
-  @Param({"RINGTAIL", "HDR_RECORDER", "MICROMETER", "DROPWIZARD", "ROLLING_METRICS"})
+  @Param({"RINGTAIL", "HDR_RECORDER", "MICROMETER", "MICROMETER_2_DIGITS", "DROPWIZARD",
+      "ROLLING_METRICS"})
   public Contender.Kind contender;
 
   @Param({"1000", "10000", "100000", "1000000"})

@@ -43,7 +43,8 @@ public final class Report {
   private static final Contender.Kind[] ROWS = {
       Contender.Kind.RINGTAIL, Contender.Kind.RINGTAIL_RECORD_AT, Contender.Kind.RINGTAIL_ROTATING,
       Contender.Kind.RINGTAIL_ONE_STRIPE, Contender.Kind.RINGTAIL_12_BUCKETS,
-      Contender.Kind.HDR_RECORDER, Contender.Kind.MICROMETER, Contender.Kind.DROPWIZARD,
+      Contender.Kind.HDR_RECORDER, Contender.Kind.MICROMETER, Contender.Kind.MICROMETER_2_DIGITS,
+      Contender.Kind.DROPWIZARD,
       Contender.Kind.ROLLING_METRICS, Contender.Kind.LONG_ADDER, Contender.Kind.NANO_TIME};
   private static final int[] READ_SIZES = {1_000, 100_000, 1_000_000};
 
@@ -250,9 +251,19 @@ public final class Report {
     row(md, "zero bytes allocated per record", fmt("record %s, recordAt %s, rotating %s B/op (JMH -prof gc)",
         bytesPerOp(allocBytes(rt)), bytesPerOp(allocBytes(at)), bytesPerOp(allocBytes(Contender.Kind.RINGTAIL_ROTATING))),
         allocMax < 0.01 ? "met (also guarded in CI)" : "not met");
+    double twoClock = recordNs(Contender.Kind.NANO_TIME, manyThreads) / clock;
+    double twoAdder = recordNs(Contender.Kind.LONG_ADDER, manyThreads) / recordNs(Contender.Kind.LONG_ADDER, 1);
+    boolean machineBusy = twoClock > 1.5;
     row(md, "record, " + manyThreads + " threads on one window, per call at most 2x own 1-thread time",
-        fmt("record %.2fx, recordAt %.2fx, rotating %.2fx", twoRt, twoAt, twoRot),
-        twoRt <= 2 && twoAt <= 2 ? "met" : "not met");
+        fmt("record %.2fx, recordAt %.2fx, rotating %.2fx; one shared stripe: %.2fx. Controls with nothing "
+                + "shared: System.nanoTime() %.2fx, LongAdder %.2fx",
+            twoRt, twoAt, twoRot,
+            recordNs(Contender.Kind.RINGTAIL_ONE_STRIPE, manyThreads) / recordNs(Contender.Kind.RINGTAIL_ONE_STRIPE, 1),
+            twoClock, twoAdder),
+        twoRt <= 2 && twoAt <= 2 ? "met"
+            : machineBusy ? "inconclusive: the clock read alone slowed " + fmt("%.1fx", twoClock)
+                + " with " + manyThreads + " threads, so the machine, not the window, sets these figures"
+            : "not met");
     row(md, "P95 read no slower than Micrometer's", readVs
         + fmt(" (Ringtail allocates %s B per read, Micrometer %s B)",
             bytesPerOp(readAlloc.getOrDefault(rt, Map.of()).getOrDefault(100_000, Double.NaN)),
@@ -267,7 +278,9 @@ public final class Report {
         share >= 20 ? "met" : "not met");
     row(md, "accuracy: median P95 error within the histogram precision (2 digits: 1 %)",
         fmt("%.2f %%", 100 * acc.medianError()), acc.medianError() <= 0.01 ? "met" : "not met");
-    row(md, "accuracy: worst P95 error at most 10 %", fmt("%.2f %%", 100 * acc.worstError()),
+    row(md, "accuracy: worst P95 error at most 10 %", fmt("%.2f %% (every second, mid-bucket); "
+            + "%.2f %% over every 100 ms instant, including just after a rotation", 100 * acc.worstError(),
+            100 * acc.worstErrorAnyPhase()),
         acc.worstError() <= 0.10 ? "met" : "not met");
     row(md, "a step change shows within one bucket width (1 s)",
         fmt("up %+.1f s, down %+.1f s", acc.lagUpSeconds(), acc.lagDownSeconds()),
