@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  *       exact P95 does (negative: early), resolved to 100 ms.
  * </ul>
  *
+ * <p>A single-threaded command-line tool; each measurement builds its own contenders and clock.
+ *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.AccuracyReport}
  */
 public final class AccuracyReport {

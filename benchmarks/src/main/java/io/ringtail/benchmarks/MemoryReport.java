@@ -12,6 +12,8 @@ import org.openjdk.jol.info.GraphLayout;
  * ({@code GraphLayout.parseInstance(root).totalSize()}). Ringtail's own
  * {@link RollingWindow#footprintBytes()} is reported beside it.
  *
+ * <p>A single-threaded command-line tool; each measurement builds its own contenders.
+ *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.MemoryReport}
  */
 public final class MemoryReport {

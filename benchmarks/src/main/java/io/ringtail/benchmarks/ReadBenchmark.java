@@ -22,6 +22,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * nanoseconds against reads of microseconds. HdrHistogram's Recorder has no window: its read is
  * an interval flip plus a cumulative merge.
  *
+ * <p>A JMH state read by one benchmark thread.
+ *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar ReadBenchmark}
  * (e.g. {@code -p samples=1000,1000000 -p contender=RINGTAIL,MICROMETER}).
  */

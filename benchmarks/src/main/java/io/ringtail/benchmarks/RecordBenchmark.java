@@ -24,6 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code Recorder.recordValue} which reads no clock; {@code RINGTAIL_ONE_STRIPE} shows what
  * threads pay when they share a stripe.
  *
+ * <p>A JMH state shared by every benchmark thread (its contender is the shared instance under
+ * test); each thread's {@link Values} cursor is its own.
+ *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar RecordBenchmark -prof gc}
  * (one contender: {@code -p contender=RINGTAIL}; more threads: {@code RecordBenchmark.record1 -t 4}).
  */

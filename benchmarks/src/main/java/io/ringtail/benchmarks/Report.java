@@ -32,6 +32,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * simulations) and writes one markdown report: a table of every contender and a table of
  * Ringtail's targets with where each stands.
  *
+ * <p>A single-threaded command-line tool (the benchmarks it launches run in forked JVMs).
+ *
  * <p>Run: {@code benchmarks/run-report.sh}, or
  * {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.Report [--out FILE]
  * [--docs FILE] [--iterations N] [--threads N]}. Each figure is the median of N half-second
