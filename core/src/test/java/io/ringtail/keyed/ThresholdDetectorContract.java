@@ -62,7 +62,8 @@ public abstract class ThresholdDetectorContract {
   }
 
   private ThresholdDetector detector(int threshold, ManualTimeSource time) {
-    return newDetector(ThresholdConfig.builder().threshold(threshold).window(WINDOW).timeSource(time).build());
+    return newDetector(ThresholdConfig.builder().threshold(threshold).window(WINDOW)
+        .timeSource(time).build());
   }
 
   @Test
