@@ -159,4 +159,40 @@ class InProcessDecisionsTest {
         () -> limiter.tryAcquire("k" + next.getAndIncrement() % keys).allowed());
     assertThat(admitted).as("every key admits exactly its limit").isEqualTo(keys * limit);
   }
+
+  @Test
+  public void manyKeysConcurrently_sumCapAdmitsExactlyItsCapPerKey() throws Exception {
+    ManualTimeSource time = new ManualTimeSource();
+    SumCap cap = SumCap.inProcess(SumCapConfig.builder().cap(new BigDecimal("1.00")).window(W)
+        .timeSource(time).build());
+    AtomicInteger next = new AtomicInteger();
+    int keys = 64;
+    BigDecimal cent = new BigDecimal("0.01");
+    int admitted = Races.countTrue(8, 2_000,
+        () -> cap.tryAdd("k" + next.getAndIncrement() % keys, cent).allowed());
+    assertThat(admitted).isEqualTo(keys * 100);
+    for (int k = 0; k < keys; k++) {
+      assertThat(cap.tryAdd("k" + k, BigDecimal.ZERO).total()).isEqualTo(new BigDecimal("1.00"));
+    }
+  }
+
+  @Test
+  public void manyKeysConcurrently_thresholdCountsEachDistinctEventOnce() throws Exception {
+    ManualTimeSource time = new ManualTimeSource();
+    int keys = 32;
+    int idsPerKey = 40;
+    ThresholdDetector detector = ThresholdDetector.inProcess(ThresholdConfig.builder().threshold(idsPerKey)
+        .maxEventsPerKey(idsPerKey + 1).window(W).timeSource(time).build());
+    AtomicInteger next = new AtomicInteger();
+    int counted = Races.countTrue(8, 2_000, () -> {
+      int n = next.getAndIncrement();
+      String key = "k" + n % keys;
+      String id = "e" + (n / keys) % idsPerKey;
+      return detector.record(key, id).outcome() == ThresholdDecision.Outcome.COUNTED;
+    });
+    assertThat(counted).isEqualTo(keys * idsPerKey);
+    for (int k = 0; k < keys; k++) {
+      assertThat(detector.record("k" + k, "new").count()).isEqualTo(idsPerKey + 1);
+    }
+  }
 }
