@@ -102,6 +102,37 @@ class InProcessDecisionsTest {
   }
 
   @Test
+  public void thresholdFlood_isLoggedOncePerKey() {
+    java.util.logging.Logger logger = java.util.logging.Logger.getLogger(ThresholdDetector.class.getName());
+    List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Handler handler = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord r) {
+        warnings.add(java.text.MessageFormat.format(r.getMessage(), r.getParameters()));
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    logger.addHandler(handler);
+    try {
+      ThresholdDetector detector = ThresholdDetector.inProcess(ThresholdConfig.builder().threshold(3)
+          .window(W).timeSource(new ManualTimeSource()).build());
+      for (int i = 0; i < 100; i++) {
+        detector.record("scanner", "e" + i);
+        detector.record("quiet", "only");
+      }
+      assertThat(warnings).hasSize(1);
+      assertThat(warnings.get(0)).contains("scanner", "more than 3 events");
+    } finally {
+      logger.removeHandler(handler);
+    }
+  }
+
+  @Test
   public void sumCapFlood_coalescesWithinMaxEntries_andNeverExceedsTheCapInAnyWindow() {
     ManualTimeSource time = new ManualTimeSource();
     BigDecimal capValue = new BigDecimal("5.00");
