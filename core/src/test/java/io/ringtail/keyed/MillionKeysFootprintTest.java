@@ -54,7 +54,7 @@ class MillionKeysFootprintTest {
       }
       return limiter;
     });
-    assertThat(perKey).isBetween(100L, 300L);
+    assertThat(perKey).isBetween(100L, 350L);
   }
 
   @Test
@@ -71,7 +71,7 @@ class MillionKeysFootprintTest {
       }
       return limiter;
     });
-    assertThat(perKey).isBetween(60L * 8, 60L * 8 + 300);
+    assertThat(perKey).isBetween(60L * 8, 60L * 8 + 350);
   }
 
   @Test
@@ -87,7 +87,7 @@ class MillionKeysFootprintTest {
       }
       return detector;
     });
-    assertThat(perKey).isBetween(150L, 600L);
+    assertThat(perKey).isBetween(150L, 700L);
   }
 
   @Test
@@ -104,7 +104,7 @@ class MillionKeysFootprintTest {
       }
       return cap;
     });
-    assertThat(perKey).isBetween(100L, 400L);
+    assertThat(perKey).isBetween(100L, 450L);
   }
 
   @Test
@@ -123,7 +123,8 @@ class MillionKeysFootprintTest {
       return windows;
     });
     System.out.printf("footprint keyed windows: footprintBytes() reports %d bytes/key%n", reported[0]);
-    assertThat(perKey).isBetween(reported[0], reported[0] + 300);
+    assertThat(perKey).as("heap growth = windows + cache entries and keys")
+        .isBetween(reported[0], reported[0] + 400);
     assertThat(perKey).isLessThan(700);
   }
 
@@ -143,7 +144,8 @@ class MillionKeysFootprintTest {
       return windows;
     });
     System.out.printf("footprint keyed windows: footprintBytes() reports %d bytes/key%n", reported[0]);
-    assertThat(perKey).isBetween(reported[0], reported[0] + 1_024);
+    assertThat(perKey).as("heap growth = windows + cache entries and keys")
+        .isBetween(reported[0] * 98 / 100, reported[0] + 4_096);
     assertThat(perKey).isLessThan(80L * 1024);
   }
 }
