@@ -126,7 +126,7 @@ class MetricsStressTest {
         tasks.add(pool.submit(() -> {
           while (!done.get()) {
             if (viaGauge) {
-              registry.get("ringtail.window.keys").gauge().value();
+              registry.get("ringtail.keyed.keys").gauge().value();
               registry.getMeters().forEach(m -> m.measure().forEach(ms -> ms.getValue()));
             } else {
               metrics.refresh();
@@ -150,7 +150,7 @@ class MetricsStressTest {
     assertThat(boundKeys).isEqualTo(windows.keySet());
     assertThat(registry.getMeters()).hasSize(2 + windows.size() * 7);
     for (String key : windows.keySet()) {
-      assertThat(registry.get("ringtail.window.samples").tag("key", key).gauge().value())
+      assertThat(registry.get("ringtail.keyed.samples").tag("key", key).gauge().value())
           .isEqualTo(windows.get(key).snapshot().count());
     }
   }
