@@ -254,14 +254,14 @@ public final class RedisRollingWindow implements RollingWindow {
       args[9 + 3 * i] = q.value;
     }
     runner.run(Scripts.WINDOW_RECORD, keys, args).whenComplete((reply, error) -> {
-      batchesInFlight.decrementAndGet();
-      inFlight.release(batch.size());
       if (error == null) {
         accept(reply);
       } else {
         failedCalls.increment();
         batch.forEach(this::keep);
       }
+      batchesInFlight.decrementAndGet();
+      inFlight.release(batch.size());
       drainOutbox();
       if (error == null) {
         replayIfPending();
