@@ -52,6 +52,11 @@ public abstract class ThresholdDetectorContract {
     return 500;
   }
 
+  /** Rounds of the one-key races. */
+  protected int rounds() {
+    return 20;
+  }
+
   /** A key unique to this test instance. */
   protected String key(String name) {
     return prefix + name;
@@ -62,7 +67,8 @@ public abstract class ThresholdDetectorContract {
   }
 
   private ThresholdDetector detector(int threshold, ManualTimeSource time) {
-    return newDetector(ThresholdConfig.builder().threshold(threshold).window(WINDOW).timeSource(time).build());
+    return newDetector(ThresholdConfig.builder().threshold(threshold).window(WINDOW)
+        .timeSource(time).build());
   }
 
   @Test
@@ -223,7 +229,8 @@ public abstract class ThresholdDetectorContract {
     for (int threshold : new int[] {1, 3, 10}) {
       ManualTimeSource time = time();
       ThresholdDetector detector = newDetector(ThresholdConfig.builder().threshold(threshold)
-          .window(WINDOW).maxEventsPerKey(ThresholdConfig.MAX_EVENTS_PER_KEY).timeSource(time).build());
+          .window(WINDOW).maxEventsPerKey(ThresholdConfig.MAX_EVENTS_PER_KEY)
+          .idleExpiry(WINDOW.multipliedBy(3)).timeSource(time).build());
       ExactDecisionModels.Threshold model = new ExactDecisionModels.Threshold(threshold, WINDOW);
       SplittableRandom random = new SplittableRandom(11 + threshold);
       String[] keys = {key("r" + threshold + "a"), key("r" + threshold + "b")};
@@ -252,20 +259,23 @@ public abstract class ThresholdDetectorContract {
     int total = threads() * attemptsPerThread();
     int threshold = total / 2;
     ThresholdDetector detector = newDetector(ThresholdConfig.builder().threshold(threshold)
-        .window(WINDOW).maxEventsPerKey(total).timeSource(time).build());
+        .window(WINDOW).maxEventsPerKey(total + 1).timeSource(time).build());
     AtomicInteger ids = new AtomicInteger();
-    AtomicInteger crossings = new AtomicInteger();
-    int fired = Races.countTrue(threads(), attemptsPerThread(), () -> {
-      ThresholdDecision d = detector.record(key("hot"), "e" + ids.getAndIncrement());
-      if (d.crossed()) {
-        crossings.incrementAndGet();
-      }
-      return d.fired();
-    });
-    assertThat(fired).isEqualTo(total - threshold + 1);
-    assertThat(crossings).hasValue(1);
-    ThresholdDecision last = detector.record(key("hot"), "last");
-    assertThat(last.count()).isEqualTo(total + 1);
+    for (int round = 0; round < rounds(); round++) {
+      AtomicInteger crossings = new AtomicInteger();
+      int fired = Races.countTrue(threads(), attemptsPerThread(), () -> {
+        ThresholdDecision d = detector.record(key("hot"), "e" + ids.getAndIncrement());
+        if (d.crossed()) {
+          crossings.incrementAndGet();
+        }
+        return d.fired();
+      });
+      assertThat(fired).as("round %d", round).isEqualTo(total - threshold + 1);
+      assertThat(crossings).hasValue(1);
+      ThresholdDecision last = detector.record(key("hot"), "last" + round);
+      assertThat(last.count()).isEqualTo(total + 1);
+      time.advance(WINDOW);
+    }
   }
 
   @Test
