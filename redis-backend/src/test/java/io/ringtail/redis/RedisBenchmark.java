@@ -124,6 +124,25 @@ public final class RedisBenchmark {
         }
         System.out.printf(Locale.ROOT, "memory  %,d bytes for 100k samples = %.0f bytes/sample (MEMORY USAGE of all keys)%n",
             bytes, bytes / 100_000.0);
+        io.ringtail.ManualTimeSource time = new io.ringtail.ManualTimeSource(1_000_000_000_000_000L);
+        io.ringtail.keyed.RateLimiter limiter = backend.rateLimiter("bench", io.ringtail.keyed.RateLimitConfig.builder()
+            .limit(10_000).timeSource(time).build());
+        io.ringtail.keyed.ThresholdDetector detector = backend.thresholdDetector("bench",
+            io.ringtail.keyed.ThresholdConfig.builder().threshold(10_000).timeSource(time).build());
+        for (int i = 0; i < 10_000; i++) {
+          limiter.tryAcquire("user");
+          detector.record("user", "event-" + i);
+        }
+        long rl = 0;
+        for (String key : DecisionKeys.of("ringtail", "bench", "user", "rl", "rm")) {
+          rl += redis.memoryUsage(key);
+        }
+        long th = 0;
+        for (String key : DecisionKeys.of("ringtail", "bench", "user", "te", "ti", "tm")) {
+          th += redis.memoryUsage(key);
+        }
+        System.out.printf(Locale.ROOT, "memory  rate limiter %.0f bytes/admitted request, threshold detector %.0f"
+            + " bytes/held event (ids 'event-N'), at 10k per key%n", rl / 10_000.0, th / 10_000.0);
       } finally {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
       }
