@@ -41,6 +41,10 @@ public final class RedisBackend {
   final OutagePolicy outagePolicy;
   final Duration outageRetryAfter;
   private final LongAdder outageDecisions = new LongAdder();
+  final int eventBufferCapacity;
+  final LongAdder eventsBuffered = new LongAdder();
+  final LongAdder eventsReplayed = new LongAdder();
+  final LongAdder eventsDropped = new LongAdder();
 
   private RedisBackend(Builder b) {
     this.runner = new ScriptRunner(b.commands, b.breaker != null ? b.breaker : defaultBreaker(b.commandTimeout),
@@ -48,6 +52,7 @@ public final class RedisBackend {
     this.keyPrefix = b.keyPrefix;
     this.outagePolicy = b.outagePolicy;
     this.outageRetryAfter = b.outageRetryAfter;
+    this.eventBufferCapacity = b.eventBufferCapacity;
   }
 
   /** A builder over a standalone (or Sentinel-managed) connection. */
@@ -127,6 +132,16 @@ public final class RedisBackend {
     return outageDecisions.sum();
   }
 
+  /**
+   * What became of threshold-detector events that arrived while Redis could not answer: they
+   * are buffered (up to {@link Builder#eventBufferCapacity} per detector) and replayed after
+   * Redis answers again; none is lost silently.
+   */
+  public DecisionOutageStats decisionOutageStats() {
+    return new DecisionOutageStats(outageDecisions.sum(), eventsBuffered.sum(), eventsReplayed.sum(),
+        eventsDropped.sum());
+  }
+
   <D> D onOutage(RedisUnavailableException e, Supplier<D> open, Supplier<D> closed) {
     if (outagePolicy == OutagePolicy.THROW) {
       throw e;
@@ -164,6 +179,7 @@ public final class RedisBackend {
     private String keyPrefix = "ringtail";
     private OutagePolicy outagePolicy = OutagePolicy.FAIL_CLOSED;
     private Duration outageRetryAfter = Duration.ofSeconds(1);
+    private int eventBufferCapacity = 10_000;
 
     private Builder(RedisScriptingAsyncCommands<String, String> commands) {
       this.commands = commands;
@@ -208,6 +224,18 @@ public final class RedisBackend {
         throw new IllegalArgumentException("outageRetryAfter must be positive, but was " + retryAfter);
       }
       this.outageRetryAfter = retryAfter;
+      return this;
+    }
+
+    /**
+     * Threshold-detector events kept per detector while Redis is unreachable, for replay
+     * (default 10,000; 0 keeps none, so every such event counts as dropped).
+     */
+    public Builder eventBufferCapacity(int capacity) {
+      if (capacity < 0 || capacity > 10_000_000) {
+        throw new IllegalArgumentException("eventBufferCapacity must be between 0 and 10000000, but was " + capacity);
+      }
+      this.eventBufferCapacity = capacity;
       return this;
     }
 

@@ -13,7 +13,12 @@ import io.ringtail.keyed.RateLimiter;
 import io.ringtail.keyed.SumCapConfig;
 import io.ringtail.keyed.ThresholdConfig;
 import java.math.BigDecimal;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.keyed.ThresholdDecision;
+import io.ringtail.keyed.ThresholdDetector;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -120,6 +125,31 @@ class OutageTest {
         + "since the crash").isEqualTo(recorded - 200);
     assertThat(w.stats().dropped()).isZero();
     assertThat(w.stats().scriptReloads()).as("NOSCRIPT after restart, recovered").isGreaterThan(reloads);
+  }
+
+  @Test
+  public void thresholdEventsDuringOutage_areReplayedAfterRestart_andCrossingIsReported() {
+    RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
+    List<Integer> crossings = new CopyOnWriteArrayList<>();
+    ThresholdDetector rule = backend.thresholdDetector("logons", ThresholdConfig.builder().threshold(3)
+        .maxEventsPerKey(10).timeSource(time).listener((k, d) -> crossings.add(d.count())).build());
+    assertThat(rule.record("jdoe", "e1").count()).isEqualTo(1);
+    server.kill();
+    assertThat(rule.record("jdoe", "e2").fired()).as("fail open").isFalse();
+    assertThat(rule.record("jdoe", "e3").fired()).isFalse();
+    assertThat(backend.decisionOutageStats().eventsBuffered()).isEqualTo(2);
+    server.restart();
+    RedisTestSupport.await(Duration.ofSeconds(30), "buffered events replayed", () -> {
+      rule.record("jdoe", "e4");
+      return backend.decisionOutageStats().eventsBuffered() == 0;
+    }, () -> backend.decisionOutageStats().toString());
+    ThresholdDecision last = rule.record("jdoe", "e5");
+    assertThat(last.count()).as("e1 died with the server (no persistence); e2..e5 are held").isEqualTo(4);
+    assertThat(crossings).as("the crossing caused by replayed events is reported once").hasSize(1);
+    DecisionOutageStats stats = backend.decisionOutageStats();
+    assertThat(stats.eventsDropped()).isZero();
+    assertThat(stats.eventsReplayed()).isGreaterThanOrEqualTo(2);
   }
 
   @Test
