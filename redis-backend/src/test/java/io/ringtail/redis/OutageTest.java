@@ -8,6 +8,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.keyed.RateDecision;
 import io.ringtail.keyed.RateLimitConfig;
 import io.ringtail.keyed.RateLimiter;
 import io.ringtail.keyed.SumCapConfig;
@@ -150,6 +151,31 @@ class OutageTest {
     DecisionOutageStats stats = backend.decisionOutageStats();
     assertThat(stats.eventsDropped()).isZero();
     assertThat(stats.eventsReplayed()).isGreaterThanOrEqualTo(2);
+  }
+
+  @Test
+  public void debugSleep_decisionsAnswerWithinTheTimeout_byPolicy() throws Exception {
+    RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
+    RateLimiter limiter = backend.rateLimiter("api", RateLimitConfig.builder().limit(1).build());
+    assertThat(limiter.tryAcquire("user").allowed()).isTrue();
+    assertThat(limiter.tryAcquire("user").allowed()).as("Redis says no").isFalse();
+    try (StatefulRedisConnection<String, String> other = client.connect(server.uri())) {
+      other.async().dispatch(io.lettuce.core.protocol.CommandType.DEBUG,
+          new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
+          new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8).add("SLEEP").add(2));
+      long[] took = new long[1];
+      RedisTestSupport.await(Duration.ofSeconds(5), "a decision answered by policy while Redis sleeps", () -> {
+        long start = System.nanoTime();
+        RateDecision d = limiter.tryAcquire("user");
+        took[0] = System.nanoTime() - start;
+        return d.allowed();
+      });
+      assertThat(took[0]).as("the caller waited about the timeout, not the 2 s sleep")
+          .isLessThan(TIMEOUT.toNanos() + Duration.ofMillis(700).toNanos());
+      RedisTestSupport.await(Duration.ofSeconds(10), "Redis to decide again after the sleep",
+          () -> !limiter.tryAcquire("user").allowed());
+    }
+    assertThat(backend.outageDecisions()).isPositive();
   }
 
   @Test
