@@ -115,6 +115,12 @@ class RedisClusterTest {
   }
 
   @Test
+  public void serverClock_worksWithoutKeysOnACluster() {
+    long wall = System.currentTimeMillis() * 1_000_000L;
+    assertThat(Math.abs(backend.serverClock().nanoTime() - wall)).isLessThan(Duration.ofSeconds(5).toNanos());
+  }
+
+  @Test
   public void decisions_onEveryMaster() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     RateLimiter limiter = backend.rateLimiter("cluster-rl", RateLimitConfig.builder().limit(3).timeSource(time).build());
