@@ -166,13 +166,12 @@ public final class RedisRollingWindow implements RollingWindow {
    * Records a sample under the caller's event id: recording (or replaying) the same id and value
    * again while the first is in the window is counted once ({@link RedisWindowStats#duplicates()}).
    *
-   * @throws IllegalArgumentException if eventId is empty or longer than 256 characters
+   * @throws IllegalArgumentException if eventId is null, empty or longer than 256 characters
    */
   public void record(String eventId, long value) {
-    Objects.requireNonNull(eventId, "eventId");
-    if (eventId.isEmpty() || eventId.length() > 256) {
-      throw new IllegalArgumentException(
-          "eventId must be 1 to 256 characters, but was \"" + eventId + "\"");
+    if (eventId == null || eventId.isEmpty() || eventId.length() > 256) {
+      throw new IllegalArgumentException("eventId must be 1 to 256 characters, but was "
+          + (eventId == null ? "null" : "\"" + eventId + "\""));
     }
     submit(value, eventId, clientTime == null ? 0L : clientTime.nanoTime());
   }
