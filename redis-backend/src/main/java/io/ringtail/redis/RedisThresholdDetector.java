@@ -10,11 +10,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A {@link ThresholdDetector} whose events live in Redis, decided by threshold.lua. Events that
  * arrive while Redis cannot answer are decided by the backend's {@link OutagePolicy} and kept in
- * a bounded buffer, replayed (idempotently, by event id) after Redis answers again.
+ * a bounded buffer, replayed (idempotently, by event id) after Redis answers again. The first
+ * time a key overflows {@code maxEventsPerKey} (fleet-wide, while the key is held) a WARNING
+ * with {@value RedisRollingWindow#CARDINALITY_CAP_WARNING} names it.
  */
 final class RedisThresholdDetector extends RedisDecision implements ThresholdDetector {
   private static final ThresholdDecision.Outcome[] OUTCOMES = {
       ThresholdDecision.Outcome.COUNTED, ThresholdDecision.Outcome.DUPLICATE, ThresholdDecision.Outcome.EXPIRED};
+  private static final System.Logger LOG = System.getLogger(RedisThresholdDetector.class.getName());
   private final ThresholdConfig config;
   private final String window;
   private final String threshold;
@@ -59,6 +62,11 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
       return answer;
     }
     ThresholdDecision d = decision(reply);
+    if (reply.size() > 4 && (Long) reply.get(4) == 1) {
+      LOG.log(System.Logger.Level.WARNING, RedisRollingWindow.CARDINALITY_CAP_WARNING + " threshold detector "
+          + name + " key " + key + " holds more than " + config.maxEventsPerKey()
+          + " events within its window: keeping the newest (counts saturate, firing stays exact)");
+    }
     if ((Long) reply.get(3) == 1) {
       notifyListener(config.listener(), key, d);
     }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class AclTest {
   static final String ACL = "on >ringtail-secret resetkeys ~ringtail:* resetchannels -@all"
       + " +evalsha +eval +time +zadd +zrem +zrange +zcard +zcount +zscore +zlexcount"
-      + " +incrby +decrby +get +del +pexpire +hget +hset +hdel +hincrby";
+      + " +incrby +decrby +get +del +pexpire +hget +hset +hsetnx +hdel +hincrby";
 
   @Test
   public void documentedAcl_allowsWindowsDecisionsAndScriptRecovery(RedisProcess server) {

@@ -145,9 +145,10 @@ class SeedChecklistTest {
     for (int i = 0; i < 500; i++) {
       rule.record(host, "probe" + i);
     }
-    String[] keys = DecisionKeys.of("ringtail", "failed-logons", host, "te", "ti");
+    String[] keys = DecisionKeys.of("ringtail", "failed-logons", host, "te", "ti", "tm");
     assertThat(redis.zcard(keys[0])).isEqualTo(50);
     assertThat(redis.hlen(keys[1])).isEqualTo(50);
+    assertThat(redis.hget(keys[2], "trimmed")).as("the overflow was reported (once per key)").isEqualTo("1");
     RedisRollingWindow flood = backend.window(RedisTestSupport.uniqueName("flood")).maxSamples(50)
         .timeSource(time).build();
     for (int i = 0; i < 500; i++) {
