@@ -133,7 +133,7 @@ public final class HistogramSnapshot implements WindowSnapshot {
     long start = in.getLong();
     long end = in.getLong();
     try {
-      Histogram histogram = Histogram.decodeFromCompressedByteBuffer(in.slice(), 0);
+      Histogram histogram = Histogram.decodeFromCompressedByteBuffer(in, 0);
       return new HistogramSnapshot(histogram, sum, min, max, rejected, start, end);
     } catch (DataFormatException | RuntimeException e) {
       throw new IllegalArgumentException(

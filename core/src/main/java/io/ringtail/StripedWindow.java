@@ -18,7 +18,7 @@ import org.HdrHistogram.Histogram;
  *       the live bucket's start, two uncontended atomic adds and two plain compares.
  *   <li><b>Sealed buckets</b>: when time moves into a new bucket, the live counts are drained
  *       slot by slot with {@code getAndSet(0)} into a compact list of the slots the bucket saw
- *       (8 bytes each), kept in a FIFO of at most {@code buckets} entries whose arrays are
+ *       (varint-coded, two to three bytes each), kept in a FIFO of at most {@code buckets} entries whose arrays are
  *       reused, so steady-state rotation allocates nothing.
  *   <li><b>Window total</b>: one dense array holding the sum of the sealed buckets; a sealed
  *       bucket is added when sealed and subtracted when it leaves the window. A snapshot is
@@ -170,7 +170,7 @@ final class StripedWindow implements RollingWindow {
     try {
       for (Sealed s : sealed) {
         if (s != null) {
-          bytes += Sealed.BYTES + arrayHeader + 8L * s.slots.length;
+          bytes += Sealed.BYTES + arrayHeader + s.data.length;
         }
       }
     } finally {
@@ -201,9 +201,7 @@ final class StripedWindow implements RollingWindow {
         evictOldest();
       }
     } else {
-      for (Stripe stripe : stripes) {
-        stripe.drainTo(null, layout.length());
-      }
+      drainStripes(null);
       Arrays.fill(total, 0L);
       totalSum = 0;
       totalRejected = 0;
@@ -220,42 +218,55 @@ final class StripedWindow implements RollingWindow {
       sealed[(sealedHead + sealedSize) % bucketCount] = bucket;
     }
     bucket.reset(epoch);
-    for (Stripe stripe : stripes) {
-      stripe.drainTo(bucket, layout.length());
-    }
-    if (bucket.size == 0 && bucket.rejected == 0) {
+    drainStripes(bucket);
+    if (bucket.isEmpty()) {
       return;
     }
-    for (int k = 0; k < bucket.size; k++) {
-      long slot = bucket.slots[k];
-      total[Sealed.index(slot)] += Sealed.count(slot);
-    }
+    bucket.addTo(total, 1);
     totalSum += bucket.sum;
     totalRejected += bucket.rejected;
     sealedSize++;
   }
 
+  /** Moves everything the stripes hold into {@code into} (ascending slots), or discards it when null. */
+  private void drainStripes(Sealed into) {
+    int length = layout.length();
+    for (int i = 0; i < length; i++) {
+      long taken = 0;
+      for (Stripe stripe : stripes) {
+        if ((long) LONGS.getOpaque(stripe.counts, i) != 0) {
+          taken += (long) LONGS.getAndSet(stripe.counts, i, 0L);
+        }
+      }
+      if (taken != 0 && into != null) {
+        into.add(i, taken);
+      }
+    }
+    for (Stripe stripe : stripes) {
+      stripe.drainTotalsTo(into);
+    }
+  }
+
   private void evictOldest() {
     Sealed bucket = sealed[sealedHead];
-    for (int k = 0; k < bucket.size; k++) {
-      long slot = bucket.slots[k];
-      total[Sealed.index(slot)] -= Sealed.count(slot);
-    }
+    bucket.addTo(total, -1);
     totalSum -= bucket.sum;
     totalRejected -= bucket.rejected;
     sealedHead = (sealedHead + 1) % bucketCount;
     sealedSize--;
   }
 
-  /** A completed bucket: the slots it saw, packed as {@code index << 40 | count}. */
+  /**
+   * A completed bucket: the slots it saw, ascending, as unsigned LEB128 varints of
+   * (gap since the previous slot, count): two to three bytes per distinct slot.
+   */
   static final class Sealed {
     static final long BYTES = 64;
-    private static final int COUNT_BITS = 40;
-    private static final long MAX_COUNT = (1L << COUNT_BITS) - 1;
 
     long epoch;
-    long[] slots = new long[16];
+    byte[] data = new byte[64];
     int size;
+    private int lastIndex;
     long sum;
     long rejected;
     long min;
@@ -264,29 +275,58 @@ final class StripedWindow implements RollingWindow {
     void reset(long epoch) {
       this.epoch = epoch;
       size = 0;
+      lastIndex = -1;
       sum = 0;
       rejected = 0;
       min = Long.MAX_VALUE;
       max = Long.MIN_VALUE;
     }
 
+    boolean isEmpty() {
+      return size == 0 && rejected == 0;
+    }
+
+    /** Appends a slot; indexes must ascend. */
     void add(int index, long count) {
-      while (count > 0) {
-        long part = Math.min(count, MAX_COUNT);
-        if (size == slots.length) {
-          slots = Arrays.copyOf(slots, size * 2);
-        }
-        slots[size++] = ((long) index << COUNT_BITS) | part;
-        count -= part;
+      if (data.length - size < 2 * 10) {
+        data = Arrays.copyOf(data, data.length * 2);
+      }
+      writeVarint(index - lastIndex - 1);
+      writeVarint(count);
+      lastIndex = index;
+    }
+
+    /** Adds (sign 1) or subtracts (sign -1) this bucket's counts into a dense array. */
+    void addTo(long[] dense, int sign) {
+      int pos = 0;
+      int index = -1;
+      while (pos < size) {
+        long gap = 0;
+        int shift = 0;
+        byte b;
+        do {
+          b = data[pos++];
+          gap |= (long) (b & 0x7f) << shift;
+          shift += 7;
+        } while (b < 0);
+        long count = 0;
+        shift = 0;
+        do {
+          b = data[pos++];
+          count |= (long) (b & 0x7f) << shift;
+          shift += 7;
+        } while (b < 0);
+        index += (int) gap + 1;
+        dense[index] += sign * count;
       }
     }
 
-    static int index(long slot) {
-      return (int) (slot >>> COUNT_BITS);
-    }
-
-    static long count(long slot) {
-      return slot & MAX_COUNT;
+    private void writeVarint(long v) {
+      while ((v & ~0x7fL) != 0) {
+        data[size++] = (byte) ((v & 0x7f) | 0x80);
+        v >>>= 7;
+      }
+      data[size++] = (byte) v;
     }
   }
 
@@ -368,16 +408,8 @@ final class StripedWindow implements RollingWindow {
       return (long) REJECTED.getVolatile(this);
     }
 
-    /** Moves everything recorded so far into {@code into}, or discards it when null. */
-    void drainTo(Sealed into, int length) {
-      for (int i = 0; i < length; i++) {
-        if ((long) LONGS.getOpaque(counts, i) != 0) {
-          long taken = (long) LONGS.getAndSet(counts, i, 0L);
-          if (into != null) {
-            into.add(i, taken);
-          }
-        }
-      }
+    /** Moves sum, rejected, min and max into {@code into}, or discards them when null. */
+    void drainTotalsTo(Sealed into) {
       long takenSum = (long) SUM.getAndSet(this, 0L);
       long takenRejected = (long) REJECTED.getAndSet(this, 0L);
       long takenMin = (long) MIN.getAndSet(this, Long.MAX_VALUE);
