@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
+import io.ringtail.micrometer.WindowMetrics;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -60,7 +61,8 @@ final class Dashboard implements AutoCloseable {
     model = new DashboardModel("in-process", options, shortWindow, longWindow, service, alert, time,
         startNanos, startEpochMillis);
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    InterimWindowMeters.bind(registry, model, DashboardModel.label(SHORT), DashboardModel.label(LONG));
+    WindowMetrics.monitor(registry, shortWindow, "10s", "service", "checkout");
+    WindowMetrics.monitor(registry, longWindow, "60s", "service", "checkout");
     server = new DashboardServer(options.port(), model, registry::scrape);
   }
 
