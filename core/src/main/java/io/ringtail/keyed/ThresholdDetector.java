@@ -1,0 +1,41 @@
+package io.ringtail.keyed;
+
+/**
+ * Fires when at least {@code N} distinct events for one key fall within a window {@code W}:
+ * the correlation rule "10 failed logons for one account within 60 s".
+ *
+ * <h2>Semantics</h2>
+ * Each key has a <em>latest</em> time: the largest event time it has counted. Its window is
+ * {@code (latest - W, latest]}. An event with time {@code t}:
+ * <ol>
+ *   <li>is {@link ThresholdDecision.Outcome#EXPIRED EXPIRED} and not counted if
+ *       {@code t <= latest - W};
+ *   <li>else is a {@link ThresholdDecision.Outcome#DUPLICATE DUPLICATE} and not counted if its
+ *       event id is already held for the key (a replay);
+ *   <li>else is {@link ThresholdDecision.Outcome#COUNTED COUNTED}: {@code latest} becomes
+ *       {@code max(latest, t)}, events now at or before {@code latest - W} are dropped, and
+ *       the decision reports the remaining count.
+ * </ol>
+ * Events may therefore arrive out of order by up to {@code W}. The decision
+ * {@linkplain ThresholdDecision#fired() fires} when the event is counted and the count is at
+ * least {@code N}. Event ids are compared per key; equal ids under different keys are distinct.
+ *
+ * <p>Thread-safe; every call is atomic per key (see the package documentation).
+ */
+public interface ThresholdDetector {
+
+  /** Records an event timed now, on the configuration's time source. */
+  default ThresholdDecision record(String key, String eventId) {
+    return record(key, eventId, config().timeSource().nanoTime());
+  }
+
+  /**
+   * Records an event with its own time, in nanoseconds on the configuration's time base.
+   *
+   * @throws IllegalArgumentException if the key or event id is null or empty; nothing is recorded
+   */
+  ThresholdDecision record(String key, String eventId, long eventTimeNanos);
+
+  /** The rule this detector applies. */
+  ThresholdConfig config();
+}
