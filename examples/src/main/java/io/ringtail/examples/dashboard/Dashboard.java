@@ -2,9 +2,7 @@ package io.ringtail.examples.dashboard;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
-import io.ringtail.WindowConfig;
 import io.ringtail.micrometer.WindowMetrics;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,11 +23,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * real time. Thread-safe for {@link #requestStop()}; otherwise driven by one thread.
  */
 final class Dashboard implements AutoCloseable {
-  static final Duration SHORT = Duration.ofSeconds(10);
-  static final Duration LONG = Duration.ofSeconds(60);
+  static final Duration SHORT = DashboardWindows.SHORT;
+  static final Duration LONG = DashboardWindows.LONG;
   private static final long TICK_MILLIS = 10;
 
   private final Options options;
+  private final DashboardWindows windows;
   private final TimeSource time;
   private final long startNanos;
   private final List<SimulatedWorker> workers;
@@ -38,37 +37,39 @@ final class Dashboard implements AutoCloseable {
   private final DashboardServer server;
   private final CountDownLatch stop = new CountDownLatch(1);
 
-  private Dashboard(Options options, TimeSource time, long startEpochMillis) throws IOException {
+  private Dashboard(Options options, DashboardWindows windows, TimeSource time,
+      long startEpochMillis) throws IOException {
     this.options = options;
+    this.windows = windows;
     this.time = time;
     this.startNanos = time.nanoTime();
-    if (options.redis().isPresent()) {
-      throw new IllegalArgumentException("--redis needs the fleet-wide Redis window, which this build"
-          + " does not have yet; run without --redis for in-process windows");
-    }
-    RollingWindow shortWindow = RollingWindow.create(
-        WindowConfig.builder().length(SHORT).buckets(10).build(), time);
-    RollingWindow longWindow = RollingWindow.create(
-        WindowConfig.builder().length(LONG).buckets(60).build(), time);
     SimulatedService service = new SimulatedService(options.duration());
     workers = new ArrayList<>();
     for (int i = 0; i < options.workers(); i++) {
-      workers.add(new SimulatedWorker(service, List.of(shortWindow, longWindow),
+      workers.add(new SimulatedWorker(service, windows.forWorker(i),
           (double) options.rate() / options.workers(), startNanos, 1_000 + i));
     }
-    AlertMonitor alert = new InterimP95Alert(shortWindow, DashboardModel.label(SHORT),
+    AlertMonitor alert = new InterimP95Alert(windows.shortView(), DashboardModel.label(SHORT),
         options.sloMillis());
-    model = new DashboardModel("in-process", options, shortWindow, longWindow, service, alert, time,
-        startNanos, startEpochMillis);
+    model = new DashboardModel(windows.mode(), options, windows.shortView(), windows.longView(),
+        service, alert, time, startNanos, startEpochMillis, this::servedPerWorker);
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    WindowMetrics.monitor(registry, shortWindow, "10s", "service", "checkout");
-    WindowMetrics.monitor(registry, longWindow, "60s", "service", "checkout");
+    WindowMetrics.monitor(registry, windows.shortView(), "10s", "service", "checkout");
+    WindowMetrics.monitor(registry, windows.longView(), "60s", "service", "checkout");
     server = new DashboardServer(options.port(), model, registry::scrape);
   }
 
   /** Builds the dashboard; the server is bound but not started. */
   static Dashboard create(Options options, TimeSource time, long startEpochMillis) throws IOException {
-    return new Dashboard(options, time, startEpochMillis);
+    DashboardWindows windows = options.redis()
+        .<DashboardWindows>map(uri -> FleetWindows.connect(uri, options.fleet(), options.workers(), options.rate()))
+        .orElseGet(() -> DashboardWindows.inProcess(options.workers(), time));
+    try {
+      return new Dashboard(options, windows, time, startEpochMillis);
+    } catch (IOException | RuntimeException e) {
+      windows.close();
+      throw e;
+    }
   }
 
   void startServer() {
@@ -95,6 +96,15 @@ final class Dashboard implements AutoCloseable {
 
   Point sample() {
     return model.sample();
+  }
+
+  long[] servedPerWorker() {
+    return workers.stream().mapToLong(SimulatedWorker::served).toArray();
+  }
+
+  /** Waits until every sample recorded so far is visible to the page's windows. */
+  boolean flush() {
+    return windows.flush();
   }
 
   long served() {
@@ -129,8 +139,13 @@ final class Dashboard implements AutoCloseable {
       }
       long second = TimeUnit.SECONDS.toNanos(1);
       long firstSample = second - Math.floorMod(time.nanoTime() - startNanos, second);
-      pool.scheduleAtFixedRate(guarded(() -> out.println(line(model.sample()))), firstSample, second,
-          TimeUnit.NANOSECONDS);
+      pool.scheduleAtFixedRate(() -> {
+        try {
+          out.println(line(model.sample()));
+        } catch (RuntimeException e) {
+          out.println("sample failed, retrying in 1 s: " + e);
+        }
+      }, firstSample, second, TimeUnit.NANOSECONDS);
       return !stop.await(options.duration().toMillis(), TimeUnit.MILLISECONDS);
     } finally {
       pool.shutdownNow();
@@ -173,5 +188,6 @@ final class Dashboard implements AutoCloseable {
   public void close() {
     server.stop();
     registry.close();
+    windows.close();
   }
 }

@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -30,6 +31,7 @@ final class DashboardModel {
   private final TimeSource time;
   private final long startNanos;
   private final long startEpochMillis;
+  private final Supplier<long[]> servedPerWorker;
   private final ArrayDeque<Point> history = new ArrayDeque<>();
   private long firingSinceNanos = -1;
   private boolean finished;
@@ -37,7 +39,8 @@ final class DashboardModel {
 
   DashboardModel(String mode, Options options, RollingWindow shortWindow, RollingWindow longWindow,
       SimulatedService service, AlertMonitor alert, TimeSource time, long startNanos,
-      long startEpochMillis) {
+      long startEpochMillis, Supplier<long[]> servedPerWorker) {
+    this.servedPerWorker = servedPerWorker;
     this.mode = mode;
     this.options = options;
     this.shortWindow = shortWindow;
@@ -106,6 +109,11 @@ final class DashboardModel {
     Point p = latest;
     root.put("elapsedSeconds", p == null ? 0 : p.elapsedNanos() / 1e9);
     root.put("regime", p == null ? service.regimeAt(0).label() : p.regime().label());
+
+    ArrayNode served = root.putArray("servedByWorker");
+    for (long n : servedPerWorker.get()) {
+      served.add(n);
+    }
 
     ObjectNode windows = root.putObject("windows");
     windows.set("short", windowJson(f, shortWindow, p == null ? null : p.shortWindow()));

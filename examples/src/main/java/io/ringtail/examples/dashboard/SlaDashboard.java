@@ -40,6 +40,9 @@ public final class SlaDashboard {
     } catch (IllegalArgumentException e) {
       err.println(e.getMessage());
       return 2;
+    } catch (RuntimeException e) {
+      err.println("Could not start the dashboard: " + e);
+      return 1;
     }
     CountDownLatch closed = new CountDownLatch(1);
     Thread hook = new Thread(() -> {

@@ -1,0 +1,89 @@
+package io.ringtail.examples.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ringtail.ManualTimeSource;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Arrays;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.embedded.RedisServer;
+
+/** Fleet mode against a real redis-server: workers on their own connections share one window. */
+class FleetDashboardTest {
+  private static RedisServer redis;
+  private static int port;
+
+  @BeforeAll
+  static void startRedis() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    redis = RedisServer.builder().bind("127.0.0.1").port(port).setting("save \"\"")
+        .setting("appendonly no").build();
+    redis.start();
+  }
+
+  @AfterAll
+  static void stopRedis() throws IOException {
+    redis.stop();
+  }
+
+  @Test
+  void fleet_workersShareTheRedisWindows_andThePageShowsTheFleetTotal() throws Exception {
+    ManualTimeSource time = new ManualTimeSource(0);
+    Options options = Options.parse("--duration", "30", "--rate", "150", "--workers", "3",
+        "--redis", "redis://127.0.0.1:" + port, "--fleet", "fleet-test-" + System.nanoTime());
+    try (Dashboard dashboard = Dashboard.create(options, time, 1_780_000_000_000L)) {
+      dashboard.startServer();
+      for (int i = 0; i < 30; i++) {
+        time.advance(Duration.ofMillis(100));
+        dashboard.serveDue();
+      }
+      assertThat(dashboard.flush()).as("every recorded sample reached Redis").isTrue();
+      Point p = dashboard.sample();
+
+      assertThat(dashboard.servedPerWorker()).containsExactly(150, 150, 150);
+      assertThat(p.longWindow().count()).isEqualTo(450);
+      assertThat(p.shortWindow().count()).isEqualTo(450);
+      assertThat(p.longWindow().p95Millis()).isGreaterThan(p.longWindow().meanMillis())
+          .isLessThanOrEqualTo(p.longWindow().p99Millis());
+
+      HttpClient http = HttpClient.newHttpClient();
+      JsonNode d = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(
+          URI.create(dashboard.url() + "api/stats")).build(), HttpResponse.BodyHandlers.ofString()).body());
+      assertThat(d.get("mode").asText()).startsWith("fleet in Redis 127.0.0.1:" + port);
+      assertThat(d.at("/windows/long/current/count").asLong()).isEqualTo(450);
+      long[] served = new long[3];
+      Arrays.setAll(served, i -> d.get("servedByWorker").get(i).asLong());
+      assertThat(served).containsExactly(150, 150, 150);
+
+      String metrics = http.send(HttpRequest.newBuilder(URI.create(dashboard.url() + "metrics")).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      assertThat(metrics).containsPattern("(?m)^ringtail_window_samples\\{[^}]*window=\"60s\"[^}]*} 450(\\.0)?$");
+    }
+  }
+
+  @Test
+  void fleet_unreachableRedis_failsToStartWithAClearError() throws Exception {
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    int code = SlaDashboard.run(new String[] {"--duration", "2", "--redis", "redis://127.0.0.1:" + closedPort},
+        new java.io.PrintStream(new java.io.ByteArrayOutputStream()), new java.io.PrintStream(err, true));
+
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString()).startsWith("Could not start the dashboard").contains("127.0.0.1");
+  }
+}
