@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.RollingWindow;
+import io.ringtail.keyed.KeyedWindows;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -13,13 +14,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Binds a keyed collection of windows (one {@link RollingWindow} per account, endpoint, tool...)
  * to a Micrometer {@link MeterRegistry}: each key gets the gauges {@link WindowMetrics} gives one
  * window, tagged with the key, while it is in the collection.
  *
- * <p>The collection is seen through a live {@link Map} view (a keyed collection's map view, a
+ * <p>The collection is a {@link KeyedWindows} or any live {@link Map} view of windows (a
  * Caffeine {@code asMap()}, a {@code ConcurrentHashMap}). Keys are reconciled with the registry
  * on every scrape (when {@code P.keys} is read) and on {@link #refresh()}: a key that appeared
  * gets its meters, a key that was evicted (or whose window was replaced) has them removed. At
@@ -34,7 +36,7 @@ import java.util.function.Function;
  * <p>Thread-safe: the collection may change while a scrape reconciles.
  */
 public final class KeyedWindowMetrics<K> implements MeterBinder {
-  private final Map<K, ? extends RollingWindow> windows;
+  private final Supplier<? extends Map<K, ? extends RollingWindow>> windows;
   private final MeterSpec spec;
   private final String keyTag;
   private final Function<? super K, String> keyFormatter;
@@ -42,8 +44,8 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
   private final List<Binding> bindings = new CopyOnWriteArrayList<>();
 
   private KeyedWindowMetrics(Builder<K> b) {
-    this.windows = b.windows;
     this.spec = b.spec();
+    this.windows = b.keyed == null ? b.windows : keyedSource(b.keyed, spec.maxAgeNanos);
     this.keyTag = b.keyTag;
     this.keyFormatter = b.keyFormatter;
     this.maximumKeys = b.maximumKeys;
@@ -57,9 +59,35 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     return metrics;
   }
 
+  /** Binds every key of {@code keyed} under {@code name} with the default options, and returns the binder. */
+  public static KeyedWindowMetrics<String> monitor(MeterRegistry registry, KeyedWindows keyed,
+      String name, String... tags) {
+    KeyedWindowMetrics<String> metrics = KeyedWindowMetrics.builder(keyed, name).tags(tags).build();
+    metrics.bindTo(registry);
+    return metrics;
+  }
+
   /** A builder binding the live map view {@code windows} under {@code name}. */
   public static <K> Builder<K> builder(Map<K, ? extends RollingWindow> windows, String name) {
-    return new Builder<>(windows, name);
+    Objects.requireNonNull(windows, "windows");
+    return new Builder<>(() -> windows, null, name);
+  }
+
+  /**
+   * A builder binding the keys of {@code keyed} under {@code name}. {@code KeyedWindows} lists
+   * its keys only by snapshotting them all, so reconciling snapshots every key held; the key's
+   * gauges reuse those snapshots within {@link Builder#maxSnapshotAge maxSnapshotAge}, and a
+   * scrape costs about one snapshot per key held (bound or not).
+   */
+  public static Builder<String> builder(KeyedWindows keyed, String name) {
+    return new Builder<>(null, Objects.requireNonNull(keyed, "keyed"), name);
+  }
+
+  private static <K> Supplier<Map<K, RollingWindow>> keyedSource(KeyedWindows keyed, long maxAgeNanos) {
+    KeyedWindowsSource source = new KeyedWindowsSource(keyed, maxAgeNanos);
+    @SuppressWarnings("unchecked")
+    Supplier<Map<K, RollingWindow>> typed = () -> (Map<K, RollingWindow>) (Map<?, ?>) source.current();
+    return typed;
   }
 
   @Override
@@ -104,6 +132,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     }
 
     synchronized double reconcile() {
+      Map<K, ? extends RollingWindow> windows = KeyedWindowMetrics.this.windows.get();
       for (Iterator<Map.Entry<K, Bound>> it = bound.entrySet().iterator(); it.hasNext(); ) {
         Map.Entry<K, Bound> e = it.next();
         if (windows.get(e.getKey()) != e.getValue().window) {
@@ -133,14 +162,17 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
 
   /** Fluent builder of a {@link KeyedWindowMetrics}; reusable, not thread-safe. */
   public static final class Builder<K> extends SpecBuilder<Builder<K>> {
-    private final Map<K, ? extends RollingWindow> windows;
+    private final Supplier<? extends Map<K, ? extends RollingWindow>> windows;
+    private final KeyedWindows keyed;
     private String keyTag = "key";
     private Function<? super K, String> keyFormatter = String::valueOf;
     private int maximumKeys = 100;
 
-    private Builder(Map<K, ? extends RollingWindow> windows, String name) {
+    private Builder(Supplier<? extends Map<K, ? extends RollingWindow>> windows, KeyedWindows keyed,
+        String name) {
       super(name);
-      this.windows = Objects.requireNonNull(windows, "windows");
+      this.windows = windows;
+      this.keyed = keyed;
     }
 
     /** The tag carrying the key; {@code key} unless set. */

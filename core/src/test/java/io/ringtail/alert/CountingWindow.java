@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A window that counts how many snapshots it was asked for, delegating everything else. */
-public final class CountingWindow implements RollingWindow {
+public class CountingWindow implements RollingWindow {
   private final RollingWindow delegate;
   private final AtomicInteger snapshots = new AtomicInteger();
 
