@@ -92,7 +92,10 @@ public final class RateLimitConfig {
     return listenerCooldownNanos;
   }
 
-  /** How long a key may go without requests before it is forgotten; at least the window. */
+  /**
+   * How long a key may go without requests before it is forgotten; at least the window. When explicit times lag the time source by up to {@code D}, use at least
+   * {@code W + D}: a key's history matters until {@code W} after its latest time.
+   */
   public Duration idleExpiry() {
     return Duration.ofNanos(idleExpiryNanos);
   }
@@ -144,7 +147,11 @@ public final class RateLimitConfig {
       return this;
     }
 
-    /** How long an idle key is kept; at least the window, default the window. */
+    /**
+     * How long an idle key is kept; at least the window. Default: the window, or the listener
+     * cooldown if a listener is set and its cooldown is longer (a forgotten key forgets its
+     * cooldown too).
+     */
     public Builder idleExpiry(Duration idleExpiry) {
       this.idleExpiry = idleExpiry;
       return this;
@@ -157,7 +164,8 @@ public final class RateLimitConfig {
       requireNonNull("timeSource", timeSource);
       long cooldown = listenerCooldown == null ? windowNanos
           : requireNonNegative("listenerCooldown", listenerCooldown);
-      long idle = idleExpiry == null ? windowNanos : requirePositive("idleExpiry", idleExpiry);
+      long idle = idleExpiry != null ? requirePositive("idleExpiry", idleExpiry)
+          : listener == null ? windowNanos : Math.max(windowNanos, cooldown);
       if (idle < windowNanos) {
         throw new IllegalArgumentException("idleExpiry must be at least the window " + window
             + ", but was " + idleExpiry);

@@ -16,6 +16,26 @@ package io.ringtail.keyed;
  */
 public interface RateLimiter {
 
+  /**
+   * An in-process limiter holding at most 1,000,000 keys (see
+   * {@link #inProcess(RateLimitConfig, long)}).
+   */
+  static RateLimiter inProcess(RateLimitConfig config) {
+    return inProcess(config, KeyedStates.DEFAULT_MAXIMUM_KEYS);
+  }
+
+  /**
+   * An in-process limiter holding at most {@code maximumKeys} keys. Past that bound the keys
+   * least likely to be used again are forgotten (Caffeine's size eviction), as is any key idle
+   * for longer than {@link RateLimitConfig#idleExpiry()} on the time source; there is no background
+   * thread. A forgotten key starts afresh. Memory per key: about 100 bytes of bookkeeping plus 8 bytes per request in its window (at most {@code limit}).
+   *
+   * @throws IllegalArgumentException if maximumKeys is not positive or config is null
+   */
+  static RateLimiter inProcess(RateLimitConfig config, long maximumKeys) {
+    return new SlidingLogRateLimiter(Checks.requireNonNull("config", config), maximumKeys);
+  }
+
   /** Decides a request made now, on the configuration's time source. */
   default RateDecision tryAcquire(String key) {
     return tryAcquire(key, config().timeSource().nanoTime());

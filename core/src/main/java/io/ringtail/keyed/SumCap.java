@@ -24,6 +24,26 @@ import java.math.BigDecimal;
  */
 public interface SumCap {
 
+  /**
+   * An in-process cap holding at most 1,000,000 keys (see
+   * {@link #inProcess(SumCapConfig, long)}).
+   */
+  static SumCap inProcess(SumCapConfig config) {
+    return inProcess(config, KeyedStates.DEFAULT_MAXIMUM_KEYS);
+  }
+
+  /**
+   * An in-process cap holding at most {@code maximumKeys} keys. Past that bound the keys
+   * least likely to be used again are forgotten (Caffeine's size eviction), as is any key idle
+   * for longer than {@link SumCapConfig#idleExpiry()} on the time source; there is no background
+   * thread. A forgotten key starts afresh. Memory per key: about 100 bytes of bookkeeping plus 16 bytes per amount in its window (at most {@code maxEntriesPerKey}).
+   *
+   * @throws IllegalArgumentException if maximumKeys is not positive or config is null
+   */
+  static SumCap inProcess(SumCapConfig config, long maximumKeys) {
+    return new SlidingLogSumCap(Checks.requireNonNull("config", config), maximumKeys);
+  }
+
   /** Decides an amount added now, on the configuration's time source. */
   default SumDecision tryAdd(String key, BigDecimal amount) {
     return tryAdd(key, amount, config().timeSource().nanoTime());

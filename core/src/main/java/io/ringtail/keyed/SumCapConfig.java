@@ -19,7 +19,7 @@ import java.util.Optional;
  * {@code 3.33 + 3.33 + 3.34} is {@code 10.00}. {@code cap × 10^scale} must fit in 62 bits.
  *
  * <p>Built fluently; {@link Builder#build()} validates and may be called again. Immutable and
- * thread-safe. Defaults: window 60 s, scale 2, at most 10,000 amounts kept per key, the system
+ * thread-safe. Defaults: window 60 s, scale 2, at most 1,000 amounts kept per key, the system
  * time source, no listener, a listener cooldown equal to the window, keys forgotten after
  * idling for one window. The cap must be set.
  */
@@ -123,7 +123,10 @@ public final class SumCapConfig {
     return listenerCooldownNanos;
   }
 
-  /** How long a key may go without amounts before it is forgotten; at least the window. */
+  /**
+   * How long a key may go without amounts before it is forgotten; at least the window. When explicit times lag the time source by up to {@code D}, use at least
+   * {@code W + D}: a key's history matters until {@code W} after its latest time.
+   */
   public Duration idleExpiry() {
     return Duration.ofNanos(idleExpiryNanos);
   }
@@ -177,7 +180,7 @@ public final class SumCapConfig {
     private BigDecimal cap;
     private Duration window = Duration.ofSeconds(60);
     private int scale = 2;
-    private int maxEntriesPerKey = 10_000;
+    private int maxEntriesPerKey = 1_000;
     private TimeSource timeSource = TimeSource.system();
     private DecisionListener<? super SumDecision> listener;
     private Duration listenerCooldown;
@@ -227,7 +230,11 @@ public final class SumCapConfig {
       return this;
     }
 
-    /** How long an idle key is kept; at least the window, default the window. */
+    /**
+     * How long an idle key is kept; at least the window. Default: the window, or the listener
+     * cooldown if a listener is set and its cooldown is longer (a forgotten key forgets its
+     * cooldown too).
+     */
     public Builder idleExpiry(Duration idleExpiry) {
       this.idleExpiry = idleExpiry;
       return this;
@@ -255,7 +262,8 @@ public final class SumCapConfig {
       requireNonNull("timeSource", timeSource);
       long cooldown = listenerCooldown == null ? windowNanos
           : requireNonNegative("listenerCooldown", listenerCooldown);
-      long idle = idleExpiry == null ? windowNanos : requirePositive("idleExpiry", idleExpiry);
+      long idle = idleExpiry != null ? requirePositive("idleExpiry", idleExpiry)
+          : listener == null ? windowNanos : Math.max(windowNanos, cooldown);
       if (idle < windowNanos) {
         throw new IllegalArgumentException("idleExpiry must be at least the window " + window
             + ", but was " + idleExpiry);

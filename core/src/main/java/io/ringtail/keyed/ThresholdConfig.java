@@ -108,7 +108,8 @@ public final class ThresholdConfig {
 
   /**
    * How long a key may go without any event (on the time source) before it is forgotten; at
-   * least the window. Lengthen it when event times lag processing by more than the window.
+   * least the window. A key's events matter until {@code W} after its latest event time, so
+   * when event times lag the time source by up to {@code D}, use at least {@code W + D}.
    */
   public Duration idleExpiry() {
     return Duration.ofNanos(idleExpiryNanos);
@@ -169,7 +170,11 @@ public final class ThresholdConfig {
       return this;
     }
 
-    /** How long an idle key is kept; at least the window, default the window. */
+    /**
+     * How long an idle key is kept; at least the window. Default: the window, or the listener
+     * cooldown if a listener is set and its cooldown is longer (a forgotten key forgets its
+     * cooldown too).
+     */
     public Builder idleExpiry(Duration idleExpiry) {
       this.idleExpiry = idleExpiry;
       return this;
@@ -185,7 +190,8 @@ public final class ThresholdConfig {
       requireNonNull("timeSource", timeSource);
       long cooldown = listenerCooldown == null ? windowNanos
           : requireNonNegative("listenerCooldown", listenerCooldown);
-      long idle = idleExpiry == null ? windowNanos : requirePositive("idleExpiry", idleExpiry);
+      long idle = idleExpiry != null ? requirePositive("idleExpiry", idleExpiry)
+          : listener == null ? windowNanos : Math.max(windowNanos, cooldown);
       if (idle < windowNanos) {
         throw new IllegalArgumentException("idleExpiry must be at least the window " + window
             + ", but was " + idleExpiry);

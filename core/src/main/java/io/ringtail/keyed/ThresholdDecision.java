@@ -10,7 +10,9 @@ package io.ringtail.keyed;
  * @param count distinct events the key holds within its window after this event, at most
  *     {@link ThresholdConfig#maxEventsPerKey()}
  * @param threshold the configured threshold
- * @param crossed whether this event took the key from below the threshold to at or above it
+ * @param crossed whether this event took the key from below the threshold to at or above it:
+ *     it was counted, and before it fewer than {@code threshold} events lay in the window
+ *     ending at the key's (possibly just advanced) latest time
  */
 public record ThresholdDecision(Outcome outcome, int count, int threshold, boolean crossed) {
 

@@ -10,8 +10,9 @@ package io.ringtail.keyed;
  * <ol>
  *   <li>is {@link ThresholdDecision.Outcome#EXPIRED EXPIRED} and not counted if
  *       {@code t <= latest - W};
- *   <li>else is a {@link ThresholdDecision.Outcome#DUPLICATE DUPLICATE} and not counted if its
- *       event id is already held for the key (a replay);
+ *   <li>else is a {@link ThresholdDecision.Outcome#DUPLICATE DUPLICATE} and not counted if the
+ *       key holds an event with the same id timed after {@code max(latest, t) - W} (a replay;
+ *       an event old enough to leave the window when this one counts is no longer held);
  *   <li>else is {@link ThresholdDecision.Outcome#COUNTED COUNTED}: {@code latest} becomes
  *       {@code max(latest, t)}, events now at or before {@code latest - W} are dropped, and
  *       the decision reports the remaining count.
@@ -23,6 +24,26 @@ package io.ringtail.keyed;
  * <p>Thread-safe; every call is atomic per key (see the package documentation).
  */
 public interface ThresholdDetector {
+
+  /**
+   * An in-process detector holding at most 1,000,000 keys (see
+   * {@link #inProcess(ThresholdConfig, long)}).
+   */
+  static ThresholdDetector inProcess(ThresholdConfig config) {
+    return inProcess(config, KeyedStates.DEFAULT_MAXIMUM_KEYS);
+  }
+
+  /**
+   * An in-process detector holding at most {@code maximumKeys} keys. Past that bound the keys
+   * least likely to be used again are forgotten (Caffeine's size eviction), as is any key idle
+   * for longer than {@link ThresholdConfig#idleExpiry()} on the time source; there is no background
+   * thread. A forgotten key starts afresh. Memory per key: about 100 bytes of bookkeeping plus 12 bytes per held event and the event ids (at most {@code maxEventsPerKey} events).
+   *
+   * @throws IllegalArgumentException if maximumKeys is not positive or config is null
+   */
+  static ThresholdDetector inProcess(ThresholdConfig config, long maximumKeys) {
+    return new EventLogThresholdDetector(Checks.requireNonNull("config", config), maximumKeys);
+  }
 
   /** Records an event timed now, on the configuration's time source. */
   default ThresholdDecision record(String key, String eventId) {

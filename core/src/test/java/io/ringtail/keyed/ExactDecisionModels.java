@@ -70,15 +70,16 @@ public final class ExactDecisionModels {
       if (last != null && time <= last - window) {
         return new ThresholdDecision(ThresholdDecision.Outcome.EXPIRED, before, threshold, false);
       }
-      if (held.containsKey(id) && held.get(id) > last - window) {
+      if (held.containsKey(id) && held.get(id) > Math.max(last == null ? time : last, time) - window) {
         return new ThresholdDecision(ThresholdDecision.Outcome.DUPLICATE, before, threshold, false);
       }
       long newLatest = last == null ? time : Math.max(last, time);
-      held.put(id, time);
       latest.put(key, newLatest);
       held.values().removeIf(s -> s <= newLatest - window);
+      int stillHeld = held.size();
+      held.put(id, time);
       int after = held.size();
-      boolean crossed = after >= threshold && before < threshold;
+      boolean crossed = after >= threshold && stillHeld < threshold;
       return new ThresholdDecision(ThresholdDecision.Outcome.COUNTED, after, threshold, crossed);
     }
 

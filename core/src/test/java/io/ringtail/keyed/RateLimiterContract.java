@@ -191,7 +191,9 @@ public abstract class RateLimiterContract {
   public void referenceModel_randomStreams() {
     for (int limit : new int[] {1, 3, 10}) {
       ManualTimeSource time = time();
-      RateLimiter limiter = limiter(limit, time);
+      // explicit times lag the clock by up to W: keys must be kept for 2W of idleness at least
+      RateLimiter limiter = newLimiter(RateLimitConfig.builder().limit(limit).window(WINDOW)
+          .idleExpiry(WINDOW.multipliedBy(3)).timeSource(time).build());
       ExactDecisionModels.RateLimit model = new ExactDecisionModels.RateLimit(limit, WINDOW);
       SplittableRandom random = new SplittableRandom(42 + limit);
       String[] keys = {key("r" + limit + "a"), key("r" + limit + "b"), key("r" + limit + "c")};

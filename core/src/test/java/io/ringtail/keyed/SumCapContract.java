@@ -195,6 +195,7 @@ public abstract class SumCapContract {
       ManualTimeSource time = time();
       BigDecimal capValue = new BigDecimal(capText);
       SumCap cap = newCap(SumCapConfig.builder().cap(capValue).window(WEEK).timeSource(time)
+          .idleExpiry(WEEK.multipliedBy(3))
           .maxEntriesPerKey(SumCapConfig.MAX_ENTRIES_PER_KEY).build());
       ExactDecisionModels.Sum model = new ExactDecisionModels.Sum(capValue, WEEK, 2);
       SplittableRandom random = new SplittableRandom(capText.hashCode());

@@ -223,7 +223,8 @@ public abstract class ThresholdDetectorContract {
     for (int threshold : new int[] {1, 3, 10}) {
       ManualTimeSource time = time();
       ThresholdDetector detector = newDetector(ThresholdConfig.builder().threshold(threshold)
-          .window(WINDOW).maxEventsPerKey(ThresholdConfig.MAX_EVENTS_PER_KEY).timeSource(time).build());
+          .window(WINDOW).maxEventsPerKey(ThresholdConfig.MAX_EVENTS_PER_KEY)
+          .idleExpiry(WINDOW.multipliedBy(3)).timeSource(time).build());
       ExactDecisionModels.Threshold model = new ExactDecisionModels.Threshold(threshold, WINDOW);
       SplittableRandom random = new SplittableRandom(11 + threshold);
       String[] keys = {key("r" + threshold + "a"), key("r" + threshold + "b")};
@@ -252,7 +253,7 @@ public abstract class ThresholdDetectorContract {
     int total = threads() * attemptsPerThread();
     int threshold = total / 2;
     ThresholdDetector detector = newDetector(ThresholdConfig.builder().threshold(threshold)
-        .window(WINDOW).maxEventsPerKey(total).timeSource(time).build());
+        .window(WINDOW).maxEventsPerKey(total + 1).timeSource(time).build());
     AtomicInteger ids = new AtomicInteger();
     AtomicInteger crossings = new AtomicInteger();
     int fired = Races.countTrue(threads(), attemptsPerThread(), () -> {
