@@ -20,15 +20,20 @@ final class LuaScript {
     this.sha = sha1(body);
   }
 
-  static LuaScript load(String resource) {
-    try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new IllegalStateException("missing script resource " + resource);
+  /** The concatenation of {@code resources} (a shared prelude first, then the script proper). */
+  static LuaScript load(String... resources) {
+    StringBuilder body = new StringBuilder();
+    for (String resource : resources) {
+      try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new IllegalStateException("missing script resource " + resource);
+        }
+        body.append(new String(in.readAllBytes(), StandardCharsets.UTF_8)).append('\n');
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
-      return new LuaScript(resource, new String(in.readAllBytes(), StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
+    return new LuaScript(resources[resources.length - 1], body.toString());
   }
 
   private static String sha1(String body) {

@@ -8,8 +8,16 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.ringtail.keyed.RateLimitConfig;
+import io.ringtail.keyed.RateLimiter;
+import io.ringtail.keyed.SumCap;
+import io.ringtail.keyed.SumCapConfig;
+import io.ringtail.keyed.ThresholdConfig;
+import io.ringtail.keyed.ThresholdDetector;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * The front door to fleet-wide windows and decisions in Redis: it binds a Lettuce connection the
@@ -29,11 +37,16 @@ import java.util.Objects;
 public final class RedisBackend {
   final ScriptRunner runner;
   final String keyPrefix;
+  final OutagePolicy outagePolicy;
+  final Duration outageRetryAfter;
+  private final LongAdder outageDecisions = new LongAdder();
 
   private RedisBackend(Builder b) {
     this.runner = new ScriptRunner(b.commands, b.breaker != null ? b.breaker : defaultBreaker(b.commandTimeout),
         b.commandTimeout);
     this.keyPrefix = b.keyPrefix;
+    this.outagePolicy = b.outagePolicy;
+    this.outageRetryAfter = b.outageRetryAfter;
   }
 
   /** A builder over a standalone (or Sentinel-managed) connection. */
@@ -76,6 +89,39 @@ public final class RedisBackend {
     return new RedisRollingWindow.Builder(this, name);
   }
 
+  /**
+   * A fleet-wide {@link ThresholdDetector}: every process building one with the same
+   * {@code name} shares its per-key state. Same semantics as the in-process detector; times are
+   * readings of the configuration's time source, which must be a base the fleet shares (for
+   * example epoch nanoseconds).
+   */
+  public ThresholdDetector thresholdDetector(String name, ThresholdConfig config) {
+    return new RedisThresholdDetector(this, name, Objects.requireNonNull(config, "config"));
+  }
+
+  /** A fleet-wide sliding-log {@link RateLimiter} shared under {@code name}; see {@link #thresholdDetector}. */
+  public RateLimiter rateLimiter(String name, RateLimitConfig config) {
+    return new RedisRateLimiter(this, name, Objects.requireNonNull(config, "config"));
+  }
+
+  /** A fleet-wide {@link SumCap} with exact decimal totals, shared under {@code name}. */
+  public SumCap sumCap(String name, SumCapConfig config) {
+    return new RedisSumCap(this, name, Objects.requireNonNull(config, "config"));
+  }
+
+  /** Decisions answered by the {@link OutagePolicy} because Redis could not answer. */
+  public long outageDecisions() {
+    return outageDecisions.sum();
+  }
+
+  <D> D onOutage(RedisUnavailableException e, Supplier<D> open, Supplier<D> closed) {
+    if (outagePolicy == OutagePolicy.THROW) {
+      throw e;
+    }
+    outageDecisions.increment();
+    return outagePolicy == OutagePolicy.FAIL_OPEN ? open.get() : closed.get();
+  }
+
   static CircuitBreaker defaultBreaker(Duration timeout) {
     return CircuitBreaker.of("ringtail-redis", CircuitBreakerConfig.custom()
         .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
@@ -103,6 +149,8 @@ public final class RedisBackend {
     private Duration commandTimeout = Duration.ofMillis(500);
     private CircuitBreaker breaker;
     private String keyPrefix = "ringtail";
+    private OutagePolicy outagePolicy = OutagePolicy.FAIL_CLOSED;
+    private Duration outageRetryAfter = Duration.ofSeconds(1);
 
     private Builder(RedisScriptingAsyncCommands<String, String> commands) {
       this.commands = commands;
@@ -131,6 +179,22 @@ public final class RedisBackend {
             "keyPrefix must be 1 to 64 characters without braces, but was \"" + prefix + "\"");
       }
       this.keyPrefix = prefix;
+      return this;
+    }
+
+    /** What decisions answer while Redis cannot (default {@link OutagePolicy#FAIL_CLOSED}). */
+    public Builder outagePolicy(OutagePolicy policy) {
+      this.outagePolicy = Objects.requireNonNull(policy, "outagePolicy");
+      return this;
+    }
+
+    /** The retry-after a decision denied by {@link OutagePolicy#FAIL_CLOSED} reports (default 1 s). */
+    public Builder outageRetryAfter(Duration retryAfter) {
+      Objects.requireNonNull(retryAfter, "outageRetryAfter");
+      if (retryAfter.isNegative() || retryAfter.isZero()) {
+        throw new IllegalArgumentException("outageRetryAfter must be positive, but was " + retryAfter);
+      }
+      this.outageRetryAfter = retryAfter;
       return this;
     }
 
