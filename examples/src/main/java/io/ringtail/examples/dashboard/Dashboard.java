@@ -49,10 +49,10 @@ final class Dashboard implements AutoCloseable {
       workers.add(new SimulatedWorker(service, windows.forWorker(i),
           (double) options.rate() / options.workers(), startNanos, 1_000 + i));
     }
-    AlertMonitor alert = new InterimP95Alert(windows.shortView(), DashboardModel.label(SHORT),
-        options.sloMillis());
+    DashboardAlerts alerts = new DashboardAlerts(windows.shortView(), windows.longView(),
+        options.sloMillis(), time);
     model = new DashboardModel(windows.mode(), options, windows.shortView(), windows.longView(),
-        service, alert, time, startNanos, startEpochMillis, this::servedPerWorker);
+        service, alerts, time, startNanos, startEpochMillis, this::servedPerWorker);
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     WindowMetrics.monitor(registry, windows.shortView(), "10s", "service", "checkout");
     WindowMetrics.monitor(registry, windows.longView(), "60s", "service", "checkout");
@@ -141,7 +141,9 @@ final class Dashboard implements AutoCloseable {
       long firstSample = second - Math.floorMod(time.nanoTime() - startNanos, second);
       pool.scheduleAtFixedRate(() -> {
         try {
-          out.println(line(model.sample()));
+          Point p = model.sample();
+          out.println(line(p));
+          p.alertEvents().forEach(e -> out.println("       alert " + e));
         } catch (RuntimeException e) {
           out.println("sample failed, retrying in 1 s: " + e);
         }

@@ -27,18 +27,18 @@ final class DashboardModel {
   private final RollingWindow shortWindow;
   private final RollingWindow longWindow;
   private final SimulatedService service;
-  private final AlertMonitor alert;
+  private final DashboardAlerts alerts;
   private final TimeSource time;
   private final long startNanos;
   private final long startEpochMillis;
   private final Supplier<long[]> servedPerWorker;
   private final ArrayDeque<Point> history = new ArrayDeque<>();
-  private long firingSinceNanos = -1;
+  private final ArrayDeque<String> recentEvents = new ArrayDeque<>();
   private boolean finished;
   private volatile Point latest;
 
   DashboardModel(String mode, Options options, RollingWindow shortWindow, RollingWindow longWindow,
-      SimulatedService service, AlertMonitor alert, TimeSource time, long startNanos,
+      SimulatedService service, DashboardAlerts alerts, TimeSource time, long startNanos,
       long startEpochMillis, Supplier<long[]> servedPerWorker) {
     this.servedPerWorker = servedPerWorker;
     this.mode = mode;
@@ -46,7 +46,7 @@ final class DashboardModel {
     this.shortWindow = shortWindow;
     this.longWindow = longWindow;
     this.service = service;
-    this.alert = alert;
+    this.alerts = alerts;
     this.time = time;
     this.startNanos = startNanos;
     this.startEpochMillis = startEpochMillis;
@@ -58,18 +58,19 @@ final class DashboardModel {
     long elapsed = now - startNanos;
     WindowStats s = WindowStats.of(shortWindow.snapshot());
     WindowStats l = WindowStats.of(longWindow.snapshot());
-    boolean firing = alert.evaluate(now);
-    if (firing && firingSinceNanos < 0) {
-      firingSinceNanos = elapsed;
-    } else if (!firing) {
-      firingSinceNanos = -1;
-    }
+    List<String> events = alerts.evaluate(elapsed);
     Point p = new Point(startEpochMillis + elapsed / 1_000_000, elapsed, service.regimeAt(elapsed),
-        s, l, firing);
+        s, l, alerts.anyFiring(), events);
     if (history.size() == MAX_POINTS) {
       history.removeFirst();
     }
     history.addLast(p);
+    for (String e : events) {
+      if (recentEvents.size() == 10) {
+        recentEvents.removeFirst();
+      }
+      recentEvents.addLast(String.format(java.util.Locale.ROOT, "%.0f s: %s", elapsed / 1e9, e));
+    }
     latest = p;
     return p;
   }
@@ -121,12 +122,22 @@ final class DashboardModel {
 
     ObjectNode a = root.putObject("alert");
     a.put("state", p != null && p.alertFiring() ? "FIRING" : "OK");
-    a.put("rule", alert.description());
-    a.put("source", alert.source());
-    if (firingSinceNanos >= 0) {
-      a.put("sinceSeconds", firingSinceNanos / 1e9);
-    } else {
-      a.putNull("sinceSeconds");
+    a.put("source", "io.ringtail.alert");
+    ArrayNode rules = a.putArray("rules");
+    for (DashboardAlerts.RuleStatus r : alerts.statuses()) {
+      ObjectNode o = rules.addObject();
+      o.put("name", r.name());
+      o.put("description", r.description());
+      o.put("state", r.state().name());
+      if (r.sinceNanos() >= 0) {
+        o.put("sinceSeconds", r.sinceNanos() / 1e9);
+      } else {
+        o.putNull("sinceSeconds");
+      }
+    }
+    ArrayNode events = a.putArray("events");
+    for (String e : recentEvents) {
+      events.add(e);
     }
 
     ObjectNode series = root.putObject("series");

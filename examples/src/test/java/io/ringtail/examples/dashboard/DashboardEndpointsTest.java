@@ -100,7 +100,7 @@ class DashboardEndpointsTest {
   }
 
   @Test
-  void alert_firesWhileDegraded_andResolvesAfterRecovery() throws Exception {
+  void alerts_fireWhileDegraded_andTheShortWindowRuleResolvesAfterRecovery() throws Exception {
     List<Point> points = drive(dashboard, time, 30);
 
     JsonNode d = json.readTree(get("/api/stats").body());
@@ -117,12 +117,37 @@ class DashboardEndpointsTest {
         firstFiring = i;
       }
     }
-    assertThat(firstFiring).as("the alert fires during the degraded phase").isBetween(10, 19);
-    assertThat(points.get(firstFiring).shortWindow().p95Millis()).isGreaterThan(250);
+    assertThat(firstFiring).as("an alert fires during the degraded phase").isBetween(10, 19);
     assertThat(regime.get(29).asText()).isEqualTo("recovered");
-    assertThat(alert.get(29).asInt()).as("resolved once the short window holds only recovered traffic").isZero();
-    assertThat(d.at("/alert/state").asText()).isEqualTo("OK");
-    assertThat(d.at("/alert/rule").asText()).contains("250");
+    assertThat(d.at("/alert/source").asText()).isEqualTo("io.ringtail.alert");
+
+    JsonNode p95 = rule(d, DashboardAlerts.P95_RULE);
+    assertThat(p95.get("state").asText()).as("10 s of recovered traffic clear the P95 rule").isEqualTo("OK");
+    assertThat(p95.get("description").asText()).contains("250 ms");
+    assertThat(points.get(29).shortWindow().p95Millis()).isLessThan(200);
+    JsonNode burn = rule(d, DashboardAlerts.BURN_RULE);
+    assertThat(burn.get("state").asText()).as("the 60 s window still holds the degraded traffic")
+        .isEqualTo("FIRING");
+    assertThat(burn.get("sinceSeconds").asDouble()).isBetween(11.0, 20.0);
+    assertThat(d.at("/alert/state").asText()).isEqualTo("FIRING");
+
+    List<String> events = new ArrayList<>();
+    d.at("/alert/events").forEach(e -> events.add(e.asText()));
+    assertThat(events).anyMatch(e -> e.contains("FIRED p95-10s"))
+        .anyMatch(e -> e.contains("RESOLVED p95-10s"))
+        .anyMatch(e -> e.contains("FIRED slo-burn-60s"));
+    int fired = points.stream().flatMap(p -> p.alertEvents().stream())
+        .filter(e -> e.startsWith("FIRED p95-10s")).toList().size();
+    assertThat(fired).as("hysteresis: the P95 rule fires once, not on every wobble").isEqualTo(1);
+  }
+
+  private static JsonNode rule(JsonNode stats, String name) {
+    for (JsonNode r : stats.at("/alert/rules")) {
+      if (r.get("name").asText().equals(name)) {
+        return r;
+      }
+    }
+    throw new AssertionError("no rule " + name + " in " + stats.at("/alert/rules"));
   }
 
   @Test
