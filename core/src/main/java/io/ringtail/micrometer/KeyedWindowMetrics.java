@@ -30,7 +30,9 @@ import java.util.function.Supplier;
  * in the map's iteration order, until a bound key leaves. Reconciling costs one pass over the
  * keys, at scrape time only.
  *
- * <p>Extra meters, tagged {@code window=<name>} and the user's tags: {@code P.keys} (keys in the
+ * <p>{@code P} is {@code ringtail.keyed} by default (not {@code ringtail.window}: Prometheus
+ * needs every meter of one name to carry the same tag keys, and these carry the key tag). Extra
+ * meters, tagged {@code window=<name>} and the user's tags: {@code P.keys} (keys in the
  * collection) and {@code P.keys.bound} (keys that have meters).
  *
  * <p>Thread-safe: the collection may change while a scrape reconciles.
@@ -170,7 +172,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
 
     private Builder(Supplier<? extends Map<K, ? extends RollingWindow>> windows, KeyedWindows keyed,
         String name) {
-      super(name);
+      super(name, MeterSpec.DEFAULT_KEYED_PREFIX);
       this.windows = windows;
       this.keyed = keyed;
     }

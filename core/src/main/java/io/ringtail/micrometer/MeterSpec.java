@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
  */
 final class MeterSpec {
   static final String DEFAULT_PREFIX = "ringtail.window";
+  static final String DEFAULT_KEYED_PREFIX = "ringtail.keyed";
   static final double[] DEFAULT_PERCENTILES = {0.5, 0.95, 0.99};
   static final long DEFAULT_MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(1);
   static final int MAX_PERCENTILES = 32;

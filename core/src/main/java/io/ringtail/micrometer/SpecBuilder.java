@@ -9,15 +9,16 @@ import java.util.concurrent.TimeUnit;
 /** The options {@link WindowMetrics.Builder} and {@link KeyedWindowMetrics.Builder} share. Not thread-safe. */
 abstract class SpecBuilder<B extends SpecBuilder<B>> {
   private final String name;
-  private String prefix = MeterSpec.DEFAULT_PREFIX;
+  private String prefix;
   private Tags tags = Tags.empty();
   private double[] percentiles = MeterSpec.DEFAULT_PERCENTILES;
   private TimeUnit timeUnit;
   private String baseUnit;
   private long maxAgeNanos = MeterSpec.DEFAULT_MAX_AGE_NANOS;
 
-  SpecBuilder(String name) {
+  SpecBuilder(String name, String defaultPrefix) {
     this.name = MeterSpec.requireName(name);
+    this.prefix = defaultPrefix;
   }
 
   @SuppressWarnings("unchecked")
@@ -25,7 +26,11 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
     return (B) this;
   }
 
-  /** The common first part of every meter name; {@code ringtail.window} unless set. */
+  /**
+   * The common first part of every meter name: {@code ringtail.window} for single windows and
+   * {@code ringtail.keyed} for keyed ones unless set. Prometheus needs every meter of one name to
+   * carry the same tag keys, so windows bound with different tag keys need different prefixes.
+   */
   public B prefix(String prefix) {
     this.prefix = MeterSpec.requirePrefix(prefix);
     return self();

@@ -79,7 +79,7 @@ public final class WindowMetrics implements MeterBinder {
     private final RollingWindow window;
 
     private Builder(RollingWindow window, String name) {
-      super(name);
+      super(name, MeterSpec.DEFAULT_PREFIX);
       this.window = Objects.requireNonNull(window, "window");
     }
 

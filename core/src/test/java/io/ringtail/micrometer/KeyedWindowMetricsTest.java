@@ -31,7 +31,7 @@ class KeyedWindowMetricsTest {
   }
 
   private static double keys(MeterRegistry registry) {
-    return registry.get("ringtail.window.keys").gauge().value();
+    return registry.get("ringtail.keyed.keys").gauge().value();
   }
 
   private static long metersOf(MeterRegistry registry, String key) {
@@ -51,7 +51,7 @@ class KeyedWindowMetricsTest {
     windows.get("bob").record(TimeUnit.MILLISECONDS.toNanos(30));
     assertThat(keys(registry)).isEqualTo(2);
     assertThat(metersOf(registry, "bob")).isEqualTo(9);
-    RequiredSearch bobMax = registry.get("ringtail.window.max")
+    RequiredSearch bobMax = registry.get("ringtail.keyed.max")
         .tags("key", "bob", "window", "per-user", "service", "login");
     assertThat(bobMax.timeGauge().value(TimeUnit.MILLISECONDS)).isCloseTo(30, within(1e-9));
 
@@ -59,7 +59,7 @@ class KeyedWindowMetricsTest {
     assertThat(keys(registry)).isEqualTo(1);
     assertThat(metersOf(registry, "alice")).isZero();
     assertThat(metersOf(registry, "bob")).isEqualTo(9);
-    assertThat(registry.get("ringtail.window.keys.bound").gauge().value()).isEqualTo(1);
+    assertThat(registry.get("ringtail.keyed.keys.bound").gauge().value()).isEqualTo(1);
   }
 
   @Test
@@ -69,11 +69,11 @@ class KeyedWindowMetricsTest {
     windows.put("k", window());
     windows.get("k").record(1000);
     KeyedWindowMetrics<String> metrics = KeyedWindowMetrics.monitor(registry, windows, "w");
-    assertThat(registry.get("ringtail.window.samples").tag("key", "k").gauge().value()).isEqualTo(1);
+    assertThat(registry.get("ringtail.keyed.samples").tag("key", "k").gauge().value()).isEqualTo(1);
 
     windows.put("k", window());
     metrics.refresh();
-    assertThat(registry.get("ringtail.window.samples").tag("key", "k").gauge().value()).isZero();
+    assertThat(registry.get("ringtail.keyed.samples").tag("key", "k").gauge().value()).isZero();
     assertThat(metersOf(registry, "k")).isEqualTo(9);
   }
 
@@ -91,16 +91,16 @@ class KeyedWindowMetricsTest {
       cache.get(ip, k -> window()).record(100);
     }
     assertThat(keys(registry)).isEqualTo(3);
-    assertThat(registry.find("ringtail.window.samples").tag("ip", "10.0.0.2").gauge()).isNotNull();
+    assertThat(registry.find("ringtail.keyed.samples").tag("ip", "10.0.0.2").gauge()).isNotNull();
 
     time.advance(Duration.ofSeconds(40));
     cache.getIfPresent(2).record(100);
     time.advance(Duration.ofSeconds(30));
     cache.cleanUp();
     assertThat(keys(registry)).isEqualTo(1);
-    assertThat(registry.find("ringtail.window.samples").tag("ip", "10.0.0.1").gauge()).isNull();
-    assertThat(registry.find("ringtail.window.samples").tag("ip", "10.0.0.3").gauge()).isNull();
-    assertThat(registry.get("ringtail.window.samples").tag("ip", "10.0.0.2").gauge().value()).isEqualTo(1);
+    assertThat(registry.find("ringtail.keyed.samples").tag("ip", "10.0.0.1").gauge()).isNull();
+    assertThat(registry.find("ringtail.keyed.samples").tag("ip", "10.0.0.3").gauge()).isNull();
+    assertThat(registry.get("ringtail.keyed.samples").tag("ip", "10.0.0.2").gauge().value()).isEqualTo(1);
   }
 
   @Test
@@ -143,14 +143,14 @@ class KeyedWindowMetricsTest {
     String first = registry.scrape();
     String second = registry.scrape();
     assertThat(second).contains(
-        "ringtail_window_percentile_seconds{key=\"search\",phi=\"0.95\",window=\"tool\"} 0.12");
-    assertThat(second).contains("ringtail_window_keys{window=\"tool\"} 1");
-    assertThat(first).contains("ringtail_window_keys{window=\"tool\"} 1");
+        "ringtail_keyed_percentile_seconds{key=\"search\",phi=\"0.95\",window=\"tool\"} 0.12");
+    assertThat(second).contains("ringtail_keyed_keys{window=\"tool\"} 1");
+    assertThat(first).contains("ringtail_keyed_keys{window=\"tool\"} 1");
 
     windows.remove("search");
     registry.scrape();
     String after = registry.scrape();
-    assertThat(after).doesNotContain("key=\"search\"").contains("ringtail_window_keys{window=\"tool\"} 0");
+    assertThat(after).doesNotContain("key=\"search\"").contains("ringtail_keyed_keys{window=\"tool\"} 0");
   }
 
   @Test

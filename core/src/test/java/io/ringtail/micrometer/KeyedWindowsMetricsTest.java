@@ -42,10 +42,10 @@ class KeyedWindowsMetricsTest {
     registry.scrape();
     String text = registry.scrape();
     assertThat(text)
-        .contains("ringtail_window_keys{window=\"tool\"} 2")
-        .contains("ringtail_window_samples{tool=\"search\",window=\"tool\"} 100")
-        .contains("ringtail_window_percentile_seconds{phi=\"0.95\",tool=\"search\",window=\"tool\"} 0.095")
-        .contains("ringtail_window_max_seconds{tool=\"fetch\",window=\"tool\"} 0.7");
+        .contains("ringtail_keyed_keys{window=\"tool\"} 2")
+        .contains("ringtail_keyed_samples{tool=\"search\",window=\"tool\"} 100")
+        .contains("ringtail_keyed_percentile_seconds{phi=\"0.95\",tool=\"search\",window=\"tool\"} 0.095")
+        .contains("ringtail_keyed_max_seconds{tool=\"fetch\",window=\"tool\"} 0.7");
 
     time.advance(Duration.ofSeconds(45));
     keyed.record("fetch", ms(300));
@@ -53,8 +53,8 @@ class KeyedWindowsMetricsTest {
     registry.scrape();
     text = registry.scrape();
     assertThat(text)
-        .contains("ringtail_window_keys{window=\"tool\"} 1")
-        .contains("ringtail_window_max_seconds{tool=\"fetch\",window=\"tool\"} 0.3")
+        .contains("ringtail_keyed_keys{window=\"tool\"} 1")
+        .contains("ringtail_keyed_max_seconds{tool=\"fetch\",window=\"tool\"} 0.3")
         .doesNotContain("tool=\"search\"");
   }
 
@@ -72,7 +72,7 @@ class KeyedWindowsMetricsTest {
       counting.single.set(0);
       keyed.record("key7", ms(100 * scrape));
       String text = registry.scrape();
-      assertThat(text).contains("ringtail_window_max_seconds{key=\"key7\",window=\"tool\"} 0." + scrape);
+      assertThat(text).contains("ringtail_keyed_max_seconds{key=\"key7\",window=\"tool\"} 0." + scrape);
       assertThat(counting.listings.get()).isEqualTo(1);
       // the Prometheus registry reads P.keys first: the listing's snapshots serve every key
       assertThat(counting.single.get()).isZero();
@@ -89,7 +89,7 @@ class KeyedWindowsMetricsTest {
     metrics.refresh();
     keyed.record("a", ms(20));
     time.advance(Duration.ofMillis(1001));
-    assertThat(registry.get("ringtail.window.max").timeGauge().value(TimeUnit.MILLISECONDS))
+    assertThat(registry.get("ringtail.keyed.max").timeGauge().value(TimeUnit.MILLISECONDS))
         .isCloseTo(20, within(0.2));
     assertThat(counting.single.get()).isEqualTo(1);
   }
@@ -103,11 +103,11 @@ class KeyedWindowsMetricsTest {
       keyed.record("k" + k, 1000);
     }
     metrics.refresh();
-    assertThat(registry.get("ringtail.window.keys").gauge().value()).isEqualTo(5);
-    assertThat(registry.get("ringtail.window.keys.bound").gauge().value()).isEqualTo(3);
-    assertThat(registry.get("ringtail.window.samples").gauges()).hasSize(3)
+    assertThat(registry.get("ringtail.keyed.keys").gauge().value()).isEqualTo(5);
+    assertThat(registry.get("ringtail.keyed.keys.bound").gauge().value()).isEqualTo(3);
+    assertThat(registry.get("ringtail.keyed.samples").gauges()).hasSize(3)
         .allSatisfy(g -> assertThat(g.value()).isEqualTo(1));
-    assertThat(registry.get("ringtail.window.max").timeGauge().value(TimeUnit.NANOSECONDS))
+    assertThat(registry.get("ringtail.keyed.max").timeGauge().value(TimeUnit.NANOSECONDS))
         .isCloseTo(1000, within(10.0));
   }
 

@@ -268,6 +268,25 @@ class WindowMetricsTest {
         .contains("ringtail_window_percentile_seconds{phi=\"0.95\",region=\"eu\",window=\"checkout\"} NaN");
   }
 
+  @Test
+  public void prometheusScrape_plainAndKeyedWindowsCoexistUnderDefaultPrefixes() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    WindowMetrics.monitor(registry, window(), "checkout").record(ms(10));
+    WindowMetrics.monitor(registry, window(), "idle");
+    java.util.Map<String, RollingWindow> perTool = new java.util.concurrent.ConcurrentHashMap<>();
+    perTool.put("search", window());
+    perTool.get("search").record(ms(20));
+    KeyedWindowMetrics.monitor(registry, perTool, "tools");
+
+    String text = registry.scrape();
+    assertThat(text)
+        .contains("ringtail_window_max_seconds{window=\"checkout\"} 0.01")
+        .contains("ringtail_window_max_seconds{window=\"idle\"} NaN")
+        .contains("ringtail_window_samples{window=\"idle\"} 0")
+        .contains("ringtail_keyed_max_seconds{key=\"search\",window=\"tools\"} 0.02")
+        .contains("ringtail_keyed_keys{window=\"tools\"} 1");
+  }
+
   private static void readAll(MeterRegistry registry) {
     for (Meter m : registry.getMeters()) {
       m.measure().forEach(ms -> ms.getValue());
