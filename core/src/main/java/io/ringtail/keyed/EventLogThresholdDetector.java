@@ -53,7 +53,8 @@ final class EventLogThresholdDetector implements ThresholdDetector {
             ? events.latest - window : eventTimeNanos - window)) {
           decision = new ThresholdDecision(Outcome.DUPLICATE, events.size, threshold, false);
         } else {
-          long latest = events.size == 0 || eventTimeNanos - events.latest > 0 ? eventTimeNanos : events.latest;
+          long latest = events.size == 0 || eventTimeNanos - events.latest > 0
+              ? eventTimeNanos : events.latest;
           events.latest = latest;
           events.dropUpTo(latest - window);
           int before = events.size;

@@ -93,7 +93,8 @@ public final class RateLimitConfig {
   }
 
   /**
-   * How long a key may go without requests before it is forgotten; at least the window. When explicit times lag the time source by up to {@code D}, use at least
+   * How long a key may go without requests before it is forgotten; at least the window. When
+   * explicit times lag the time source by up to {@code D}, use at least
    * {@code W + D}: a key's history matters until {@code W} after its latest time.
    */
   public Duration idleExpiry() {

@@ -61,8 +61,10 @@ final class SlidingLogSumCap implements SumCap {
           ledger.append(t, units, maxEntries);
         }
         Optional<Duration> retryAfter = exceeds ? Optional.empty()
-            : Optional.of(allowed ? Duration.ZERO : Duration.ofNanos(ledger.waitFor(units, capUnits) + window - t));
-        Duration freesIn = ledger.size == 0 ? Duration.ZERO : Duration.ofNanos(ledger.oldestTime() + window - t);
+            : Optional.of(allowed ? Duration.ZERO
+                : Duration.ofNanos(ledger.waitFor(units, capUnits) + window - t));
+        Duration freesIn = ledger.size == 0 ? Duration.ZERO
+            : Duration.ofNanos(ledger.oldestTime() + window - t);
         decision = new SumDecision(allowed, exceeds, decided, config.fromUnits(ledger.total),
             config.cap(), retryAfter, freesIn);
         if (listener != null) {

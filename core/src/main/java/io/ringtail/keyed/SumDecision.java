@@ -34,11 +34,16 @@ public record SumDecision(boolean allowed, boolean exceedsCap, BigDecimal amount
           + " is above cap " + cap + ", but was " + exceedsCap);
     }
     if (allowed && (exceedsCap || !retryAfter.equals(Optional.of(Duration.ZERO)))) {
-      throw new IllegalArgumentException("an allowed decision must have retryAfter zero, but was " + retryAfter);
+      throw new IllegalArgumentException(
+          "an allowed decision must have retryAfter zero, but was " + retryAfter);
     }
     if (exceedsCap == retryAfter.isPresent()) {
-      throw new IllegalArgumentException("retryAfter must be empty exactly when the amount exceeds the cap, but was "
-          + retryAfter);
+      throw new IllegalArgumentException(
+          "retryAfter must be empty exactly when the amount exceeds the cap, but was " + retryAfter);
+    }
+    if (!allowed && !exceedsCap && (retryAfter.get().isZero() || retryAfter.get().isNegative())) {
+      throw new IllegalArgumentException(
+          "a denied amount within the cap must have a positive retryAfter, but was " + retryAfter);
     }
   }
 

@@ -134,7 +134,7 @@ public final class ThresholdConfig {
 
     private Builder() {}
 
-    /** Events within the window at or above which a key fires; 1 to {@link ThresholdConfig#MAX_EVENTS_PER_KEY}. */
+    /** Events within the window at or above which a key fires, 1 to {@link #MAX_EVENTS_PER_KEY}. */
     public Builder threshold(int threshold) {
       this.threshold = threshold;
       return this;

@@ -155,7 +155,8 @@ class InProcessDecisionsTest {
         RateLimitConfig.builder().limit(limit).window(W).timeSource(time).build(), 1_000_000);
     AtomicInteger next = new AtomicInteger();
     int keys = 200;
-    int admitted = Races.countTrue(8, 2_000, () -> limiter.tryAcquire("k" + next.getAndIncrement() % keys).allowed());
+    int admitted = Races.countTrue(8, 2_000,
+        () -> limiter.tryAcquire("k" + next.getAndIncrement() % keys).allowed());
     assertThat(admitted).as("every key admits exactly its limit").isEqualTo(keys * limit);
   }
 }

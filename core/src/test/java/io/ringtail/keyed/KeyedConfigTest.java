@@ -26,7 +26,8 @@ class KeyedConfigTest {
   @Test
   public void window_zeroNegativeOrNull_rejected() {
     rejects(() -> ThresholdConfig.builder().threshold(1).window(Duration.ZERO).build(), "window", "PT0S");
-    rejects(() -> RateLimitConfig.builder().limit(1).window(Duration.ofSeconds(-1)).build(), "window", "PT-1S");
+    rejects(() -> RateLimitConfig.builder().limit(1).window(Duration.ofSeconds(-1)).build(),
+        "window", "PT-1S");
     rejects(() -> SumCapConfig.builder().cap(BigDecimal.ONE).window(null).build(), "window", "null");
   }
 

@@ -48,6 +48,11 @@ public abstract class RateLimiterContract {
     return 500;
   }
 
+  /** Rounds of the one-key race (each round is a fresh window). */
+  protected int rounds() {
+    return 20;
+  }
+
   /** A key unique to this test instance. */
   protected String key(String name) {
     return prefix + name;
@@ -218,11 +223,15 @@ public abstract class RateLimiterContract {
   @Test
   public void concurrentRequestsForOneKey_neverOverAdmit() throws Exception {
     ManualTimeSource time = time();
-    int limit = Math.max(1, threads() * attemptsPerThread() / 4);
+    int attempts = threads() * attemptsPerThread();
+    int limit = Math.max(1, attempts * 3 / 4);
     RateLimiter limiter = limiter(limit, time);
-    for (int round = 0; round < 2; round++) {
+    for (int round = 0; round < rounds(); round++) {
       int admitted = race(() -> limiter.tryAcquire(key("hot")).allowed());
       assertThat(admitted).as("round %d", round).isEqualTo(limit);
+      RateDecision after = limiter.tryAcquire(key("hot"));
+      assertThat(after.allowed()).isFalse();
+      assertThat(after.remaining()).isZero();
       time.advance(WINDOW);
     }
   }
