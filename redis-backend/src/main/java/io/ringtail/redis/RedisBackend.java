@@ -8,6 +8,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.ringtail.TimeSource;
 import io.ringtail.keyed.RateLimitConfig;
 import io.ringtail.keyed.RateLimiter;
 import io.ringtail.keyed.SumCap;
@@ -107,6 +108,18 @@ public final class RedisBackend {
   /** A fleet-wide {@link SumCap} with exact decimal totals, shared under {@code name}. */
   public SumCap sumCap(String name, SumCapConfig config) {
     return new RedisSumCap(this, name, Objects.requireNonNull(config, "config"));
+  }
+
+  /**
+   * A time source reading the Redis server's clock (epoch nanoseconds), estimated locally from
+   * one {@code TIME} round trip and re-measured every 10 s: the fleet-wide time base for
+   * decisions and client-timed windows, so clients whose own clocks disagree (by seconds) still
+   * decide alike. Its error is about half a round trip.
+   *
+   * @throws RedisUnavailableException if Redis cannot answer the first measurement
+   */
+  public TimeSource serverClock() {
+    return new RedisServerClock(runner, TimeSource.system());
   }
 
   /** Decisions answered by the {@link OutagePolicy} because Redis could not answer. */

@@ -14,12 +14,15 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A rolling window shared by every process that builds it with the same name on the same Redis:
@@ -70,6 +73,7 @@ public final class RedisRollingWindow implements RollingWindow {
   private static final int EVICT_BUDGET = 5_000;
   private static final int REPLAY_BATCH = 200;
   private static final int MAX_SNAPSHOT_ROUNDS = 100_000;
+  private static final long FLUSH_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
   private final ScriptRunner runner;
   private final String name;
@@ -272,7 +276,10 @@ public final class RedisRollingWindow implements RollingWindow {
     }
   }
 
-  /** Sends the next batch of buffered samples, chaining until the buffer is empty or a call fails. */
+  /**
+   * Sends the next batch of buffered samples, chaining until the buffer is empty or a call fails
+   * (then the next successful call or {@link #flush} starts again: no retry loop on failure).
+   */
   private void replayNext() {
     CompletableFuture<Boolean> batch = replayBatch();
     batch.whenComplete((more, error) -> {
@@ -280,9 +287,6 @@ public final class RedisRollingWindow implements RollingWindow {
         replayNext();
       } else {
         replaying.set(false);
-        if (error == null && !buffer.isEmpty()) {
-          replayIfPending();
-        }
       }
     });
   }
@@ -320,26 +324,29 @@ public final class RedisRollingWindow implements RollingWindow {
 
   /**
    * Waits, at most {@code timeout}, until this process's in-flight records are answered and its
-   * buffered samples are replayed. Returns whether nothing is left pending.
+   * buffered samples are replayed (retrying every 20 ms while Redis or the breaker refuses).
+   * Returns whether nothing is left pending.
    */
   public boolean flush(Duration timeout) {
     long deadline = System.nanoTime() + requirePositive("timeout", timeout).toNanos();
     awaitInFlight(deadline);
     while (!buffer.isEmpty() && System.nanoTime() < deadline) {
+      boolean delivered = false;
       if (replaying.compareAndSet(false, true)) {
         try {
           long left = deadline - System.nanoTime();
-          if (!replayBatch().get(Math.max(left, 0), TimeUnit.NANOSECONDS)) {
-            return false;
-          }
-        } catch (Exception e) {
+          delivered = replayBatch().get(Math.max(left, 0), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
           return false;
+        } catch (ExecutionException | TimeoutException e) {
+          delivered = false;
         } finally {
           replaying.set(false);
         }
-      } else {
-        Thread.onSpinWait();
-        Thread.yield();
+      }
+      if (!delivered) {
+        LockSupport.parkNanos(Math.min(FLUSH_RETRY_NANOS, Math.max(0, deadline - System.nanoTime())));
       }
     }
     return buffer.isEmpty() && awaitInFlight(deadline);

@@ -26,10 +26,15 @@ final class RedisTestSupport {
 
   /** Polls {@code condition} every 20 ms until true; fails after {@code timeout}. */
   static void await(Duration timeout, String what, BooleanSupplier condition) {
+    await(timeout, what, condition, () -> "");
+  }
+
+  /** {@link #await} whose failure message ends with {@code state}. */
+  static void await(Duration timeout, String what, BooleanSupplier condition, java.util.function.Supplier<String> state) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
+        throw new AssertionError("timed out after " + timeout + " waiting for " + what + " " + state.get());
       }
       RedisProcess.pollPause();
     }
