@@ -42,6 +42,13 @@ final class Dashboard implements AutoCloseable {
     this.options = options;
     this.windows = windows;
     this.time = time;
+    long createdNanos = time.nanoTime();
+    registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    WindowMetrics.monitor(registry, windows.shortView(), "10s", "service", "checkout");
+    WindowMetrics.monitor(registry, windows.longView(), "60s", "service", "checkout");
+    DashboardAlerts alerts = new DashboardAlerts(windows.shortView(), windows.longView(),
+        options.sloMillis(), time);
+    // the simulation starts once the slow set-up above (class loading, mostly) is done
     this.startNanos = time.nanoTime();
     SimulatedService service = new SimulatedService(options.duration());
     workers = new ArrayList<>();
@@ -49,13 +56,9 @@ final class Dashboard implements AutoCloseable {
       workers.add(new SimulatedWorker(service, windows.forWorker(i),
           (double) options.rate() / options.workers(), startNanos, 1_000 + i));
     }
-    DashboardAlerts alerts = new DashboardAlerts(windows.shortView(), windows.longView(),
-        options.sloMillis(), time);
     model = new DashboardModel(windows.mode(), options, windows.shortView(), windows.longView(),
-        service, alerts, time, startNanos, startEpochMillis, this::servedPerWorker);
-    registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    WindowMetrics.monitor(registry, windows.shortView(), "10s", "service", "checkout");
-    WindowMetrics.monitor(registry, windows.longView(), "60s", "service", "checkout");
+        service, alerts, time, startNanos, startEpochMillis + (startNanos - createdNanos) / 1_000_000,
+        this::servedPerWorker);
     server = new DashboardServer(options.port(), model, registry::scrape);
   }
 
@@ -148,7 +151,8 @@ final class Dashboard implements AutoCloseable {
           out.println("sample failed, retrying in 1 s: " + e);
         }
       }, firstSample, second, TimeUnit.NANOSECONDS);
-      return !stop.await(options.duration().toMillis(), TimeUnit.MILLISECONDS);
+      long left = startNanos + options.duration().toNanos() - time.nanoTime();
+      return !stop.await(left, TimeUnit.NANOSECONDS);
     } finally {
       pool.shutdownNow();
       pool.awaitTermination(2, TimeUnit.SECONDS);
