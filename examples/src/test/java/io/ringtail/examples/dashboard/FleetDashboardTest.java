@@ -73,6 +73,31 @@ class FleetDashboardTest {
     }
   }
 
+  /** Two dashboards (two "processes") given one fleet name see one window: each shows both's requests. */
+  @Test
+  void fleet_twoDashboardsWithOneName_shareTheWindow() throws Exception {
+    String fleet = "shared-" + System.nanoTime();
+    ManualTimeSource timeA = new ManualTimeSource(0);
+    ManualTimeSource timeB = new ManualTimeSource(555);
+    try (Dashboard a = Dashboard.create(fleetOptions(fleet, "100", "2"), timeA, 0);
+        Dashboard b = Dashboard.create(fleetOptions(fleet, "50", "1"), timeB, 0)) {
+      timeA.advance(Duration.ofSeconds(2));
+      timeB.advance(Duration.ofSeconds(2));
+      assertThat(a.serveDue()).isEqualTo(200);
+      assertThat(b.serveDue()).isEqualTo(100);
+      assertThat(a.flush()).isTrue();
+      assertThat(b.flush()).isTrue();
+
+      assertThat(a.sample().longWindow().count()).isEqualTo(300);
+      assertThat(b.sample().shortWindow().count()).isEqualTo(300);
+    }
+  }
+
+  private static Options fleetOptions(String fleet, String rate, String workers) {
+    return Options.parse("--duration", "30", "--rate", rate, "--workers", workers,
+        "--redis", "redis://127.0.0.1:" + port, "--fleet", fleet);
+  }
+
   @Test
   void fleet_unreachableRedis_failsToStartWithAClearError() throws Exception {
     int closedPort;

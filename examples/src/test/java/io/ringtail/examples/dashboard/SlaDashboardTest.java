@@ -26,6 +26,12 @@ class SlaDashboardTest {
     assertThat(text).contains("   1/3 s [", "   2/3 s [", "Done after");
     assertThat(text).containsPattern("last 60 s: [\\d,]+ req  mean [\\d.]+ ms  p95 [\\d.]+ ms  p99 [\\d.]+ ms");
     assertThat(text).doesNotContain("Exception");
+    java.util.regex.Matcher done = java.util.regex.Pattern
+        .compile("Done after [\\d.]+ s: ([\\d,]+) requests served\\. Final: last 60 s: ([\\d,]+) req").matcher(text);
+    assertThat(done.find()).as(text).isTrue();
+    assertThat(done.group(2)).as("four worker threads recorded concurrently; the window lost none")
+        .isEqualTo(done.group(1));
+    assertThat(Long.parseLong(done.group(1).replace(",", ""))).isPositive();
   }
 
   @Test
