@@ -2,10 +2,13 @@ package io.ringtail.examples.ratelimit;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.TimeSource;
 import io.ringtail.keyed.RateDecision;
 import io.ringtail.keyed.RateLimitConfig;
 import io.ringtail.keyed.RateLimiter;
+import io.ringtail.redis.RedisBackend;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -31,7 +34,9 @@ import java.util.concurrent.Executors;
  * <p>Run: {@code mvn -q -pl examples -am compile exec:java
  * -Dexec.mainClass=io.ringtail.examples.ratelimit.RateLimitedApi -Dexec.args="--requests 12"}:
  * starts the API, sends a burst from one client and a few requests from another, prints every
- * answer and exits. Thread-safe: the server handles requests on several threads.
+ * answer and exits. With {@code --redis redis://HOST:PORT} the limiter lives in Redis, shared by
+ * every API instance: the only change is the line that builds it. Thread-safe: the server
+ * handles requests on several threads.
  */
 public final class RateLimitedApi implements AutoCloseable {
   static final String KEY_HEADER = "X-Api-Key";
@@ -41,8 +46,13 @@ public final class RateLimitedApi implements AutoCloseable {
   private final ExecutorService executor;
 
   RateLimitedApi(int port, int limit, Duration window, TimeSource time) throws IOException {
-    limiter = RateLimiter.inProcess(RateLimitConfig.builder()
-        .limit(limit).window(window).timeSource(time).build());
+    this(port, RateLimiter.inProcess(RateLimitConfig.builder()
+        .limit(limit).window(window).timeSource(time).build()));
+  }
+
+  /** An API in front of any limiter: in-process, or shared by a fleet through Redis. */
+  RateLimitedApi(int port, RateLimiter limiter) throws IOException {
+    this.limiter = limiter;
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
     executor = Executors.newFixedThreadPool(4, r -> {
       Thread t = new Thread(r, "api-http");
@@ -102,26 +112,45 @@ public final class RateLimitedApi implements AutoCloseable {
   public static void main(String[] args) throws Exception {
     int requests = 12;
     int limit = 10;
+    String redis = null;
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--requests" -> requests = Integer.parseInt(args[i + 1]);
         case "--limit" -> limit = Integer.parseInt(args[i + 1]);
+        case "--redis" -> redis = args[i + 1];
         default -> throw new IllegalArgumentException("unknown flag " + args[i]
-            + "; flags: --requests N (burst size), --limit N (per key per minute)");
+            + "; flags: --requests N (burst size), --limit N (per key per minute),"
+            + " --redis redis://HOST:PORT (a limit shared by every API instance)");
       }
     }
-    run(requests, limit, System.out);
+    if (redis == null) {
+      run(RateLimiter.inProcess(config(limit, TimeSource.system())), requests, System.out);
+      return;
+    }
+    RedisClient client = RedisClient.create(redis);
+    client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(1)));
+    try (StatefulRedisConnection<String, String> connection = client.connect()) {
+      RedisBackend backend = RedisBackend.builder(connection).build();
+      run(backend.rateLimiter("api-quota", config(limit, backend.serverClock())), requests, System.out);
+    } finally {
+      client.shutdown();
+    }
+  }
+
+  static RateLimitConfig config(int limit, TimeSource time) {
+    return RateLimitConfig.builder().limit(limit).window(Duration.ofMinutes(1)).timeSource(time).build();
   }
 
   /** Starts the API, sends the demo traffic, prints each answer and returns the status counts. */
-  static Map<Integer, Integer> run(int requests, int limit, PrintStream out) throws Exception {
+  static Map<Integer, Integer> run(RateLimiter limiter, int requests, PrintStream out) throws Exception {
     if (requests < 1) {
       throw new IllegalArgumentException("requests must be positive, but was " + requests);
     }
     Map<Integer, Integer> statuses = new LinkedHashMap<>();
-    try (RateLimitedApi api = new RateLimitedApi(0, limit, Duration.ofMinutes(1), TimeSource.system())) {
+    try (RateLimitedApi api = new RateLimitedApi(0, limiter)) {
       api.start();
-      out.printf("API on %s: at most %d requests per API key in any rolling minute%n", api.uri(), limit);
+      out.printf("API on %s: at most %d requests per API key in any rolling %d s%n", api.uri(),
+          limiter.config().limit(), limiter.config().window().toSeconds());
       HttpClient http = HttpClient.newHttpClient();
       for (int i = 1; i <= requests; i++) {
         statuses.merge(call(http, api.uri(), "client-a", "burst " + i, out), 1, Integer::sum);

@@ -3,6 +3,8 @@ package io.ringtail.examples.ratelimit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ringtail.ManualTimeSource;
+import io.ringtail.TimeSource;
+import io.ringtail.keyed.RateLimiter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.http.HttpClient;
@@ -74,7 +76,9 @@ class RateLimitedApiTest {
   void run_burstOverTheLimit_getsTwo429s() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-    Map<Integer, Integer> statuses = RateLimitedApi.run(12, 10, new PrintStream(out, true, StandardCharsets.UTF_8));
+    Map<Integer, Integer> statuses = RateLimitedApi.run(
+        RateLimiter.inProcess(RateLimitedApi.config(10, TimeSource.system())), 12,
+        new PrintStream(out, true, StandardCharsets.UTF_8));
 
     assertThat(statuses).containsExactly(Map.entry(200, 13), Map.entry(429, 2));
     assertThat(out.toString(StandardCharsets.UTF_8))
