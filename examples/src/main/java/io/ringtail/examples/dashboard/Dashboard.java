@@ -175,10 +175,6 @@ final class Dashboard implements AutoCloseable {
         Format.millis(p.shortWindow().p95Millis()), p.alertFiring() ? "FIRING" : "ok");
   }
 
-  String scrape() {
-    return registry.scrape();
-  }
-
   private static Runnable guarded(Runnable r) {
     return () -> {
       try {

@@ -1,10 +1,13 @@
 package io.ringtail.examples.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ringtail.ManualTimeSource;
+import io.ringtail.WindowSnapshot;
+import io.ringtail.alert.Measure;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -90,6 +93,27 @@ class FleetDashboardTest {
 
       assertThat(a.sample().longWindow().count()).isEqualTo(300);
       assertThat(b.sample().shortWindow().count()).isEqualTo(300);
+    }
+  }
+
+  /** The SLO burn rule reads "fraction above target" from percentiles: in the tail (under 24 % above) the fleet view's grid keeps it within 0.5 %. */
+  @Test
+  void fleetView_fractionAboveTarget_isWithinTheGrid() {
+    try (FleetWindows w = FleetWindows.connect(URI.create("redis://127.0.0.1:" + port),
+        "fraction-" + System.nanoTime(), 1, 100)) {
+      for (int ms = 1; ms <= 1000; ms++) {
+        w.forWorker(0).get(1).record(ms * 1_000_000L);
+      }
+      assertThat(w.flush()).isTrue();
+
+      WindowSnapshot s = w.longView().snapshot();
+
+      assertThat(s.count()).isEqualTo(1000);
+      for (long target : new long[] {760, 800, 905, 990, 996}) {
+        double exact = (1000 - target) / 1000.0;
+        assertThat(Measure.fractionAbove(target * 1_000_000L).of(s)).as("above %d ms", target)
+            .isCloseTo(exact, within(0.005));
+      }
     }
   }
 
