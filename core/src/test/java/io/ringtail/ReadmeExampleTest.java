@@ -50,3 +50,4 @@ class ReadmeExampleTest {
     Thread.onSpinWait();
   }
 
+}

@@ -1,12 +1,10 @@
 package io.ringtail.micrometer;
 
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.RollingWindow;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -61,12 +59,7 @@ public final class WindowMetrics implements MeterBinder {
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    register(registry);
-  }
-
-  /** Binds, returning the registered meters (so a caller can remove them). */
-  List<Meter> register(MeterRegistry registry) {
-    return spec.register(Objects.requireNonNull(registry, "registry"), window, Tags.empty());
+    spec.register(Objects.requireNonNull(registry, "registry"), window, Tags.empty());
   }
 
   @Override

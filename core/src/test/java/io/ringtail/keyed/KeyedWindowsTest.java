@@ -101,6 +101,7 @@ class KeyedWindowsTest {
     assertThat(windows.snapshot("k7").count()).isEqualTo(1);
     assertThat(windows.estimatedKeys()).isEqualTo(1_000);
     time.advanceNanos(1);
+    assertThat(windows.snapshots()).isEmpty();
     assertThat(windows.estimatedKeys()).isZero();
     assertThat(windows.snapshot("k7").isEmpty()).isTrue();
   }
