@@ -57,10 +57,6 @@ final class KeyedStates<S extends KeyState> {
     return cache.estimatedSize();
   }
 
-  void cleanUp() {
-    cache.cleanUp();
-  }
-
   static <D> void notify(DecisionListener<? super D> listener, String key, D decision) {
     try {
       listener.onCrossing(key, decision);

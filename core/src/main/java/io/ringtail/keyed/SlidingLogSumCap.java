@@ -92,10 +92,6 @@ final class SlidingLogSumCap implements SumCap {
     return states.get(key);
   }
 
-  int scale() {
-    return scale;
-  }
-
   /** A ring of (time, units) pairs in time order and their total; guarded by its monitor. */
   static final class Ledger extends KeyState {
     long[] times;
