@@ -19,7 +19,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -43,8 +45,9 @@ import java.util.concurrent.locks.LockSupport;
  * skew guard that falls back to server time when a reading is too far from it.
  *
  * <h2>Failure behaviour</h2>
- * Recording is asynchronous and never throws: the script call is pipelined on the user's
- * connection with at most {@code maxInFlight} outstanding. A call that fails (timeout, connection
+ * Recording is asynchronous and never throws: samples are sent in batches (up to 256 per script
+ * call, up to 4 calls pipelined on the user's connection; samples recorded while calls are in
+ * flight ride in the next call), with at most {@code maxInFlight} samples outstanding. A call that fails (timeout, connection
  * loss, open circuit breaker) puts its samples, with their times, into a bounded in-memory buffer
  * that is replayed idempotently (by event id) after the next successful call or on
  * {@link #flush}; a sample that finds the buffer full is dropped and counted. See
@@ -72,6 +75,9 @@ public final class RedisRollingWindow implements RollingWindow {
   private static final int EVICT_CHUNK = 500;
   private static final int EVICT_BUDGET = 5_000;
   private static final int REPLAY_BATCH = 200;
+  private static final int MAX_BATCH = 256;
+  private static final int MAX_BATCHES_IN_FLIGHT = 4;
+  private static final ThreadLocal<boolean[]> DRAINING = ThreadLocal.withInitial(() -> new boolean[1]);
   private static final int MAX_SNAPSHOT_ROUNDS = 100_000;
   private static final long FLUSH_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
@@ -93,6 +99,8 @@ public final class RedisRollingWindow implements RollingWindow {
   private final String idPrefix;
   private final AtomicLong sequence = new AtomicLong();
   private final AtomicBoolean replaying = new AtomicBoolean();
+  private final ConcurrentLinkedQueue<Pending> outbox = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger batchesInFlight = new AtomicInteger();
   private volatile long serverOffsetNanos;
   private volatile boolean serverOffsetKnown;
   private volatile long lastCapWarningNanos;
@@ -191,19 +199,72 @@ public final class RedisRollingWindow implements RollingWindow {
       keep(p);
       return;
     }
-    String now = clientTime == null ? "" : Long.toString(micros);
-    String[] args = header(now, maxSkewMicros, 1);
-    args[7] = clientTime == null ? "" : now;
-    args[8] = p.member;
-    args[9] = p.value;
+    outbox.add(p);
+    drainOutbox();
+  }
+
+  /**
+   * Sends what waits in the outbox as batches of up to {@value #MAX_BATCH} samples, with at most
+   * {@value #MAX_BATCHES_IN_FLIGHT} batches outstanding: records that arrive while batches are in
+   * flight ride in the next one (group commit), so throughput grows with load without a thread.
+   */
+  private void drainOutbox() {
+    if (DRAINING.get()[0]) {
+      return;
+    }
+    DRAINING.get()[0] = true;
+    try {
+      while (!outbox.isEmpty()) {
+        int n = batchesInFlight.get();
+        if (n >= MAX_BATCHES_IN_FLIGHT) {
+          return;
+        }
+        if (!batchesInFlight.compareAndSet(n, n + 1)) {
+          continue;
+        }
+        List<Pending> batch = new ArrayList<>(Math.min(MAX_BATCH, outbox.size()));
+        for (Pending q; batch.size() < MAX_BATCH && (q = outbox.poll()) != null; ) {
+          batch.add(q);
+        }
+        if (batch.isEmpty()) {
+          batchesInFlight.decrementAndGet();
+          continue;
+        }
+        send(batch);
+      }
+    } finally {
+      DRAINING.get()[0] = false;
+    }
+  }
+
+  private void send(List<Pending> batch) {
+    String now = "";
+    if (clientTime != null) {
+      long newest = Long.MIN_VALUE;
+      for (Pending q : batch) {
+        newest = Math.max(newest, q.micros);
+      }
+      now = Long.toString(newest);
+    }
+    String[] args = header(now, maxSkewMicros, batch.size());
+    for (int i = 0; i < batch.size(); i++) {
+      Pending q = batch.get(i);
+      args[7 + 3 * i] = clientTime == null ? "" : Long.toString(q.micros);
+      args[8 + 3 * i] = q.member;
+      args[9 + 3 * i] = q.value;
+    }
     runner.run(Scripts.WINDOW_RECORD, keys, args).whenComplete((reply, error) -> {
-      inFlight.release();
       if (error == null) {
         accept(reply);
-        replayIfPending();
       } else {
         failedCalls.increment();
-        keep(p);
+        batch.forEach(this::keep);
+      }
+      batchesInFlight.decrementAndGet();
+      inFlight.release(batch.size());
+      drainOutbox();
+      if (error == null) {
+        replayIfPending();
       }
     });
   }

@@ -31,34 +31,35 @@ if latest then
     return {2, before, 0, 0}
   end
 end
+local newLatest = t
+if latest and latest > t then
+  newLatest = latest
+end
+local from, cut = windowOf(newLatest, w)
 local held = redis.call('HGET', ids, id)
-if held and ((not oldCut) or held > oldCut) then
+if held and ((not cut) or held > cut) then
   return {1, before, 0, 0}
 end
 if held then
   redis.call('ZREM', events, held .. ':' .. id)
 end
-redis.call('ZADD', events, 0, t .. ':' .. id)
-redis.call('HSET', ids, id, t)
-if (not latest) or t > latest then
-  latest = t
-end
-redis.call('HSET', meta, 'latest', latest)
-
-local from, cut = windowOf(latest, w)
+redis.call('HSET', meta, 'latest', newLatest)
 if cut then
   forget(redis.call('ZRANGE', events, '-', '[' .. cut .. ';', 'BYLEX', 'LIMIT', 0, chunk))
 end
-local after = redis.call('ZLEXCOUNT', events, from, '+')
+local stillHeld = redis.call('ZLEXCOUNT', events, from, '+')
+redis.call('ZADD', events, 0, t .. ':' .. id)
+redis.call('HSET', ids, id, t)
+local after = stillHeld + 1
 if after > cap then
   forget(redis.call('ZRANGE', events, from, '+', 'BYLEX', 'LIMIT', 0, after - cap))
   after = cap
 end
 
 local crossed, notify = 0, 0
-if after >= threshold and before < threshold then
+if after >= threshold and stillHeld < threshold then
   crossed = 1
-  notify = shouldNotify(meta, latest, ARGV[7])
+  notify = shouldNotify(meta, newLatest, ARGV[7])
 end
 redis.call('PEXPIRE', events, ARGV[6])
 redis.call('PEXPIRE', ids, ARGV[6])

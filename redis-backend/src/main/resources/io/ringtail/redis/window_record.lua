@@ -6,7 +6,8 @@
 --       then triples: time us or '' (= now), member ('<value padded to 19 digits>:<event id>',
 --       or the bare event id of a rejected sample), value in decimal or 'R' (rejected).
 -- Returns: server now us, added, duplicates, expired (older than the window), rejected,
---          trimmed by the cap, skew corrected (0/1), eviction backlog left (0/1) -- all strings.
+--          trimmed by the cap, samples whose time the skew guard replaced, eviction backlog left
+--          (0/1) -- all strings.
 local t, v, s, r = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local length = tonumber(ARGV[1])
 local chunk = tonumber(ARGV[2])
@@ -133,5 +134,8 @@ redis.call('PEXPIRE', v, ttl)
 redis.call('PEXPIRE', s, ttl)
 redis.call('PEXPIRE', r, ttl)
 
+if skewed == 1 then
+  skewed = (#ARGV - 7) / 3
+end
 return {string.format('%d', server), tostring(added), tostring(duplicates), tostring(expired),
   tostring(rejected), tostring(trimmed), tostring(skewed), tostring(backlog)}
