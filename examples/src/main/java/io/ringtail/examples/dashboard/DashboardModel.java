@@ -8,7 +8,6 @@ import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -82,10 +81,6 @@ final class DashboardModel {
 
   synchronized void finish() {
     finished = true;
-  }
-
-  synchronized List<Point> history() {
-    return new ArrayList<>(history);
   }
 
   String mode() {
