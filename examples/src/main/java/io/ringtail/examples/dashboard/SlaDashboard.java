@@ -66,6 +66,9 @@ public final class SlaDashboard {
           dashboard.model().mode(), DashboardModel.label(Dashboard.SHORT),
           DashboardModel.label(Dashboard.LONG));
       boolean completed = dashboard.runLive(out);
+      if (!dashboard.flush()) {
+        out.println("Some recorded samples had not reached the windows 10 s after the run ended.");
+      }
       Point last = dashboard.sample();
       out.printf("%s after %s: %,d requests served. Final: %s%n",
           completed ? "Done" : "Stopped", Format.millis(last.elapsedNanos() / 1e6),
