@@ -73,7 +73,8 @@ class DashboardBrowserTest {
   private String chromium(String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(chromiumBinary(), "--headless", "--no-sandbox",
         "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile));
+        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+        "--user-data-dir=" + profile));
     command.addAll(List.of(args));
     Path out = profile.resolve("stdout.txt");
     Process p = new ProcessBuilder(command)
