@@ -44,11 +44,14 @@ public final class BruteForceLogons {
     Path file = null;
     int threshold = 10;
     Duration window = Duration.ofSeconds(60);
-    for (int i = 0; i + 1 < args.length; i += 2) {
+    for (int i = 0; i < args.length; i += 2) {
+      if (i + 1 == args.length) {
+        throw new IllegalArgumentException(args[i] + " needs a value");
+      }
       switch (args[i]) {
         case "--file" -> file = Path.of(args[i + 1]);
-        case "--threshold" -> threshold = Integer.parseInt(args[i + 1]);
-        case "--window" -> window = Duration.ofSeconds(Long.parseLong(args[i + 1]));
+        case "--threshold" -> threshold = positive(args[i], args[i + 1]);
+        case "--window" -> window = Duration.ofSeconds(positive(args[i], args[i + 1]));
         default -> throw new IllegalArgumentException("unknown flag " + args[i]
             + "; flags: --file CSV, --threshold N, --window SECONDS");
       }
@@ -121,5 +124,17 @@ public final class BruteForceLogons {
     out.printf("%d events, %d failed logons: %d counted, %d replays ignored, %d too old; alerts: %s%n",
         events, failures, counted, duplicates, expired, alerts);
     return new Summary(events, failures, counted, duplicates, expired, List.copyOf(alerts));
+  }
+
+  private static int positive(String flag, String value) {
+    try {
+      int v = Integer.parseInt(value);
+      if (v > 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(flag + " must be a positive whole number, but was " + value);
   }
 }

@@ -113,10 +113,13 @@ public final class RateLimitedApi implements AutoCloseable {
     int requests = 12;
     int limit = 10;
     String redis = null;
-    for (int i = 0; i + 1 < args.length; i += 2) {
+    for (int i = 0; i < args.length; i += 2) {
+      if (i + 1 == args.length) {
+        throw new IllegalArgumentException(args[i] + " needs a value");
+      }
       switch (args[i]) {
-        case "--requests" -> requests = Integer.parseInt(args[i + 1]);
-        case "--limit" -> limit = Integer.parseInt(args[i + 1]);
+        case "--requests" -> requests = positive(args[i], args[i + 1]);
+        case "--limit" -> limit = positive(args[i], args[i + 1]);
         case "--redis" -> redis = args[i + 1];
         default -> throw new IllegalArgumentException("unknown flag " + args[i]
             + "; flags: --requests N (burst size), --limit N (per key per minute),"
@@ -171,5 +174,17 @@ public final class RateLimitedApi implements AutoCloseable {
         r.headers().firstValue("RateLimit-Remaining").orElse("-"),
         r.headers().firstValue("Retry-After").map(s -> "  Retry-After: " + s + " s").orElse(""));
     return r.statusCode();
+  }
+
+  private static int positive(String flag, String value) {
+    try {
+      int v = Integer.parseInt(value);
+      if (v > 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(flag + " must be a positive whole number, but was " + value);
   }
 }
