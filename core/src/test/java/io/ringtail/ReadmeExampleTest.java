@@ -36,7 +36,7 @@ class ReadmeExampleTest {
   @Test
   void readme_showsThisExampleVerbatim() throws IOException {
     String source = Files.readString(Path.of("src/test/java/io/ringtail/ReadmeExampleTest.java"));
-    String code = between(source, "// README:first-example:start\n", "    // README:first-example:end");
+    String code = between(source, "// README:first-example:start\n", "// README:first-example:end");
     String readme = Files.readString(Path.of("..", "README.md"));
     assertThat(readme).contains(code.stripIndent());
   }

@@ -45,7 +45,9 @@ public interface Measure {
    * implementation: a binary search over ranks for the largest rank whose value is at most
    * {@code target}, about {@code log2(count)} percentile queries. It is exact up to the window's
    * value resolution: samples within one resolution step of {@code target} (1 % at 2
-   * significant digits) may be counted on either side.
+   * significant digits) may be counted on either side. A snapshot exact only at some
+   * percentiles, and an upper bound elsewhere (the Redis window's), gives a conservative
+   * over-estimate as coarse as those percentiles.
    */
   static Measure fractionAbove(long target) {
     if (target < 0) {

@@ -122,7 +122,7 @@ final class MeterSpec {
       return plain(registry, scrape, index, suffix, tags, baseUnit, description, statistic);
     }
     return TimeGauge.builder(prefix + "." + suffix, scrape, timeUnit,
-            s -> statistic.applyAsDouble(s.forGauge(index)))
+            s -> s.read(index, statistic))
         .tags(tags)
         .description(description)
         .strongReference(true)
@@ -132,7 +132,7 @@ final class MeterSpec {
   private Meter plain(MeterRegistry registry, ScrapeSnapshot scrape, int index, String suffix,
       Tags tags, String unit, String description, ToDoubleFunction<WindowSnapshot> statistic) {
     return Gauge.builder(prefix + "." + suffix, scrape,
-            s -> statistic.applyAsDouble(s.forGauge(index)))
+            s -> s.read(index, statistic))
         .tags(tags)
         .baseUnit(unit)
         .description(description)

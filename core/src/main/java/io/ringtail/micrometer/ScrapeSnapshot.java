@@ -3,7 +3,9 @@ package io.ringtail.micrometer;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowSnapshot;
+import java.lang.System.Logger.Level;
 import java.util.Arrays;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The snapshot one window's gauges share within a scrape.
@@ -16,15 +18,23 @@ import java.util.Arrays;
  * than {@code maxAgeNanos} (by the window's time source) is never served, so a scrape that reads
  * only some gauges (a name filter) cannot see an old one.
  *
+ * <p>If the window fails to give a snapshot (a Redis window while Redis is down), the failure is
+ * logged and stands for the scrape like a snapshot would: every gauge of that scrape reads NaN
+ * without asking the window again, so an outage costs one failed call per scrape, not one per
+ * gauge.
+ *
  * <p>Thread-safe: reads are serialised on this object (scrape time only, never the record path).
  * Two scrapes of the same binding that overlap in time cannot be told apart and may each read
  * gauges from two consecutive snapshots.
  */
 final class ScrapeSnapshot {
+  private static final System.Logger LOG = System.getLogger(ScrapeSnapshot.class.getName());
+
   private final RollingWindow window;
   private final TimeSource time;
   private final long maxAgeNanos;
   private final long[] consumed;
+  private boolean taken;
   private WindowSnapshot current;
   private long takenAt;
 
@@ -35,20 +45,23 @@ final class ScrapeSnapshot {
     this.consumed = new long[(gauges + 63) >>> 6];
   }
 
-  synchronized WindowSnapshot forGauge(int gauge) {
+  /** The statistic of this scrape's snapshot for gauge {@code gauge}; NaN if the window failed. */
+  synchronized double read(int gauge, ToDoubleFunction<WindowSnapshot> statistic) {
     int word = gauge >>> 6;
     long bit = 1L << gauge;
     long now = time.nanoTime();
-    if (current == null || (consumed[word] & bit) != 0 || now - takenAt > maxAgeNanos) {
-      current = window.snapshot();
+    if (!taken || (consumed[word] & bit) != 0 || now - takenAt > maxAgeNanos) {
+      taken = true;
       takenAt = now;
       Arrays.fill(consumed, 0L);
+      try {
+        current = window.snapshot();
+      } catch (RuntimeException e) {
+        current = null;
+        LOG.log(Level.WARNING, "Window " + window + " gave no snapshot; its gauges read NaN this scrape", e);
+      }
     }
     consumed[word] |= bit;
-    return current;
-  }
-
-  RollingWindow window() {
-    return window;
+    return current == null ? Double.NaN : statistic.applyAsDouble(current);
   }
 }

@@ -180,6 +180,39 @@ class AlertRuleTest {
   }
 
   @Test
+  public void flappingInput_sloBurnAndRatioRulesStayWithinOnePairPerCooldown() {
+    RollingWindow shortWindow = window(Duration.ofSeconds(10), 10);
+    RollingWindow baseline = window(Duration.ofMinutes(30), 30);
+    monitor.add(AlertRule.sloBurn("burn", shortWindow, ms(300), 0.99).above(5).resolveBelow(2)
+        .cooldown(Duration.ofMinutes(5)).build());
+    monitor.add(AlertRule.ratio("ratio", shortWindow, baseline, Measure.percentile(99)).above(2)
+        .resolveBelow(1.5).cooldown(Duration.ofMinutes(5)).build());
+    for (int i = 0; i < 180; i++) {
+      fill(baseline, 100, ms(100));
+    }
+    int steps = 360;
+    for (int i = 0; i < steps; i++) {
+      time.advance(Duration.ofSeconds(10));
+      boolean bad = i % 2 == 0;
+      fill(shortWindow, 90, ms(100));
+      fill(shortWindow, 10, ms(bad ? 900 : 100));
+      fill(baseline, 100, ms(100));
+      monitor.evaluate();
+    }
+    for (String rule : List.of("burn", "ratio")) {
+      List<AlertEvent> events = heard.stream().filter(e -> e.rule().name().equals(rule)).toList();
+      assertThat(events).as(rule).hasSizeBetween(2, 2 * (steps * 10 / 300 + 1));
+      for (int i = 0; i < events.size(); i++) {
+        assertThat(events.get(i).type()).isEqualTo(i % 2 == 0 ? Type.FIRED : Type.RESOLVED);
+        if (i % 2 == 0 && i > 0) {
+          assertThat(events.get(i).timeNanos() - events.get(i - 1).timeNanos())
+              .isGreaterThanOrEqualTo(Duration.ofMinutes(5).toNanos());
+        }
+      }
+    }
+  }
+
+  @Test
   public void sloBurn_firesOnBudgetBurnAndResolves() {
     RollingWindow window = window(Duration.ofSeconds(60), 60);
     monitor.add(AlertRule.sloBurn("checkout-slo", window, ms(300), 0.99).above(2).minimumSamples(100).build());

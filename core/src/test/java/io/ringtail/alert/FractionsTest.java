@@ -34,6 +34,59 @@ class FractionsTest {
     }
   }
 
+  /**
+   * Like the Redis window's snapshot: exact values only at a few fetched percentiles (and 0 and
+   * 100); any other percentile returns the value at the next fetched rank above, an upper bound.
+   */
+  private record FetchedRanksSnapshot(long[] sorted, double[] fetched) implements WindowSnapshot {
+    @Override public long count() { return sorted.length; }
+    @Override public long sum() { return Arrays.stream(sorted).sum(); }
+    @Override public long rejected() { return 0; }
+    @Override public double min() { return sorted[0]; }
+    @Override public double max() { return sorted[sorted.length - 1]; }
+    @Override public long startNanos() { return 0; }
+    @Override public long endNanos() { return 0; }
+
+    private long rank(double p) {
+      return (long) Math.max(1, Math.ceil(p / 100.0 * sorted.length));
+    }
+
+    @Override
+    public double valueAtPercentile(double p) {
+      long wanted = rank(p);
+      long best = sorted.length;
+      for (double f : fetched) {
+        long r = rank(f);
+        if (r >= wanted && r < best) {
+          best = r;
+        }
+      }
+      return sorted[(int) best - 1];
+    }
+  }
+
+  @Test
+  public void above_onSnapshotsWithFewExactRanks_isAConservativeUpperBound() {
+    SplittableRandom random = new SplittableRandom(3);
+    double[] fetched = {0, 50, 95, 99, 100};
+    for (int trial = 0; trial < 1_000; trial++) {
+      long[] values = random.longs(1 + random.nextInt(2_000), 0, 1_000).sorted().toArray();
+      long target = random.nextLong(0, 1_000);
+      FetchedRanksSnapshot s = new FetchedRanksSnapshot(values, fetched);
+      double fraction = Fractions.above(s, target);
+      assertThat(fraction).isGreaterThanOrEqualTo(exactAbove(values, target));
+      // never more pessimistic than the coarsest fetched rank that is still at or below target
+      double bound = 1.0;
+      for (double f : fetched) {
+        long r = s.rank(f);
+        if (values[(int) r - 1] <= target) {
+          bound = Math.min(bound, (double) (values.length - r) / values.length);
+        }
+      }
+      assertThat(fraction).isLessThanOrEqualTo(bound);
+    }
+  }
+
   private static double exactAbove(long[] values, double target) {
     return values.length == 0 ? Double.NaN
         : (double) Arrays.stream(values).filter(v -> v > target).count() / values.length;

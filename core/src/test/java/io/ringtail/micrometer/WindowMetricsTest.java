@@ -287,6 +287,36 @@ class WindowMetricsTest {
         .contains("ringtail_keyed_keys{window=\"tools\"} 1");
   }
 
+  @Test
+  public void failingWindow_readsNaNForTheScrapeAndIsAskedOncePerScrape() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean();
+    CountingWindow window = new CountingWindow(window()) {
+      @Override
+      public WindowSnapshot snapshot() {
+        WindowSnapshot s = super.snapshot();
+        if (down.get()) {
+          throw new IllegalStateException("backend down");
+        }
+        return s;
+      }
+    };
+    WindowMetrics.monitor(registry, window, "remote").record(ms(80));
+    down.set(true);
+
+    String text = registry.scrape();
+    assertThat(window.snapshots()).isEqualTo(1);
+    assertThat(text)
+        .contains("ringtail_window_samples{window=\"remote\"} NaN")
+        .contains("ringtail_window_max_seconds{window=\"remote\"} NaN")
+        .contains("ringtail_window_percentile_seconds{phi=\"0.99\",window=\"remote\"} NaN");
+
+    down.set(false);
+    text = registry.scrape();
+    assertThat(window.snapshots()).isEqualTo(2);
+    assertThat(text).contains("ringtail_window_max_seconds{window=\"remote\"} 0.08");
+  }
+
   private static void readAll(MeterRegistry registry) {
     for (Meter m : registry.getMeters()) {
       m.measure().forEach(ms -> ms.getValue());

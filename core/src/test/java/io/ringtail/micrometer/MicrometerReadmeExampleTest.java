@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The code of docs/readme-micrometer.md, kept compiling and true. */
-class ReadmeExampleTest {
+class MicrometerReadmeExampleTest {
 
   @Test
   public void readmeExample_bindsAndAlerts() {
