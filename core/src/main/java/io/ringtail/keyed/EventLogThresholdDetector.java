@@ -11,10 +11,13 @@ import java.util.Arrays;
  * dropped from the front, and past {@code maxEventsPerKey} the oldest is dropped. Duplicate
  * detection scans the held ids (comparing cached hash codes first). An event therefore costs
  * O(k) for the k events held (at most {@code maxEventsPerKey}, the threshold by default), and
- * a key holds 12 bytes per held event plus the id strings, which it keeps alive.
+ * a key holds 12 bytes per held event plus the id strings, which it keeps alive. The first time
+ * a key overflows {@code maxEventsPerKey} (a flood: a scanner, a brute force), a warning naming
+ * the key is logged through {@link System.Logger}, once per key while it is held.
  */
 final class EventLogThresholdDetector implements ThresholdDetector {
   static final int INITIAL_CAPACITY = 2;
+  private static final System.Logger LOG = System.getLogger(ThresholdDetector.class.getName());
 
   private final ThresholdConfig config;
   private final int threshold;
@@ -43,6 +46,7 @@ final class EventLogThresholdDetector implements ThresholdDetector {
       Events events = states.get(key);
       ThresholdDecision decision;
       boolean notify = false;
+      boolean firstTrim = false;
       synchronized (events) {
         if (events.retired) {
           continue;
@@ -58,7 +62,10 @@ final class EventLogThresholdDetector implements ThresholdDetector {
           events.latest = latest;
           events.dropUpTo(latest - window);
           int before = events.size;
-          events.insert(eventId, eventTimeNanos, maxEvents);
+          if (events.insert(eventId, eventTimeNanos, maxEvents) && !events.trimReported) {
+            events.trimReported = true;
+            firstTrim = true;
+          }
           int after = events.size;
           boolean crossed = before < threshold && after >= threshold;
           decision = new ThresholdDecision(Outcome.COUNTED, after, threshold, crossed);
@@ -66,6 +73,10 @@ final class EventLogThresholdDetector implements ThresholdDetector {
             notify = events.admitNotification(latest, cooldown);
           }
         }
+      }
+      if (firstTrim) {
+        LOG.log(System.Logger.Level.WARNING, "threshold key {0} holds more than {1} events within "
+            + "its window: keeping the newest (counts saturate, firing stays exact)", key, maxEvents);
       }
       if (notify) {
         KeyedStates.notify(listener, key, decision);
@@ -94,6 +105,8 @@ final class EventLogThresholdDetector implements ThresholdDetector {
     int size;
     /** The latest counted event time; meaningful while {@code size > 0}. */
     long latest;
+    /** Whether this key's first trim past maxEventsPerKey was logged. */
+    boolean trimReported;
 
     Events(int capacity) {
       times = new long[capacity];
@@ -121,28 +134,32 @@ final class EventLogThresholdDetector implements ThresholdDetector {
       removeFirst(n);
     }
 
-    void insert(String id, long time, int max) {
+    /** Inserts in time order; returns whether an event was dropped to stay within {@code max}. */
+    boolean insert(String id, long time, int max) {
       if (size == times.length && size < max) {
         int capacity = Math.min(max, Math.max(INITIAL_CAPACITY, size * 2));
         times = Arrays.copyOf(times, capacity);
         ids = Arrays.copyOf(ids, capacity);
       }
+      boolean trimmed = false;
       int at = size;
       while (at > 0 && times[at - 1] - time > 0) {
         at--;
       }
       if (size == times.length) {
         if (at == 0) {
-          return; // older than every held event of a full key: it would be dropped at once
+          return true; // older than every held event of a full key: it would be dropped at once
         }
         removeFirst(1);
         at--;
+        trimmed = true;
       }
       System.arraycopy(times, at, times, at + 1, size - at);
       System.arraycopy(ids, at, ids, at + 1, size - at);
       times[at] = time;
       ids[at] = id;
       size++;
+      return trimmed;
     }
 
     private void removeFirst(int n) {

@@ -1,5 +1,6 @@
 package io.ringtail.keyed;
 
+import io.ringtail.CompactWindow;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
@@ -16,21 +17,24 @@ import java.util.Map;
  * time source and done during ordinary calls; there is no background thread. A snapshot of an
  * absent key is empty.
  *
- * <p>Memory: each key holds one window, whose size {@link RollingWindow#footprintBytes()}
- * reports (about {@code 8 × countsArrayLength × (stripes + 1)} bytes plus the values its buckets
- * saw). The per-key default is therefore one stripe (contention on one key is rarely the
- * bottleneck when load spreads over many), 60 s in 12 buckets and 2 significant digits over
- * 1 ns to 1 h: about 72 KiB per key, 720 MiB for 10,000 keys. Narrow
- * {@link WindowConfig#highestTrackableValue()} or lower the significant digits for more keys.
+ * <p>Memory: by default each key holds a {@link CompactWindow}, which keeps per bucket only the
+ * histogram slots its samples fell in: a key with three latencies in its window costs about
+ * 420 bytes all told (window, cache entry and key string; a million such keys about 400 MB).
+ * With {@link Builder#compact(boolean) compact(false)} each key holds a striped window of
+ * dense arrays instead: about 72 KiB per key at the per-key defaults, whatever it holds.
+ * {@link #footprintBytes()} reports the windows' share. Per-key defaults: 60 s in 12 buckets,
+ * 2 significant digits over 1 ns to 1 h, and one stripe (contention on one key is rarely the
+ * bottleneck when load spreads over many keys).
  *
- * <p>Thread-safe: any thread may record for any key while others take snapshots; recording has
- * the cost and guarantees of {@link RollingWindow#recordAt}, plus one hash lookup.
+ * <p>Thread-safe: any thread may record for any key while others take snapshots. Recording is
+ * one hash lookup plus the window's record: a short per-key lock for compact windows, lock-free
+ * for striped ones.
  */
 public interface KeyedWindows {
 
   /** The per-key window configuration used when none is given. */
   static WindowConfig defaultWindowConfig() {
-    return KeyedStripedWindows.DEFAULT_WINDOW;
+    return CaffeineKeyedWindows.DEFAULT_WINDOW;
   }
 
   /** A builder with the per-key defaults. */
@@ -74,9 +78,10 @@ public interface KeyedWindows {
 
   /** Fluent, reusable builder; {@link #build()} validates. */
   final class Builder {
-    WindowConfig window = KeyedStripedWindows.DEFAULT_WINDOW;
-    long maximumKeys = 10_000;
+    WindowConfig window = CaffeineKeyedWindows.DEFAULT_WINDOW;
+    long maximumKeys = 100_000;
     TimeSource timeSource = TimeSource.system();
+    boolean compact = true;
 
     private Builder() {}
 
@@ -86,7 +91,7 @@ public interface KeyedWindows {
       return this;
     }
 
-    /** The most keys held, at least 1; default 10,000. */
+    /** The most keys held, at least 1; default 100,000. */
     public Builder maximumKeys(long maximumKeys) {
       this.maximumKeys = maximumKeys;
       return this;
@@ -98,12 +103,22 @@ public interface KeyedWindows {
       return this;
     }
 
+    /**
+     * Whether each key's window is a {@link CompactWindow} (the default: memory grows with what
+     * the key holds, one lock per key) or a striped {@link RollingWindow#create window} (fixed
+     * dense arrays per key, lock-free recording: for a few very hot keys).
+     */
+    public Builder compact(boolean compact) {
+      this.compact = compact;
+      return this;
+    }
+
     /** Validates and builds an in-process keyed window. */
     public KeyedWindows build() {
       Checks.requireNonNull("window", window);
       Checks.requirePositive("maximumKeys", maximumKeys);
       Checks.requireNonNull("timeSource", timeSource);
-      return new KeyedStripedWindows(this);
+      return new CaffeineKeyedWindows(this);
     }
   }
 }

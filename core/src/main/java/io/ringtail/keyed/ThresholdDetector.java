@@ -20,6 +20,8 @@ package io.ringtail.keyed;
  * Events may therefore arrive out of order by up to {@code W}. The decision
  * {@linkplain ThresholdDecision#fired() fires} when the event is counted and the count is at
  * least {@code N}. Event ids are compared per key; equal ids under different keys are distinct.
+ * A key holds at most {@link ThresholdConfig#maxEventsPerKey()} events, the newest: counts
+ * saturate there while firing stays exact.
  *
  * <p>Thread-safe; every call is atomic per key (see the package documentation).
  */

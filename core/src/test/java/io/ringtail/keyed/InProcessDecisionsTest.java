@@ -102,6 +102,37 @@ class InProcessDecisionsTest {
   }
 
   @Test
+  public void thresholdFlood_isLoggedOncePerKey() {
+    java.util.logging.Logger logger = java.util.logging.Logger.getLogger(ThresholdDetector.class.getName());
+    List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Handler handler = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord r) {
+        warnings.add(java.text.MessageFormat.format(r.getMessage(), r.getParameters()));
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    logger.addHandler(handler);
+    try {
+      ThresholdDetector detector = ThresholdDetector.inProcess(ThresholdConfig.builder().threshold(3)
+          .window(W).timeSource(new ManualTimeSource()).build());
+      for (int i = 0; i < 100; i++) {
+        detector.record("scanner", "e" + i);
+        detector.record("quiet", "only");
+      }
+      assertThat(warnings).hasSize(1);
+      assertThat(warnings.get(0)).contains("scanner", "more than 3 events");
+    } finally {
+      logger.removeHandler(handler);
+    }
+  }
+
+  @Test
   public void sumCapFlood_coalescesWithinMaxEntries_andNeverExceedsTheCapInAnyWindow() {
     ManualTimeSource time = new ManualTimeSource();
     BigDecimal capValue = new BigDecimal("5.00");
@@ -158,5 +189,41 @@ class InProcessDecisionsTest {
     int admitted = Races.countTrue(8, 2_000,
         () -> limiter.tryAcquire("k" + next.getAndIncrement() % keys).allowed());
     assertThat(admitted).as("every key admits exactly its limit").isEqualTo(keys * limit);
+  }
+
+  @Test
+  public void manyKeysConcurrently_sumCapAdmitsExactlyItsCapPerKey() throws Exception {
+    ManualTimeSource time = new ManualTimeSource();
+    SumCap cap = SumCap.inProcess(SumCapConfig.builder().cap(new BigDecimal("1.00")).window(W)
+        .timeSource(time).build());
+    AtomicInteger next = new AtomicInteger();
+    int keys = 64;
+    BigDecimal cent = new BigDecimal("0.01");
+    int admitted = Races.countTrue(8, 2_000,
+        () -> cap.tryAdd("k" + next.getAndIncrement() % keys, cent).allowed());
+    assertThat(admitted).isEqualTo(keys * 100);
+    for (int k = 0; k < keys; k++) {
+      assertThat(cap.tryAdd("k" + k, BigDecimal.ZERO).total()).isEqualTo(new BigDecimal("1.00"));
+    }
+  }
+
+  @Test
+  public void manyKeysConcurrently_thresholdCountsEachDistinctEventOnce() throws Exception {
+    ManualTimeSource time = new ManualTimeSource();
+    int keys = 32;
+    int idsPerKey = 40;
+    ThresholdDetector detector = ThresholdDetector.inProcess(ThresholdConfig.builder().threshold(idsPerKey)
+        .maxEventsPerKey(idsPerKey + 1).window(W).timeSource(time).build());
+    AtomicInteger next = new AtomicInteger();
+    int counted = Races.countTrue(8, 2_000, () -> {
+      int n = next.getAndIncrement();
+      String key = "k" + n % keys;
+      String id = "e" + (n / keys) % idsPerKey;
+      return detector.record(key, id).outcome() == ThresholdDecision.Outcome.COUNTED;
+    });
+    assertThat(counted).isEqualTo(keys * idsPerKey);
+    for (int k = 0; k < keys; k++) {
+      assertThat(detector.record("k" + k, "new").count()).isEqualTo(idsPerKey + 1);
+    }
   }
 }

@@ -166,12 +166,31 @@ class KeyedWindowsTest {
   }
 
   @Test
-  public void footprint_isReportedPerHeldKey() {
+  public void footprint_isReportedPerHeldKey_compactByDefault() {
     KeyedWindows windows = windows(new ManualTimeSource(), 100);
     windows.record("a", 1);
     long one = windows.footprintBytes();
     windows.record("b", 1);
-    assertThat(one).isBetween(8L * 1024, 128L * 1024);
+    assertThat(one).isBetween(100L, 1024L);
     assertThat(windows.footprintBytes()).isEqualTo(2 * one);
+
+    KeyedWindows striped = KeyedWindows.builder().compact(false).timeSource(new ManualTimeSource()).build();
+    striped.record("a", 1);
+    assertThat(striped.footprintBytes()).isBetween(64L * 1024, 128L * 1024);
+  }
+
+  @Test
+  public void stripedPerKeyWindows_matchExactModelToo() {
+    ManualTimeSource time = new ManualTimeSource();
+    KeyedWindows windows = KeyedWindows.builder().compact(false).timeSource(time).build();
+    ExactWindowModel model = new ExactWindowModel();
+    SplittableRandom random = new SplittableRandom(4);
+    for (int i = 0; i < 2_000; i++) {
+      time.advance(Duration.ofMillis(random.nextInt(500)));
+      long value = random.nextLong(1_000_000_000L);
+      windows.record("k", value);
+      model.record(value, time.nanoTime());
+    }
+    assertMatches(windows.snapshot("k"), model);
   }
 }

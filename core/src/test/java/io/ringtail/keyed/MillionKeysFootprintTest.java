@@ -27,12 +27,16 @@ class MillionKeysFootprintTest {
   }
 
   private static long bytesPerKey(String name, Supplier<Object> fill) {
+    return bytesPerKey(name, KEYS, fill);
+  }
+
+  private static long bytesPerKey(String name, int keys, Supplier<Object> fill) {
     long before = usedAfterGc();
     Object held = fill.get();
     long after = usedAfterGc();
-    long perKey = (after - before) / KEYS;
-    System.out.printf("footprint %-58s %5d bytes/key, %4d MB per million keys%n",
-        name, perKey, (after - before) >> 20);
+    long perKey = (after - before) / keys;
+    System.out.printf("footprint %-58s %6d bytes/key, %5d MB per million keys%n",
+        name, perKey, perKey * 1_000_000 >> 20);
     assertThat(held).isNotNull();
     return perKey;
   }
@@ -101,5 +105,45 @@ class MillionKeysFootprintTest {
       return cap;
     });
     assertThat(perKey).isBetween(100L, 400L);
+  }
+
+  @Test
+  public void keyedWindows_compact_threeSamplesPerKey() {
+    long[] reported = new long[1];
+    long perKey = bytesPerKey("keyed windows (compact), 3 latencies per key", () -> {
+      ManualTimeSource time = new ManualTimeSource();
+      KeyedWindows windows = KeyedWindows.builder().maximumKeys(KEYS).timeSource(time).build();
+      for (int i = 0; i < KEYS; i++) {
+        String key = "client:" + i;
+        windows.record(key, 12_000_000L + i);
+        windows.record(key, 30_000_000L);
+        windows.record(key, 250_000_000L);
+      }
+      reported[0] = windows.footprintBytes() / KEYS;
+      return windows;
+    });
+    System.out.printf("footprint keyed windows: footprintBytes() reports %d bytes/key%n", reported[0]);
+    assertThat(perKey).isBetween(reported[0], reported[0] + 300);
+    assertThat(perKey).isLessThan(700);
+  }
+
+  @Test
+  public void keyedWindows_striped_tenThousandKeys() {
+    int keys = 10_000;
+    long[] reported = new long[1];
+    long perKey = bytesPerKey("keyed windows (striped, 1 stripe), 10 samples per key", keys, () -> {
+      ManualTimeSource time = new ManualTimeSource();
+      KeyedWindows windows = KeyedWindows.builder().compact(false).maximumKeys(keys).timeSource(time).build();
+      for (int i = 0; i < keys; i++) {
+        for (int v = 1; v <= 10; v++) {
+          windows.record("GET /endpoint/" + i, v * 1_000_000L);
+        }
+      }
+      reported[0] = windows.footprintBytes() / keys;
+      return windows;
+    });
+    System.out.printf("footprint keyed windows: footprintBytes() reports %d bytes/key%n", reported[0]);
+    assertThat(perKey).isBetween(reported[0], reported[0] + 1_024);
+    assertThat(perKey).isLessThan(80L * 1024);
   }
 }

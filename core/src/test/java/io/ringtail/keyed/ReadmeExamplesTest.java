@@ -18,7 +18,7 @@ class ReadmeExamplesTest {
   public void keyedStatistics() {
     ManualTimeSource clock = new ManualTimeSource();
     KeyedWindows latency = KeyedWindows.builder()
-        .maximumKeys(10_000)
+        .maximumKeys(100_000)
         .timeSource(clock)
         .build();
     latency.record("GET /orders", 12_000_000);

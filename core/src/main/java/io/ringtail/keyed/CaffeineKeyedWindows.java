@@ -2,6 +2,7 @@ package io.ringtail.keyed;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.ringtail.CompactWindow;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
@@ -12,32 +13,35 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The in-process {@link KeyedWindows}: a Caffeine cache of {@link RollingWindow}s.
+ * The in-process {@link KeyedWindows}: a Caffeine cache of {@link CompactWindow}s (or striped
+ * {@link RollingWindow}s when not compact).
  *
  * <p>Expiry is after access for the window length, on a ticker that reads the time source, and
  * Caffeine's maintenance runs on the calling thread, so no thread of ours or Caffeine's works in
  * the background. Snapshots read quietly (they do not keep a key alive): a key lives exactly as
  * long as its last sample can still be in a snapshot.
  */
-final class KeyedStripedWindows implements KeyedWindows {
+final class CaffeineKeyedWindows implements KeyedWindows {
   static final WindowConfig DEFAULT_WINDOW = WindowConfig.builder()
       .length(Duration.ofSeconds(60)).buckets(12).stripes(1).build();
 
   private final WindowConfig config;
   private final TimeSource timeSource;
+  private final boolean compact;
   private final Cache<String, RollingWindow> windows;
   private final RollingWindow empty;
 
-  KeyedStripedWindows(KeyedWindows.Builder b) {
+  CaffeineKeyedWindows(KeyedWindows.Builder b) {
     this.config = b.window;
     this.timeSource = b.timeSource;
+    this.compact = b.compact;
     this.windows = Caffeine.newBuilder()
         .maximumSize(b.maximumKeys)
         .expireAfterAccess(config.length())
         .ticker(timeSource::nanoTime)
         .executor(Runnable::run)
         .build();
-    this.empty = RollingWindow.create(config, timeSource);
+    this.empty = CompactWindow.create(config, timeSource);
   }
 
   @Override
@@ -48,7 +52,11 @@ final class KeyedStripedWindows implements KeyedWindows {
   @Override
   public void recordAt(String key, long value, long timeNanos) {
     Checks.requireKey(key);
-    windows.get(key, k -> RollingWindow.create(config, timeSource)).recordAt(value, timeNanos);
+    windows.get(key, this::newWindow).recordAt(value, timeNanos);
+  }
+
+  private RollingWindow newWindow(String key) {
+    return compact ? CompactWindow.create(config, timeSource) : RollingWindow.create(config, timeSource);
   }
 
   @Override
