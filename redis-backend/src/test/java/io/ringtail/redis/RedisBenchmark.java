@@ -85,13 +85,38 @@ public final class RedisBenchmark {
             javaRate, 100 * javaRate / benchP16, 100 * javaRate / (batchedCalls * BATCH), BATCH, w.stats());
         redis.del(WindowKeys.window("ringtail", "bench-java"));
 
-        // P95 query cost at 1k vs 100k samples.
-        double[] small = queryCost(backend, redis, "bench-1k", 1_000, queries);
-        double[] large = queryCost(backend, redis, "bench-100k", 100_000, queries);
-        System.out.printf(Locale.ROOT, "query   snapshot(95) at 1k: client p50 %.1f us p95 %.1f us, server %.1f us/call;"
-            + " at 100k: client p50 %.1f us p95 %.1f us, server %.1f us/call; 100k/1k ratio: client p95 %.2f,"
-            + " server %.2f%n", small[2], small[0], small[1], large[2], large[0], large[1], large[0] / small[0],
-            large[1] / small[1]);
+        // P95 query cost at 1k vs 100k samples, interleaved so machine noise hits both alike.
+        RedisRollingWindow small = filled(backend, "bench-1k", 1_000);
+        RedisRollingWindow large = filled(backend, "bench-100k", 100_000);
+        redis.configSet("slowlog-log-slower-than", "0");
+        redis.configSet("slowlog-max-len", Integer.toString(4 * queries + 100));
+        for (int i = 0; i < 500; i++) {
+          small.snapshot(95);
+          large.snapshot(95);
+        }
+        redis.slowlogReset();
+        long[][] clientNanos = new long[2][queries];
+        RedisRollingWindow[] both = {small, large};
+        int[] expected = {1_000, 100_000};
+        for (int i = 0; i < queries; i++) {
+          for (int k = 0; k < 2; k++) {
+            long t0 = System.nanoTime();
+            if (both[k].snapshot(95).count() != expected[k]) {
+              throw new IllegalStateException("lost samples");
+            }
+            clientNanos[k][i] = System.nanoTime() - t0;
+          }
+        }
+        long[][] serverUs = serverMicros(redis, WindowKeys.window("ringtail", "bench-1k")[0],
+            WindowKeys.window("ringtail", "bench-100k")[0]);
+        redis.configSet("slowlog-log-slower-than", "10000");
+        System.out.printf(Locale.ROOT, "query   snapshot(95), %d interleaved queries each; client p50/p95 (us): 1k %.0f/%.0f,"
+            + " 100k %.0f/%.0f; server (SLOWLOG) p50/p95 (us): 1k %d/%d, 100k %d/%d;"
+            + " 100k/1k p95 ratio: client %.2f, server %.2f%n", queries,
+            pct(clientNanos[0], 50) / 1e3, pct(clientNanos[0], 95) / 1e3, pct(clientNanos[1], 50) / 1e3,
+            pct(clientNanos[1], 95) / 1e3, pct(serverUs[0], 50), pct(serverUs[0], 95), pct(serverUs[1], 50),
+            pct(serverUs[1], 95), (double) pct(clientNanos[1], 95) / pct(clientNanos[0], 95),
+            (double) pct(serverUs[1], 95) / pct(serverUs[0], 95));
         long bytes = 0;
         for (String key : WindowKeys.window("ringtail", "bench-100k")) {
           Long usage = redis.memoryUsage(key);
@@ -99,39 +124,62 @@ public final class RedisBenchmark {
         }
         System.out.printf(Locale.ROOT, "memory  %,d bytes for 100k samples = %.0f bytes/sample (MEMORY USAGE of all keys)%n",
             bytes, bytes / 100_000.0);
+        io.ringtail.ManualTimeSource time = new io.ringtail.ManualTimeSource(1_000_000_000_000_000L);
+        io.ringtail.keyed.RateLimiter limiter = backend.rateLimiter("bench", io.ringtail.keyed.RateLimitConfig.builder()
+            .limit(10_000).timeSource(time).build());
+        io.ringtail.keyed.ThresholdDetector detector = backend.thresholdDetector("bench",
+            io.ringtail.keyed.ThresholdConfig.builder().threshold(10_000).timeSource(time).build());
+        for (int i = 0; i < 10_000; i++) {
+          limiter.tryAcquire("user");
+          detector.record("user", "event-" + i);
+        }
+        long rl = 0;
+        for (String key : DecisionKeys.of("ringtail", "bench", "user", "rl", "rm")) {
+          rl += redis.memoryUsage(key);
+        }
+        long th = 0;
+        for (String key : DecisionKeys.of("ringtail", "bench", "user", "te", "ti", "tm")) {
+          th += redis.memoryUsage(key);
+        }
+        System.out.printf(Locale.ROOT, "memory  rate limiter %.0f bytes/admitted request, threshold detector %.0f"
+            + " bytes/held event (ids 'event-N'), at 10k per key%n", rl / 10_000.0, th / 10_000.0);
       } finally {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
       }
     }
   }
 
-  /** {client p95 µs, server µs per call} of {@code snapshot(95)} over a window of {@code n} samples. */
-  private static double[] queryCost(RedisBackend backend, RedisCommands<String, String> redis, String name, int n,
-      int queries) {
+  private static RedisRollingWindow filled(RedisBackend backend, String name, int n) {
     RedisRollingWindow w = backend.window(name).maxSamples(10_000_000).build();
     for (int i = 0; i < n; i++) {
       w.record(i * 7L % 100_003);
     }
-    w.flush(Duration.ofMinutes(1));
-    for (int i = 0; i < 500; i++) {
-      w.snapshot(95);
+    if (!w.flush(Duration.ofMinutes(1))) {
+      throw new IllegalStateException("not flushed");
     }
-    redis.configResetstat();
-    long[] nanos = new long[queries];
-    for (int i = 0; i < queries; i++) {
-      long start = System.nanoTime();
-      if (w.snapshot(95).count() != n) {
-        throw new IllegalStateException("lost samples in " + name);
+    return w;
+  }
+
+  /** Server-side durations (µs, from SLOWLOG) of the snapshot script calls on each window's first key. */
+  private static long[][] serverMicros(RedisCommands<String, String> redis, String smallKey, String largeKey) {
+    List<Long> small = new ArrayList<>();
+    List<Long> large = new ArrayList<>();
+    for (Object entry : redis.slowlogGet(Integer.MAX_VALUE)) {
+      List<?> e = (List<?>) entry;
+      List<?> command = (List<?>) e.get(3);
+      if (command.size() > 3 && Scripts.WINDOW_SNAPSHOT.sha.equals(String.valueOf(command.get(1)))) {
+        String key = String.valueOf(command.get(3));
+        (key.equals(smallKey) ? small : key.equals(largeKey) ? large : new ArrayList<Long>()).add((Long) e.get(2));
       }
-      nanos[i] = System.nanoTime() - start;
     }
-    Arrays.sort(nanos);
-    double p95 = nanos[(int) Math.ceil(0.95 * queries) - 1] / 1000.0;
-    double p50 = nanos[(int) Math.ceil(0.50 * queries) - 1] / 1000.0;
-    double server = redis.info("commandstats").lines().filter(l -> l.startsWith("cmdstat_evalsha:"))
-        .map(l -> l.replaceAll(".*usec_per_call=([0-9.]+).*", "$1")).mapToDouble(Double::parseDouble)
-        .findFirst().orElse(Double.NaN);
-    return new double[] {p95, server, p50};
+    return new long[][] {small.stream().mapToLong(Long::longValue).toArray(),
+        large.stream().mapToLong(Long::longValue).toArray()};
+  }
+
+  private static long pct(long[] values, double p) {
+    long[] sorted = values.clone();
+    Arrays.sort(sorted);
+    return sorted[(int) Math.ceil(p / 100 * sorted.length) - 1];
   }
 
   private static double redisBenchmark(int port, int requests, int pipeline, List<String> command)

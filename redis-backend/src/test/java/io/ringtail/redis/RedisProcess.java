@@ -23,9 +23,9 @@ import java.util.concurrent.TimeUnit;
  * A real {@code redis-server} process on a free 127.0.0.1 port, started from a generated config
  * with persistence off and DEBUG enabled, for tests. Never a mock.
  *
- * <p>The binary is {@code -Dringtail.redis.server=...} if set, else {@code redis-server} from the
- * PATH, else the Linux/macOS binary bundled in {@code org.signal:embedded-redis}, extracted to a
- * temporary file. If none is found, {@link #start} fails loudly: a Redis test never skips.
+ * <p>The binary is {@code -Dringtail.redis.server=<path>} if set, else {@code redis-server} from
+ * the PATH, else (or with {@code -Dringtail.redis.server=bundled}) the Linux/macOS binary bundled
+ * in {@code org.signal:embedded-redis}, extracted to a temporary file. If none is found, {@link #start} fails loudly: a Redis test never skips.
  *
  * <p>Fault helpers: {@link #pause()}/{@link #resume()} send SIGSTOP/SIGCONT (a hung server),
  * {@link #kill()} sends SIGKILL (a crash), {@link #restart()} starts a fresh empty server on the
@@ -224,6 +224,9 @@ final class RedisProcess implements AutoCloseable {
       return binary;
     }
     String configured = System.getProperty("ringtail.redis.server");
+    if ("bundled".equals(configured)) {
+      return binary = extractBundled();
+    }
     if (configured != null && !configured.isBlank()) {
       return binary = Path.of(configured);
     }
