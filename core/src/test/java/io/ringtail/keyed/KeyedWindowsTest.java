@@ -176,7 +176,7 @@ class KeyedWindowsTest {
 
     KeyedWindows striped = KeyedWindows.builder().compact(false).timeSource(new ManualTimeSource()).build();
     striped.record("a", 1);
-    assertThat(striped.footprintBytes()).isBetween(64L * 1024, 128L * 1024);
+    assertThat(striped.footprintBytes()).isBetween(128L * 1024, 192L * 1024);
   }
 
   @Test
