@@ -13,14 +13,14 @@ import org.HdrHistogram.Histogram;
  * of {@link RollingWindow#create}, checked by the same contract tests. Where they differ: each
  * bucket keeps, sparsely, only the histogram slots its samples fell in (12 bytes per distinct
  * slot), so a window that saw ten samples costs a few hundred bytes where a striped window costs
- * its dense arrays (72 KiB at the defaults with one stripe) from the start.
+ * its dense arrays (145 KiB at the defaults with one stripe) from the start.
  *
  * <p>Thread-safe: every record and snapshot holds the window's lock for a short computation
  * that never blocks. Concurrent recorders on one window therefore contend; for a few windows
  * recorded by many threads, prefer {@link RollingWindow#create}. Recording a value not seen
  * before in the live bucket costs O(d) for the d distinct slots it holds; a seen one O(log d).
  */
-public final class CompactWindow implements RollingWindow {
+final class CompactWindow implements RollingWindow {
   private static final long OBJECT_BYTES = 56;
   /** The layout of the configuration last used, shared by the many windows of one keyed set. */
   private static volatile Shape lastShape;
@@ -59,7 +59,7 @@ public final class CompactWindow implements RollingWindow {
   }
 
   /** An empty compact window of the given shape reading the given time source. */
-  public static CompactWindow create(WindowConfig config, TimeSource timeSource) {
+  static CompactWindow create(WindowConfig config, TimeSource timeSource) {
     return new CompactWindow(Objects.requireNonNull(config, "config"),
         Objects.requireNonNull(timeSource, "timeSource"));
   }

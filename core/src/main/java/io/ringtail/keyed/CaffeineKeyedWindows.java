@@ -2,7 +2,6 @@ package io.ringtail.keyed;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.ringtail.CompactWindow;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
@@ -13,7 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The in-process {@link KeyedWindows}: a Caffeine cache of {@link CompactWindow}s (or striped
+ * The in-process {@link KeyedWindows}: a Caffeine cache of compact windows ({@link RollingWindow#createCompact}) (or striped
  * {@link RollingWindow}s when not compact).
  *
  * <p>Expiry is after access for the window length, on a ticker that reads the time source, and
@@ -41,7 +40,7 @@ final class CaffeineKeyedWindows implements KeyedWindows {
         .ticker(timeSource::nanoTime)
         .executor(Runnable::run)
         .build();
-    this.empty = CompactWindow.create(config, timeSource);
+    this.empty = RollingWindow.createCompact(config, timeSource);
   }
 
   @Override
@@ -56,7 +55,7 @@ final class CaffeineKeyedWindows implements KeyedWindows {
   }
 
   private RollingWindow newWindow(String key) {
-    return compact ? CompactWindow.create(config, timeSource) : RollingWindow.create(config, timeSource);
+    return compact ? RollingWindow.createCompact(config, timeSource) : RollingWindow.create(config, timeSource);
   }
 
   @Override

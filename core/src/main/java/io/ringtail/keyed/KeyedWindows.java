@@ -1,6 +1,5 @@
 package io.ringtail.keyed;
 
-import io.ringtail.CompactWindow;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
@@ -17,7 +16,7 @@ import java.util.Map;
  * time source and done during ordinary calls; there is no background thread. A snapshot of an
  * absent key is empty.
  *
- * <p>Memory: by default each key holds a {@link CompactWindow}, which keeps per bucket only the
+ * <p>Memory: by default each key holds a compact window ({@link RollingWindow#createCompact}), which keeps per bucket only the
  * histogram slots its samples fell in: a key with three latencies in its window costs about
  * 420 bytes all told (window, cache entry and key string; a million such keys about 400 MB).
  * With {@link Builder#compact(boolean) compact(false)} each key holds a striped window of
@@ -104,7 +103,7 @@ public interface KeyedWindows {
     }
 
     /**
-     * Whether each key's window is a {@link CompactWindow} (the default: memory grows with what
+     * Whether each key's window is a compact window ({@link RollingWindow#createCompact}) (the default: memory grows with what
      * the key holds, one lock per key) or a striped {@link RollingWindow#create window} (fixed
      * dense arrays per key, lock-free recording: for a few very hot keys).
      */
