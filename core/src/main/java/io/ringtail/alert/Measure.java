@@ -41,19 +41,17 @@ public interface Measure {
   /**
    * The fraction (0 to 1) of samples strictly above {@code target}, NaN when empty.
    *
-   * <p>Computed from nearest-rank percentiles alone, so it works for every window
-   * implementation: a binary search over ranks for the largest rank whose value is at most
-   * {@code target}, about {@code log2(count)} percentile queries. It is exact up to the window's
-   * value resolution: samples within one resolution step of {@code target} (1 % at 2
-   * significant digits) may be counted on either side. A snapshot exact only at some
-   * percentiles, and an upper bound elsewhere (the Redis window's), gives a conservative
-   * over-estimate as coarse as those percentiles.
+   * <p>{@link io.ringtail.WindowSnapshot#fractionAbove(long)}: exact up to the window's value
+   * resolution (samples within one resolution step of {@code target}, 1 % at 2 significant
+   * digits, may count on either side). A snapshot exact only at some percentiles, and an upper
+   * bound elsewhere (the Redis window's), gives a conservative over-estimate as coarse as those
+   * percentiles.
    */
   static Measure fractionAbove(long target) {
     if (target < 0) {
       throw new IllegalArgumentException("target must not be negative, but was " + target);
     }
-    return new NamedMeasure(s -> Fractions.above(s, target), "fractionAbove(" + target + ")");
+    return new NamedMeasure(s -> s.fractionAbove(target), "fractionAbove(" + target + ")");
   }
 
   private static String format(double value) {

@@ -1,18 +1,14 @@
-package io.ringtail.alert;
+package io.ringtail;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ringtail.ExactWindowModel;
-import io.ringtail.ManualTimeSource;
-import io.ringtail.RollingWindow;
-import io.ringtail.WindowConfig;
-import io.ringtail.WindowSnapshot;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-class FractionsTest {
+/** {@link WindowSnapshot#fractionAbove}: the bisection default and the histogram snapshot's own count. */
+class FractionAboveTest {
 
   /** An exact snapshot over sorted values, nearest-rank as WindowSnapshot defines it. */
   private record ExactSnapshot(long[] sorted) implements WindowSnapshot {
@@ -66,14 +62,14 @@ class FractionsTest {
   }
 
   @Test
-  public void above_onSnapshotsWithFewExactRanks_isAConservativeUpperBound() {
+  public void fractionAbove_onSnapshotsWithFewExactRanks_isAConservativeUpperBound() {
     SplittableRandom random = new SplittableRandom(3);
     double[] fetched = {0, 50, 95, 99, 100};
     for (int trial = 0; trial < 1_000; trial++) {
       long[] values = random.longs(1 + random.nextInt(2_000), 0, 1_000).sorted().toArray();
       long target = random.nextLong(0, 1_000);
       FetchedRanksSnapshot s = new FetchedRanksSnapshot(values, fetched);
-      double fraction = Fractions.above(s, target);
+      double fraction = s.fractionAbove(target);
       assertThat(fraction).isGreaterThanOrEqualTo(exactAbove(values, target));
       // never more pessimistic than the coarsest fetched rank that is still at or below target
       double bound = 1.0;
@@ -93,21 +89,21 @@ class FractionsTest {
   }
 
   @Test
-  public void above_onExactSnapshots_isExact() {
+  public void fractionAbove_onExactSnapshots_isExact() {
     SplittableRandom random = new SplittableRandom(1);
     for (int trial = 0; trial < 2_000; trial++) {
       int n = 1 + random.nextInt(trial < 1000 ? 20 : 5_000);
       int spread = 1 + random.nextInt(200);
       long[] values = random.longs(n, 0, spread).sorted().toArray();
       long target = random.nextLong(-1, spread + 1);
-      assertThat(Fractions.above(new ExactSnapshot(values), target))
+      assertThat(new ExactSnapshot(values).fractionAbove(target))
           .as("n=%d target=%d", n, target).isEqualTo(exactAbove(values, target));
     }
-    assertThat(Fractions.above(new ExactSnapshot(new long[0]), 5)).isNaN();
+    assertThat(new ExactSnapshot(new long[0]).fractionAbove(5)).isNaN();
   }
 
   @Test
-  public void above_onRollingWindow_matchesExactModelWithinResolution() {
+  public void fractionAbove_onRollingWindow_matchesExactModelWithinResolution() {
     SplittableRandom random = new SplittableRandom(2);
     ManualTimeSource time = new ManualTimeSource(3_000_000_000L);
     RollingWindow window = RollingWindow.create(
@@ -127,7 +123,7 @@ class FractionsTest {
           exact[i] = stats.valueAtPercentile(100.0 * (i + 0.5) / exact.length);
         }
         long target = (long) Math.exp(random.nextDouble(Math.log(1_000), Math.log(5_000_000_000.0)));
-        double fraction = Measure.fractionAbove(target).of(s);
+        double fraction = s.fractionAbove(target);
         // 2 significant digits: values resolve to within 1 %
         assertThat(fraction).isBetween(exactAbove(exact, target * 1.01), exactAbove(exact, target * 0.99));
       }
