@@ -73,6 +73,22 @@ public final class HistogramSnapshot implements WindowSnapshot {
     return Math.max(min, Math.min(max, value));
   }
 
+  /** Counted directly from the histogram in one pass. */
+  @Override
+  public double fractionAbove(long value) {
+    if (isEmpty()) {
+      return Double.NaN;
+    }
+    if (value >= max) {
+      return 0.0;
+    }
+    if (value < min) {
+      return 1.0;
+    }
+    long atOrBelow = histogram.getCountBetweenValues(0, value);
+    return (double) (count() - atOrBelow) / count();
+  }
+
   @Override
   public long startNanos() {
     return startNanos;

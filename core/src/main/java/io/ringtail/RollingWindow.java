@@ -50,6 +50,18 @@ public interface RollingWindow {
         Objects.requireNonNull(timeSource, "timeSource"));
   }
 
+  /**
+   * An in-process window whose memory grows with what it holds rather than with its value
+   * range: a few hundred bytes for a window of a few samples, where {@link #create} costs its
+   * dense arrays from the start. Same definitions, precision and snapshot; records take a short
+   * per-window lock, so prefer {@link #create} for a window many threads record into. The
+   * window to keep per key when there are many keys.
+   */
+  static RollingWindow createCompact(WindowConfig config, TimeSource timeSource) {
+    return CompactWindow.create(Objects.requireNonNull(config, "config"),
+        Objects.requireNonNull(timeSource, "timeSource"));
+  }
+
   /** Records a sample at the time source's current reading. */
   void record(long value);
 

@@ -6,44 +6,50 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.WriterReaderPhaser;
 
 /**
  * The in-process {@link RollingWindow}.
  *
  * <h2>Representation</h2>
  * <ul>
- *   <li><b>Stripes</b> (the live bucket): each recording thread adds into one of a few padded
- *       stripes, picked by thread id, holding a dense count array in HdrHistogram's layout
- *       ({@link BucketLayout}) plus sum, min, max and rejected. A record is one volatile read of
- *       the live bucket's start, two uncontended atomic adds and two plain compares.
- *   <li><b>Sealed buckets</b>: when time moves into a new bucket, the live counts are drained
- *       slot by slot with {@code getAndSet(0)} into a compact list of the slots the bucket saw
- *       (varint-coded, two to three bytes each), kept in a FIFO of at most {@code buckets} entries whose arrays are
- *       reused, so steady-state rotation allocates nothing.
- *   <li><b>Window total</b>: one dense array holding the sum of the sealed buckets; a sealed
- *       bucket is added when sealed and subtracted when it leaves the window. A snapshot is
- *       therefore total + stripes, whatever the number of buckets or samples.
+ *   <li><b>Stripes</b>: each recording thread adds into one of a few padded stripes, picked by
+ *       thread id. A stripe holds two accumulators (a dense count array in HdrHistogram's layout,
+ *       see {@link BucketLayout}, plus sum, min, max and rejected): writers add into the active
+ *       one while the other is drained, as in HdrHistogram's {@code Recorder}.
+ *   <li><b>Live bucket</b>: one dense accumulator, guarded by the window lock, into which the
+ *       stripes are drained by every snapshot and rotation.
+ *   <li><b>Sealed buckets</b>: when time moves into a new bucket the live bucket is sealed into a
+ *       compact list of the slots it saw (varint-coded, two to three bytes each), kept in a FIFO of
+ *       at most {@code buckets} entries whose arrays are reused, so steady-state rotation
+ *       allocates nothing.
+ *   <li><b>Window total</b>: one dense array holding the sum of the sealed buckets; a bucket is
+ *       added when sealed and subtracted when it leaves the window. A snapshot is total plus live
+ *       bucket, whatever the number of buckets or samples.
  * </ul>
  *
- * <h2>Rotation protocol</h2>
+ * <h2>Concurrency protocol</h2>
+ * Built on HdrHistogram's {@link WriterReaderPhaser}, whose guarantees it inherits:
  * <ol>
- *   <li>Writers never wait. A writer whose time lies past the live bucket tries the rotation
- *       lock; if another thread holds it, the writer adds to the stripes anyway and its sample
- *       joins whichever bucket the next drain seals.
- *   <li>Drains move counts with per-slot {@code getAndSet}, so a concurrent add is either in
- *       this drain or left for the next one: never lost, never counted twice.
- *   <li>Writers add min/max, then sum, then the slot count; drains and snapshots read the slot
- *       counts first. A counted sample's sum, min and max are therefore always visible; a
- *       sample still in flight may show in sum, min or max before its count does.
- *   <li>After an idle gap of a whole window or more everything is expired: the total is
+ *   <li>A record enters its stripe's phaser, adds count, sum, min and max to the stripe's active
+ *       accumulator, and exits: two uncontended atomic increments on the phaser, two atomic adds
+ *       and two compares. It takes no lock, allocates nothing and never waits.
+ *   <li>A drain (under the window lock) swaps the stripe's accumulators and flips the phaser,
+ *       which returns once every record that could have seen the old accumulator has exited.
+ *       The old accumulator is then read and zeroed by the drain alone. Each sample's count,
+ *       sum, min and max therefore move together: nothing is lost, counted twice, or split.
+ *   <li>Rotation is lazy. The first record or snapshot whose reading lies past the live bucket
+ *       drains the stripes, seals the live bucket and evicts buckets that left the window. A
+ *       writer only tries the lock: if another thread holds it, the writer records without
+ *       waiting and its sample joins the bucket that thread is filling. The rotating writer
+ *       waits, in the flip, only for records already in flight.
+ *   <li>After an idle gap of a whole window or more everything has expired: the total is
  *       cleared in one pass rather than bucket by bucket, so catch-up never loops over the gap.
  *   <li>A reading earlier than the live bucket (a late writer, or a time source that steps
  *       backwards) records into the live bucket and never rotates backwards.
  * </ol>
  */
 final class StripedWindow implements RollingWindow {
-  private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-
   private final WindowConfig config;
   private final TimeSource timeSource;
   private final BucketLayout layout;
@@ -54,12 +60,13 @@ final class StripedWindow implements RollingWindow {
   private final Stripe[] stripes;
   private final int stripeMask;
 
-  /** Start of the live bucket; the only shared field a record reads. */
+  /** Start of the live bucket; the only shared field a record reads besides its stripe. */
   private volatile long liveStart;
 
   private final ReentrantLock lock = new ReentrantLock();
   // guarded by lock
   private long liveEpoch;
+  private final Accumulator live;
   private final long[] total;
   private long totalSum;
   private long totalRejected;
@@ -83,6 +90,7 @@ final class StripedWindow implements RollingWindow {
       stripes[i] = new Stripe(layout.length());
     }
     this.stripeMask = stripes.length - 1;
+    this.live = new Accumulator(layout.length());
     this.total = new long[layout.length()];
     this.sealed = new Sealed[bucketCount];
   }
@@ -98,10 +106,16 @@ final class StripedWindow implements RollingWindow {
       tryAdvance(timeNanos);
     }
     Stripe stripe = stripes[(int) Thread.currentThread().getId() & stripeMask];
-    if (value >= 0 && value <= highest) {
-      stripe.add(layout.indexOf(value), value);
-    } else {
-      stripe.reject();
+    long ticket = stripe.phaser.writerCriticalSectionEnter();
+    try {
+      Accumulator active = stripe.active;
+      if (value >= 0 && value <= highest) {
+        active.add(layout.indexOf(value), value);
+      } else {
+        active.reject();
+      }
+    } finally {
+      stripe.phaser.writerCriticalSectionExit(ticket);
     }
   }
 
@@ -111,28 +125,18 @@ final class StripedWindow implements RollingWindow {
     lock.lock();
     try {
       advanceLocked(now);
+      drainStripes();
       Histogram histogram = new Histogram(config.lowestDiscernibleValue(), highest,
           config.significantDigits());
-      long[] merged = total.clone();
-      long sum = totalSum;
-      long rejected = totalRejected;
-      long min = Long.MAX_VALUE;
-      long max = Long.MIN_VALUE;
-      for (Stripe stripe : stripes) {
-        long[] counts = stripe.counts;
-        for (int i = 0; i < counts.length; i++) {
-          merged[i] += (long) LONGS.getVolatile(counts, i);
-        }
-        sum += stripe.sum();
-        rejected += stripe.rejectedCount();
-        min = Math.min(min, stripe.min());
-        max = Math.max(max, stripe.max());
-      }
-      for (int i = 0; i < merged.length; i++) {
-        if (merged[i] != 0) {
-          histogram.recordValueWithCount(layout.valueAt(i), merged[i]);
+      long[] liveCounts = live.counts;
+      for (int i = 0; i < total.length; i++) {
+        long count = total[i] + liveCounts[i];
+        if (count != 0) {
+          histogram.recordValueWithCount(layout.valueAt(i), count);
         }
       }
+      long min = live.min;
+      long max = live.max;
       for (int k = 0; k < sealedSize; k++) {
         Sealed s = sealed[(sealedHead + k) % bucketCount];
         min = Math.min(min, s.min);
@@ -140,7 +144,8 @@ final class StripedWindow implements RollingWindow {
       }
       long start = origin + (liveEpoch - bucketCount + 1) * width;
       long end = now - liveStart < 0 ? liveStart : now;
-      return new HistogramSnapshot(histogram, sum, min, max, rejected, start, end);
+      return new HistogramSnapshot(histogram, totalSum + live.sum, min, max,
+          totalRejected + live.rejected, start, end);
     } finally {
       lock.unlock();
     }
@@ -163,9 +168,10 @@ final class StripedWindow implements RollingWindow {
   @Override
   public long footprintBytes() {
     long arrayHeader = 16;
-    long bytes = 128 /* this object, lock */ + arrayHeader + 4L * sealed.length;
-    bytes += stripes.length * (Stripe.BYTES + arrayHeader + 8L * layout.length());
-    bytes += arrayHeader + 8L * total.length;
+    long denseArray = arrayHeader + 8L * layout.length();
+    long bytes = 160 /* this object, lock */ + arrayHeader + 4L * sealed.length;
+    bytes += stripes.length * (Stripe.BYTES + 2 * (Accumulator.BYTES + denseArray));
+    bytes += Accumulator.BYTES + 2 * denseArray;
     lock.lock();
     try {
       for (Sealed s : sealed) {
@@ -194,6 +200,7 @@ final class StripedWindow implements RollingWindow {
     if (epoch <= liveEpoch) {
       return;
     }
+    drainStripes();
     long oldestKept = epoch - bucketCount + 1;
     if (liveEpoch >= oldestKept) {
       seal(liveEpoch);
@@ -201,50 +208,56 @@ final class StripedWindow implements RollingWindow {
         evictOldest();
       }
     } else {
-      drainStripes(null);
       Arrays.fill(total, 0L);
       totalSum = 0;
       totalRejected = 0;
       sealedSize = 0;
     }
+    live.clear();
     liveEpoch = epoch;
     liveStart = origin + epoch * width;
   }
 
+  /** Moves everything the stripes hold into the live bucket. */
+  private void drainStripes() {
+    for (Stripe stripe : stripes) {
+      stripe.phaser.readerLock();
+      try {
+        Accumulator drained = stripe.active;
+        stripe.active = stripe.inactive;
+        stripe.inactive = drained;
+        stripe.phaser.flipPhase();
+        live.takeAll(drained);
+      } finally {
+        stripe.phaser.readerUnlock();
+      }
+    }
+  }
+
   private void seal(long epoch) {
+    if (live.isEmpty()) {
+      return;
+    }
     Sealed bucket = sealed[(sealedHead + sealedSize) % bucketCount];
     if (bucket == null) {
       bucket = new Sealed();
       sealed[(sealedHead + sealedSize) % bucketCount] = bucket;
     }
     bucket.reset(epoch);
-    drainStripes(bucket);
-    if (bucket.isEmpty()) {
-      return;
+    long[] counts = live.counts;
+    for (int i = 0; i < counts.length; i++) {
+      if (counts[i] != 0) {
+        bucket.add(i, counts[i]);
+      }
     }
     bucket.addTo(total, 1);
+    bucket.sum = live.sum;
+    bucket.rejected = live.rejected;
+    bucket.min = live.min;
+    bucket.max = live.max;
     totalSum += bucket.sum;
     totalRejected += bucket.rejected;
     sealedSize++;
-  }
-
-  /** Moves everything the stripes hold into {@code into} (ascending slots), or discards it when null. */
-  private void drainStripes(Sealed into) {
-    int length = layout.length();
-    for (int i = 0; i < length; i++) {
-      long taken = 0;
-      for (Stripe stripe : stripes) {
-        if ((long) LONGS.getOpaque(stripe.counts, i) != 0) {
-          taken += (long) LONGS.getAndSet(stripe.counts, i, 0L);
-        }
-      }
-      if (taken != 0 && into != null) {
-        into.add(i, taken);
-      }
-    }
-    for (Stripe stripe : stripes) {
-      stripe.drainTotalsTo(into);
-    }
   }
 
   private void evictOldest() {
@@ -280,10 +293,6 @@ final class StripedWindow implements RollingWindow {
       rejected = 0;
       min = Long.MAX_VALUE;
       max = Long.MIN_VALUE;
-    }
-
-    boolean isEmpty() {
-      return size == 0 && rejected == 0;
     }
 
     /** Appends a slot; indexes must ascend. */
@@ -330,23 +339,25 @@ final class StripedWindow implements RollingWindow {
     }
   }
 
-  abstract static class StripePadBefore {
-    long p01, p02, p03, p04, p05, p06, p07, p08;
-  }
-
-  abstract static class StripeFields extends StripePadBefore {
-    static final VarHandle SUM;
-    static final VarHandle MIN;
-    static final VarHandle MAX;
-    static final VarHandle REJECTED;
+  /**
+   * Counts, sum, min, max and rejected of some samples. In a stripe, several writers may add at
+   * once (atomically); the live bucket's instance is touched only under the window lock.
+   */
+  static final class Accumulator {
+    static final long BYTES = 56;
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle SUM;
+    private static final VarHandle MIN;
+    private static final VarHandle MAX;
+    private static final VarHandle REJECTED;
 
     static {
       try {
         MethodHandles.Lookup lookup = MethodHandles.lookup();
-        SUM = lookup.findVarHandle(StripeFields.class, "sum", long.class);
-        MIN = lookup.findVarHandle(StripeFields.class, "min", long.class);
-        MAX = lookup.findVarHandle(StripeFields.class, "max", long.class);
-        REJECTED = lookup.findVarHandle(StripeFields.class, "rejected", long.class);
+        SUM = lookup.findVarHandle(Accumulator.class, "sum", long.class);
+        MIN = lookup.findVarHandle(Accumulator.class, "min", long.class);
+        MAX = lookup.findVarHandle(Accumulator.class, "max", long.class);
+        REJECTED = lookup.findVarHandle(Accumulator.class, "rejected", long.class);
       } catch (ReflectiveOperationException e) {
         throw new ExceptionInInitializerError(e);
       }
@@ -358,21 +369,8 @@ final class StripedWindow implements RollingWindow {
     long max = Long.MIN_VALUE;
     long rejected;
 
-    StripeFields(int length) {
+    Accumulator(int length) {
       this.counts = new long[length];
-    }
-  }
-
-  /**
-   * One recording stripe, padded so that two stripes never share a cache line. Thread-safe:
-   * several threads may share a stripe; they then contend only with each other.
-   */
-  static final class Stripe extends StripeFields {
-    static final long BYTES = 16 + 8 * 8 + 8 + 4 * 8 + 8 * 8;
-    long p11, p12, p13, p14, p15, p16, p17, p18;
-
-    Stripe(int length) {
-      super(length);
     }
 
     void add(int index, long value) {
@@ -392,34 +390,59 @@ final class StripedWindow implements RollingWindow {
       REJECTED.getAndAdd(this, 1L);
     }
 
-    long sum() {
-      return (long) SUM.getVolatile(this);
-    }
-
-    long min() {
-      return (long) MIN.getVolatile(this);
-    }
-
-    long max() {
-      return (long) MAX.getVolatile(this);
-    }
-
-    long rejectedCount() {
-      return (long) REJECTED.getVolatile(this);
-    }
-
-    /** Moves sum, rejected, min and max into {@code into}, or discards them when null. */
-    void drainTotalsTo(Sealed into) {
-      long takenSum = (long) SUM.getAndSet(this, 0L);
-      long takenRejected = (long) REJECTED.getAndSet(this, 0L);
-      long takenMin = (long) MIN.getAndSet(this, Long.MAX_VALUE);
-      long takenMax = (long) MAX.getAndSet(this, Long.MIN_VALUE);
-      if (into != null) {
-        into.sum += takenSum;
-        into.rejected += takenRejected;
-        into.min = Math.min(into.min, takenMin);
-        into.max = Math.max(into.max, takenMax);
+    /** Adds everything {@code from} holds and zeroes it; the caller has {@code from} alone. */
+    void takeAll(Accumulator from) {
+      long[] source = from.counts;
+      for (int i = 0; i < source.length; i++) {
+        if (source[i] != 0) {
+          counts[i] += source[i];
+          source[i] = 0;
+        }
       }
+      sum += from.sum;
+      rejected += from.rejected;
+      min = Math.min(min, from.min);
+      max = Math.max(max, from.max);
+      from.sum = 0;
+      from.rejected = 0;
+      from.min = Long.MAX_VALUE;
+      from.max = Long.MIN_VALUE;
+    }
+
+    boolean isEmpty() {
+      return max == Long.MIN_VALUE && rejected == 0;
+    }
+
+    void clear() {
+      Arrays.fill(counts, 0L);
+      sum = 0;
+      rejected = 0;
+      min = Long.MAX_VALUE;
+      max = Long.MIN_VALUE;
+    }
+  }
+
+  abstract static class StripePadBefore {
+    long p01, p02, p03, p04, p05, p06, p07, p08;
+  }
+
+  abstract static class StripeFields extends StripePadBefore {
+    final WriterReaderPhaser phaser = new WriterReaderPhaser();
+    volatile Accumulator active;
+    Accumulator inactive;
+  }
+
+  /**
+   * One recording stripe, padded so that two stripes' hot fields never share a cache line.
+   * Several threads may share a stripe; they then contend only with each other.
+   */
+  static final class Stripe extends StripeFields {
+    static final long BYTES = 16 + 8 * 8 + 4 + 4 + 4 + 8 * 8 + 64 /* phaser */;
+    long p11, p12, p13, p14, p15, p16, p17, p18;
+
+    Stripe(int length) {
+      active = new Accumulator(length);
+      inactive = new Accumulator(length);
     }
   }
 }

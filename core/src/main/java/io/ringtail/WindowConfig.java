@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Built fluently and validated by {@link Builder#build()}: a bad value throws
  * {@link IllegalArgumentException} naming the parameter and the value. Defaults suit latencies
  * in nanoseconds: 60 s in 60 buckets, 2 significant digits (values resolved to within 1 %),
- * values from 1 ns to 1 h, and one recording stripe per available processor (at most 8).
+ * values from 1 ns to 1 h, and one recording stripe per available processor (at most 4).
  *
  * <p>Memory: the window keeps one dense count array per stripe plus one for the window total
  * (each {@link #countsArrayLength()} longs: 4,608 longs, 36 KiB at the defaults) and, per
@@ -215,7 +215,7 @@ public final class WindowConfig {
       if (pow2 < cpus) {
         pow2 <<= 1;
       }
-      return Math.min(pow2, 8);
+      return Math.min(pow2, 4);
     }
   }
 }

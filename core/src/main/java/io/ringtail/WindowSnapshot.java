@@ -39,6 +39,38 @@ public interface WindowSnapshot {
    */
   double valueAtPercentile(double percentile);
 
+  /**
+   * The fraction (0 to 1) of samples strictly above {@code value}, within the window's precision
+   * (samples within one resolution step of {@code value} may count on either side); NaN when
+   * empty. The default searches the nearest-rank percentiles by bisection, about
+   * {@code log2(count)} percentile reads, so it holds for any implementation; a snapshot that
+   * can count directly overrides it.
+   */
+  default double fractionAbove(long value) {
+    long n = count();
+    if (n == 0) {
+      return Double.NaN;
+    }
+    if (max() <= value) {
+      return 0.0;
+    }
+    if (min() > value) {
+      return 1.0;
+    }
+    long atOrBelow = 1;
+    long above = n;
+    while (above - atOrBelow > 1) {
+      long rank = atOrBelow + (above - atOrBelow) / 2;
+      // nearest rank ceil(p/100 * n) of p = 100 * (rank - 1/4) / n is rank, with a margin against rounding
+      if (valueAtPercentile(Math.min(100.0, 100.0 * (rank - 0.25) / n)) <= value) {
+        atOrBelow = rank;
+      } else {
+        above = rank;
+      }
+    }
+    return (double) (n - atOrBelow) / n;
+  }
+
   /** First instant of the covered interval, inclusive, in the window's time base (nanoseconds). */
   long startNanos();
 

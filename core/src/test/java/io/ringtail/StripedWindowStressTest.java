@@ -97,4 +97,44 @@ class StripedWindowStressTest {
     assertThat(last.max()).isEqualTo(4);
     assertThat(last.rejected()).isEqualTo((long) WRITERS * (RECORDS_PER_WRITER / 1024 + 1));
   }
+
+  @RepeatedTest(3)
+  void snapshotsDuringRotations_areSelfConsistent() throws Exception {
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000L);
+    RollingWindow window = RollingWindow.create(
+        WindowConfig.builder().length(Duration.ofSeconds(10)).buckets(10).stripes(2).build(), time);
+    AtomicBoolean done = new AtomicBoolean();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      List<Future<?>> writers = new ArrayList<>();
+      for (int t = 0; t < 2; t++) {
+        writers.add(pool.submit(() -> {
+          for (long i = 1; !done.get(); i++) {
+            window.record(i * 10);
+          }
+          return null;
+        }));
+      }
+      for (int s = 0; s < 20_000; s++) {
+        if (s % 2 == 0) {
+          time.advance(Duration.ofMillis(300));
+        }
+        WindowSnapshot snapshot = window.snapshot();
+        if (snapshot.isEmpty()) {
+          assertThat(snapshot.min()).isNaN();
+          continue;
+        }
+        assertThat(snapshot.min()).isLessThanOrEqualTo(snapshot.max()).isGreaterThanOrEqualTo(10);
+        assertThat(snapshot.mean()).isBetween(snapshot.min(), snapshot.max());
+        assertThat(snapshot.valueAtPercentile(50)).isBetween(snapshot.min(), snapshot.max());
+      }
+      done.set(true);
+      for (Future<?> f : writers) {
+        f.get(1, TimeUnit.MINUTES);
+      }
+    } finally {
+      done.set(true);
+      pool.shutdownNow();
+    }
+  }
 }

@@ -21,7 +21,7 @@ class WindowConfigTest {
     assertThat(c.lowestDiscernibleValue()).isEqualTo(1);
     assertThat(c.highestTrackableValue()).isEqualTo(Duration.ofHours(1).toNanos());
     assertThat(Integer.bitCount(c.stripes())).isEqualTo(1);
-    assertThat(c.stripes()).isBetween(1, 8);
+    assertThat(c.stripes()).isBetween(1, 4);
     assertThat(c.countsArrayLength()).isEqualTo(4_608);
   }
 

@@ -1,0 +1,195 @@
+package io.ringtail;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Objects;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A {@link RollingWindow} whose memory grows with what it holds, not with the value range it is
+ * configured for: the window to keep per key when there are many keys.
+ *
+ * <p>Same window and percentile definitions, same precision, same snapshot as the striped window
+ * of {@link RollingWindow#create}, checked by the same contract tests. Where they differ: each
+ * bucket keeps, sparsely, only the histogram slots its samples fell in (12 bytes per distinct
+ * slot), so a window that saw ten samples costs a few hundred bytes where a striped window costs
+ * its dense arrays (145 KiB at the defaults with one stripe) from the start.
+ *
+ * <p>Thread-safe: every record and snapshot holds the window's lock for a short computation
+ * that never blocks. Concurrent recorders on one window therefore contend; for a few windows
+ * recorded by many threads, prefer {@link RollingWindow#create}. Recording a value not seen
+ * before in the live bucket costs O(d) for the d distinct slots it holds; a seen one O(log d).
+ */
+final class CompactWindow implements RollingWindow {
+  private static final long OBJECT_BYTES = 56;
+  /** The layout of the configuration last used, shared by the many windows of one keyed set. */
+  private static volatile Shape lastShape;
+
+  private final WindowConfig config;
+  private final TimeSource timeSource;
+  private final BucketLayout layout;
+  private final long width;
+  private final int bucketCount;
+  private final long origin;
+
+  // guarded by this
+  private long liveEpoch;
+  private final Bucket[] ring;
+
+  private CompactWindow(WindowConfig config, TimeSource timeSource) {
+    this.config = config;
+    this.timeSource = timeSource;
+    this.layout = layoutOf(config);
+    this.width = config.bucketWidthNanos();
+    this.bucketCount = config.buckets();
+    long now = timeSource.nanoTime();
+    this.origin = now - Math.floorMod(now, width);
+    this.ring = new Bucket[bucketCount];
+  }
+
+  private record Shape(WindowConfig config, BucketLayout layout) {}
+
+  private static BucketLayout layoutOf(WindowConfig config) {
+    Shape shape = lastShape;
+    if (shape == null || !shape.config.equals(config)) {
+      shape = new Shape(config, BucketLayout.of(config));
+      lastShape = shape;
+    }
+    return shape.layout;
+  }
+
+  /** An empty compact window of the given shape reading the given time source. */
+  static CompactWindow create(WindowConfig config, TimeSource timeSource) {
+    return new CompactWindow(Objects.requireNonNull(config, "config"),
+        Objects.requireNonNull(timeSource, "timeSource"));
+  }
+
+  @Override
+  public void record(long value) {
+    recordAt(value, timeSource.nanoTime());
+  }
+
+  @Override
+  public synchronized void recordAt(long value, long timeNanos) {
+    advance(timeNanos);
+    int at = (int) Math.floorMod(liveEpoch, (long) bucketCount);
+    Bucket live = ring[at];
+    if (live == null || live.epoch != liveEpoch) {
+      live = new Bucket(liveEpoch);
+      ring[at] = live;
+    }
+    if (value >= 0 && value <= config.highestTrackableValue()) {
+      live.add(layout.indexOf(value), value);
+    } else {
+      live.rejected++;
+    }
+  }
+
+  @Override
+  public WindowSnapshot snapshot() {
+    long now = timeSource.nanoTime();
+    Histogram histogram = new Histogram(config.lowestDiscernibleValue(),
+        config.highestTrackableValue(), config.significantDigits());
+    long sum = 0;
+    long rejected = 0;
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    long start;
+    long end;
+    synchronized (this) {
+      advance(now);
+      long oldest = liveEpoch - bucketCount + 1;
+      for (int i = 0; i < ring.length; i++) {
+        Bucket b = ring[i];
+        if (b == null) {
+          continue;
+        }
+        if (b.epoch < oldest) {
+          ring[i] = null;
+          continue;
+        }
+        for (int k = 0; k < b.distinct; k++) {
+          histogram.recordValueWithCount(layout.valueAt(b.slots[k]), b.counts[k]);
+        }
+        sum += b.sum;
+        rejected += b.rejected;
+        min = Math.min(min, b.min);
+        max = Math.max(max, b.max);
+      }
+      start = origin + oldest * width;
+      long liveStart = origin + liveEpoch * width;
+      end = now - liveStart < 0 ? liveStart : now;
+    }
+    return new HistogramSnapshot(histogram, sum, min, max, rejected, start, end);
+  }
+
+  /** Moves the live bucket forward to the one {@code timeNanos} falls in; never backwards. */
+  private void advance(long timeNanos) {
+    long epoch = Math.floorDiv(timeNanos - origin, width);
+    if (epoch > liveEpoch) {
+      liveEpoch = epoch;
+    }
+  }
+
+  @Override
+  public Duration length() {
+    return config.length();
+  }
+
+  @Override
+  public TimeSource timeSource() {
+    return timeSource;
+  }
+
+  @Override
+  public synchronized long footprintBytes() {
+    long bytes = OBJECT_BYTES + 16 + 4L * ring.length;
+    for (Bucket b : ring) {
+      if (b != null) {
+        bytes += Bucket.BYTES + 16 + 4L * b.slots.length + 16 + 8L * b.counts.length;
+      }
+    }
+    return bytes;
+  }
+
+  /** One bucket's samples: exact count, sum, min, max and rejected, plus sorted sparse slots. */
+  private static final class Bucket {
+    static final long BYTES = 72;
+    private static final int[] NO_SLOTS = {};
+    private static final long[] NO_COUNTS = {};
+
+    final long epoch;
+    long sum;
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    long rejected;
+    int[] slots = NO_SLOTS;
+    long[] counts = NO_COUNTS;
+    int distinct;
+
+    Bucket(long epoch) {
+      this.epoch = epoch;
+    }
+
+    void add(int slot, long value) {
+      int at = Arrays.binarySearch(slots, 0, distinct, slot);
+      if (at < 0) {
+        at = -at - 1;
+        if (distinct == slots.length) {
+          int capacity = Math.max(2, distinct + (distinct >> 1) + 1);
+          slots = Arrays.copyOf(slots, capacity);
+          counts = Arrays.copyOf(counts, capacity);
+        }
+        System.arraycopy(slots, at, slots, at + 1, distinct - at);
+        System.arraycopy(counts, at, counts, at + 1, distinct - at);
+        slots[at] = slot;
+        counts[at] = 0;
+        distinct++;
+      }
+      counts[at]++;
+      sum += value;
+      min = Math.min(min, value);
+      max = Math.max(max, value);
+    }
+  }
+}

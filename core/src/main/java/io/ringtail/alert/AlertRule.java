@@ -1,0 +1,298 @@
+package io.ringtail.alert;
+
+import io.ringtail.RollingWindow;
+import io.ringtail.WindowSnapshot;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * An immutable anomaly rule over rolling windows: what to measure, when it fires, when it
+ * resolves. An {@link AlertMonitor} evaluates it and keeps its state.
+ *
+ * <h2>Kinds</h2>
+ * <ul>
+ *   <li>{@link #threshold threshold}: a measure of one window against a fixed level (P95 above
+ *       250 ms, count at least N).
+ *   <li>{@link #sloBurn sloBurn}: the burn rate of a latency objective, {@code fractionAbove(target)
+ *       / (1 - objective)} (1 = spending the error budget exactly as fast as allowed).
+ *   <li>{@link #ratio ratio}: a measure of a short window divided by the same measure of a longer
+ *       baseline window (last minute's P95 above twice the last half hour's).
+ *   <li>{@link #deviation deviation}: how many standard deviations the measure of a window is
+ *       from the values that same measure took at earlier evaluations within a baseline period
+ *       (mean beyond k standard deviations). A snapshot holds no variance, and the spread of
+ *       single samples says little about the spread of a one-minute mean; so the monitor keeps
+ *       the history of the measured values itself and compares the current value with the mean
+ *       and sample standard deviation of that history (a Shewhart-style control chart). The
+ *       current value never counts in its own baseline. It cannot fire before
+ *       {@link Builder#minimumBaselinePoints} values were collected; evaluate it at a regular
+ *       interval (about the short window's bucket width or more, since values of overlapping
+ *       windows are correlated). A lasting shift becomes the new normal after about one baseline
+ *       period, and the alert resolves.
+ * </ul>
+ *
+ * <h2>Firing, hysteresis and cooldown</h2>
+ * The rule's value breaches when it is {@linkplain Builder#above above} (or
+ * {@linkplain Builder#atLeast at least}) the threshold. It fires once it has breached at every
+ * evaluation for {@link Builder#fireAfter fireAfter} (at once by default). While firing it emits
+ * nothing more; it resolves when the value drops {@linkplain Builder#resolveBelow below the
+ * resolve level} (the threshold by default; set it lower to get a hysteresis band) or there is no
+ * data. After resolving it cannot fire again for {@link Builder#cooldown cooldown}. A value of
+ * NaN (an empty window, fewer than {@link Builder#minimumSamples minimumSamples}) never breaches.
+ */
+public final class AlertRule {
+  enum Kind { THRESHOLD, RATIO, DEVIATION }
+
+  private final String name;
+  private final Kind kind;
+  private final RollingWindow window;
+  private final RollingWindow baseline;
+  private final Measure measure;
+  private final double threshold;
+  private final boolean inclusive;
+  private final double resolveBelow;
+  private final long fireAfterNanos;
+  private final long cooldownNanos;
+  private final long minimumSamples;
+  private final long baselineNanos;
+  private final int minimumBaselinePoints;
+
+  private AlertRule(Builder b) {
+    this.name = b.name;
+    this.kind = b.kind;
+    this.window = b.window;
+    this.baseline = b.baseline;
+    this.measure = b.measure;
+    this.threshold = b.threshold;
+    this.inclusive = b.inclusive;
+    this.resolveBelow = b.resolveBelow;
+    this.fireAfterNanos = b.fireAfter.toNanos();
+    this.cooldownNanos = b.cooldown.toNanos();
+    this.minimumSamples = b.minimumSamples;
+    this.baselineNanos = b.baselinePeriod == null ? 0 : b.baselinePeriod.toNanos();
+    this.minimumBaselinePoints = b.minimumBaselinePoints;
+  }
+
+  /** A rule on {@code measure} of {@code window} against a fixed threshold. */
+  public static Builder threshold(String name, RollingWindow window, Measure measure) {
+    return new Builder(name, Kind.THRESHOLD, window, null, measure, null);
+  }
+
+  /**
+   * A rule on the burn rate of the objective "a fraction {@code objective} of samples at or
+   * below {@code target}" (0.99 for 99 %): {@code fractionAbove(target) / (1 - objective)}.
+   * Set {@link Builder#minimumSamples} so one slow request in a quiet window cannot fire it.
+   */
+  public static Builder sloBurn(String name, RollingWindow window, long target, double objective) {
+    if (!(objective > 0.0 && objective < 1.0)) {
+      throw new IllegalArgumentException("objective must be between 0 and 1 exclusive, but was " + objective);
+    }
+    Measure fraction = Measure.fractionAbove(target);
+    double budget = 1.0 - objective;
+    Measure burn = new NamedMeasure(s -> fraction.of(s) / budget,
+        "burnRate(" + fraction + ", objective=" + objective + ")");
+    return new Builder(name, Kind.THRESHOLD, window, null, burn, null);
+  }
+
+  /** A rule on {@code measure(window) / measure(baseline)}; no data if either is NaN or the baseline's is 0. */
+  public static Builder ratio(String name, RollingWindow window, RollingWindow baseline, Measure measure) {
+    return new Builder(name, Kind.RATIO, window, Objects.requireNonNull(baseline, "baseline"), measure, null);
+  }
+
+  /**
+   * A rule on {@code |m - mean(history)| / stddev(history)}, where {@code m} is {@code measure}
+   * of {@code window} now and {@code history} the values it took at evaluations in the last
+   * {@code baselinePeriod}. A history with no spread gives 0 if {@code m} equals its mean and
+   * infinity otherwise.
+   */
+  public static Builder deviation(String name, RollingWindow window, Measure measure, Duration baselinePeriod) {
+    return new Builder(name, Kind.DEVIATION, window, null, measure,
+        Objects.requireNonNull(baselinePeriod, "baselinePeriod"));
+  }
+
+  /** The rule's name, unique within a monitor. */
+  public String name() {
+    return name;
+  }
+
+  /** The window the rule measures. */
+  public RollingWindow window() {
+    return window;
+  }
+
+  Kind kind() {
+    return kind;
+  }
+
+  RollingWindow baseline() {
+    return baseline;
+  }
+
+  Measure measure() {
+    return measure;
+  }
+
+  long fireAfterNanos() {
+    return fireAfterNanos;
+  }
+
+  long cooldownNanos() {
+    return cooldownNanos;
+  }
+
+  long baselineNanos() {
+    return baselineNanos;
+  }
+
+  int minimumBaselinePoints() {
+    return minimumBaselinePoints;
+  }
+
+  boolean breaches(double value) {
+    return inclusive ? value >= threshold : value > threshold;
+  }
+
+  boolean clears(double value) {
+    return Double.isNaN(value) || (Double.isNaN(resolveBelow) ? !breaches(value) : value < resolveBelow);
+  }
+
+  /** {@code measure} of {@code s}, or NaN when it holds fewer than {@code minimumSamples}. */
+  double measured(WindowSnapshot s) {
+    return s.count() < minimumSamples ? Double.NaN : measure.of(s);
+  }
+
+  @Override
+  public String toString() {
+    return "AlertRule[" + name + ": " + kind.name().toLowerCase() + " " + measure
+        + (inclusive ? " >= " : " > ") + threshold
+        + (Double.isNaN(resolveBelow) ? "" : ", resolveBelow=" + resolveBelow)
+        + ", fireAfter=" + Duration.ofNanos(fireAfterNanos) + ", cooldown=" + Duration.ofNanos(cooldownNanos)
+        + ", minimumSamples=" + minimumSamples
+        + (kind == Kind.DEVIATION ? ", baseline=" + Duration.ofNanos(baselineNanos)
+            + ", minimumBaselinePoints=" + minimumBaselinePoints : "")
+        + "]";
+  }
+
+  /** Fluent builder of an {@link AlertRule}; reusable, not thread-safe. */
+  public static final class Builder {
+    private final String name;
+    private final Kind kind;
+    private final RollingWindow window;
+    private final RollingWindow baseline;
+    private final Measure measure;
+    private final Duration baselinePeriod;
+    private double threshold = Double.NaN;
+    private boolean inclusive;
+    private double resolveBelow = Double.NaN;
+    private Duration fireAfter = Duration.ZERO;
+    private Duration cooldown = Duration.ZERO;
+    private long minimumSamples = 0;
+    private int minimumBaselinePoints = 10;
+
+    private Builder(String name, Kind kind, RollingWindow window, RollingWindow baseline,
+        Measure measure, Duration baselinePeriod) {
+      Objects.requireNonNull(name, "name");
+      if (name.isBlank()) {
+        throw new IllegalArgumentException("name must not be blank, but was \"" + name + "\"");
+      }
+      this.name = name;
+      this.kind = kind;
+      this.window = Objects.requireNonNull(window, "window");
+      this.baseline = baseline;
+      this.measure = Objects.requireNonNull(measure, "measure");
+      this.baselinePeriod = baselinePeriod;
+    }
+
+    /** Breaches when the value is strictly above {@code threshold}. */
+    public Builder above(double threshold) {
+      this.threshold = requireFinite("threshold", threshold);
+      this.inclusive = false;
+      return this;
+    }
+
+    /** Breaches when the value is at least {@code threshold}. */
+    public Builder atLeast(double threshold) {
+      this.threshold = requireFinite("threshold", threshold);
+      this.inclusive = true;
+      return this;
+    }
+
+    /**
+     * Resolves only once the value is strictly below {@code level}, at most the threshold: a
+     * value between the two holds the current state (hysteresis). Without it the rule resolves
+     * as soon as it no longer breaches.
+     */
+    public Builder resolveBelow(double level) {
+      this.resolveBelow = requireFinite("resolveBelow", level);
+      return this;
+    }
+
+    /** Fires only after breaching at every evaluation for this long; zero (at once) unless set. */
+    public Builder fireAfter(Duration fireAfter) {
+      this.fireAfter = requireNonNegative("fireAfter", fireAfter);
+      return this;
+    }
+
+    /** After resolving, stays quiet for this long whatever the value; zero unless set. */
+    public Builder cooldown(Duration cooldown) {
+      this.cooldown = requireNonNegative("cooldown", cooldown);
+      return this;
+    }
+
+    /**
+     * A window (each window, for a ratio) with fewer samples is no data; 0 unless set (an empty
+     * window is no data anyway for every measure but the count).
+     */
+    public Builder minimumSamples(long minimumSamples) {
+      if (minimumSamples < 0) {
+        throw new IllegalArgumentException("minimumSamples must not be negative, but was " + minimumSamples);
+      }
+      this.minimumSamples = minimumSamples;
+      return this;
+    }
+
+    /** For a deviation rule: earlier values needed before it can fire, at least 2; 10 unless set. */
+    public Builder minimumBaselinePoints(int points) {
+      if (points < 2) {
+        throw new IllegalArgumentException("minimumBaselinePoints must be at least 2, but was " + points);
+      }
+      this.minimumBaselinePoints = points;
+      return this;
+    }
+
+    /**
+     * Validates and returns the rule.
+     *
+     * @throws IllegalStateException if no threshold was set
+     * @throws IllegalArgumentException if the resolve level is above the threshold, or a
+     *     deviation rule's baseline period is not positive
+     */
+    public AlertRule build() {
+      if (Double.isNaN(threshold)) {
+        throw new IllegalStateException("a threshold must be set with above() or atLeast() for rule " + name);
+      }
+      if (!Double.isNaN(resolveBelow) && resolveBelow > threshold) {
+        throw new IllegalArgumentException(
+            "resolveBelow must be at most the threshold " + threshold + ", but was " + resolveBelow);
+      }
+      if (kind == Kind.DEVIATION && (baselinePeriod.isNegative() || baselinePeriod.isZero())) {
+        throw new IllegalArgumentException("baselinePeriod must be positive, but was " + baselinePeriod);
+      }
+      return new AlertRule(this);
+    }
+
+    private static double requireFinite(String name, double value) {
+      if (!Double.isFinite(value)) {
+        throw new IllegalArgumentException(name + " must be a finite number, but was " + value);
+      }
+      return value;
+    }
+
+    private static Duration requireNonNegative(String name, Duration value) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative()) {
+        throw new IllegalArgumentException(name + " must not be negative, but was " + value);
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package io.ringtail.keyed;
+
+import java.time.Duration;
+
+/** Argument checks with messages that name the parameter and the rejected value. */
+final class Checks {
+  private Checks() {}
+
+  static String requireKey(String key) {
+    if (key == null || key.isEmpty()) {
+      throw new IllegalArgumentException("key must be non-empty, but was "
+          + (key == null ? "null" : "\"\""));
+    }
+    return key;
+  }
+
+  static String requireEventId(String eventId) {
+    if (eventId == null || eventId.isEmpty()) {
+      throw new IllegalArgumentException("eventId must be non-empty, but was "
+          + (eventId == null ? "null" : "\"\""));
+    }
+    return eventId;
+  }
+
+  static long requirePositive(String name, long value) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(name + " must be positive, but was " + value);
+    }
+    return value;
+  }
+
+  static long requireBetween(String name, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          name + " must be between " + min + " and " + max + ", but was " + value);
+    }
+    return value;
+  }
+
+  /** A positive duration, returned in nanoseconds. */
+  static long requirePositive(String name, Duration value) {
+    if (value == null) {
+      throw new IllegalArgumentException(name + " must be positive, but was null");
+    }
+    long nanos;
+    try {
+      nanos = value.toNanos();
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException(name + " must fit in 292 years of nanoseconds, but was " + value);
+    }
+    if (nanos <= 0) {
+      throw new IllegalArgumentException(name + " must be positive, but was " + value);
+    }
+    return nanos;
+  }
+
+  /** A duration of zero or more, returned in nanoseconds. */
+  static long requireNonNegative(String name, Duration value) {
+    if (value == null) {
+      throw new IllegalArgumentException(name + " must be zero or positive, but was null");
+    }
+    long nanos;
+    try {
+      nanos = value.toNanos();
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException(name + " must fit in 292 years of nanoseconds, but was " + value);
+    }
+    if (nanos < 0) {
+      throw new IllegalArgumentException(name + " must be zero or positive, but was " + value);
+    }
+    return nanos;
+  }
+
+  static <T> T requireNonNull(String name, T value) {
+    if (value == null) {
+      throw new IllegalArgumentException(name + " must not be null, but was null");
+    }
+    return value;
+  }
+}

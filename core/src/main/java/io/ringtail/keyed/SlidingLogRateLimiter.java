@@ -1,0 +1,125 @@
+package io.ringtail.keyed;
+
+import java.time.Duration;
+
+/**
+ * The in-process {@link RateLimiter}: per key, a ring of the admitted requests' timestamps.
+ *
+ * <p>A decision evicts expired timestamps from the ring's head, compares the size with the
+ * limit and appends: each timestamp is appended once and evicted once, so a decision is O(1)
+ * amortised, and the ring never holds more than {@code limit} longs. The ring starts at
+ * {@value #INITIAL_CAPACITY} slots, doubles as the key's traffic needs, and falls back to the
+ * initial size when the window empties, so a quiet key costs little whatever the limit.
+ */
+final class SlidingLogRateLimiter implements RateLimiter {
+  static final int INITIAL_CAPACITY = 4;
+
+  private final RateLimitConfig config;
+  private final int limit;
+  private final long window;
+  private final DecisionListener<? super RateDecision> listener;
+  private final long cooldown;
+  private final KeyedStates<Log> states;
+
+  SlidingLogRateLimiter(RateLimitConfig config, long maximumKeys) {
+    this.config = config;
+    this.limit = config.limit();
+    this.window = config.windowNanos();
+    this.listener = config.listenerOrNull();
+    this.cooldown = config.listenerCooldownNanos();
+    this.states = new KeyedStates<>(maximumKeys, config.idleExpiry().toNanos(), config.timeSource(),
+        k -> new Log(Math.min(INITIAL_CAPACITY, limit)));
+  }
+
+  @Override
+  public RateDecision tryAcquire(String key, long timeNanos) {
+    Checks.requireKey(key);
+    while (true) {
+      Log log = states.get(key);
+      RateDecision decision;
+      boolean notify;
+      synchronized (log) {
+        if (log.retired) {
+          continue;
+        }
+        long t = log.decided && timeNanos - log.latest < 0 ? log.latest : timeNanos;
+        log.latest = t;
+        log.decided = true;
+        log.evictUpTo(t - window);
+        boolean allowed = log.size < limit;
+        if (allowed) {
+          log.append(t, limit);
+        }
+        int remaining = limit - log.size;
+        Duration retryAfter = remaining > 0 ? Duration.ZERO
+            : Duration.ofNanos(log.oldest() + window - t);
+        decision = new RateDecision(allowed, remaining, limit, retryAfter);
+        notify = false;
+        if (listener != null) {
+          notify = !allowed && !log.alarmed && log.admitNotification(t, cooldown);
+          log.alarmed = !allowed;
+        }
+      }
+      if (notify) {
+        KeyedStates.notify(listener, key, decision);
+      }
+      return decision;
+    }
+  }
+
+  @Override
+  public RateLimitConfig config() {
+    return config;
+  }
+
+  long estimatedKeys() {
+    return states.estimatedKeys();
+  }
+
+  Log stateOf(String key) {
+    return states.get(key);
+  }
+
+  /** A ring of timestamps in time order; guarded by its monitor. */
+  static final class Log extends KeyState {
+    long[] ring;
+    int head;
+    int size;
+    long latest;
+    boolean decided;
+
+    Log(int capacity) {
+      ring = new long[capacity];
+    }
+
+    /** Drops every timestamp at or before {@code cutoff}. */
+    void evictUpTo(long cutoff) {
+      while (size > 0 && ring[head] - cutoff <= 0) {
+        head = head + 1 == ring.length ? 0 : head + 1;
+        size--;
+      }
+      if (size == 0 && ring.length > INITIAL_CAPACITY) {
+        ring = new long[INITIAL_CAPACITY];
+        head = 0;
+      }
+    }
+
+    void append(long t, int limit) {
+      if (size == ring.length) {
+        long[] grown = new long[Math.min(limit, ring.length * 2)];
+        for (int i = 0; i < size; i++) {
+          grown[i] = ring[(head + i) % ring.length];
+        }
+        ring = grown;
+        head = 0;
+      }
+      int tail = head + size;
+      ring[tail >= ring.length ? tail - ring.length : tail] = t;
+      size++;
+    }
+
+    long oldest() {
+      return ring[head];
+    }
+  }
+}

@@ -1,0 +1,212 @@
+package io.ringtail.micrometer;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.ringtail.RollingWindow;
+import io.ringtail.keyed.KeyedWindows;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Binds a keyed collection of windows (one {@link RollingWindow} per account, endpoint, tool...)
+ * to a Micrometer {@link MeterRegistry}: each key gets the gauges {@link WindowMetrics} gives one
+ * window, tagged with the key, while it is in the collection.
+ *
+ * <p>The collection is a {@link KeyedWindows} or any live {@link Map} view of windows (a
+ * Caffeine {@code asMap()}, a {@code ConcurrentHashMap}). Keys are reconciled with the registry
+ * on every scrape (when {@code P.keys} is read) and on {@link #refresh()}: a key that appeared
+ * gets its meters, a key that was evicted (or whose window was replaced) has them removed. At
+ * most {@link Builder#maximumKeys(int) maximumKeys} keys have meters at a time, so the meter
+ * count stays at or below {@code 2 + maximumKeys * (6 + percentiles)}; keys beyond that wait,
+ * in the map's iteration order, until a bound key leaves. Reconciling costs one pass over the
+ * keys, at scrape time only.
+ *
+ * <p>{@code P} is {@code ringtail.keyed} by default (not {@code ringtail.window}: Prometheus
+ * needs every meter of one name to carry the same tag keys, and these carry the key tag). Extra
+ * meters, tagged {@code window=<name>} and the user's tags: {@code P.keys} (keys in the
+ * collection) and {@code P.keys.bound} (keys that have meters).
+ *
+ * <p>Thread-safe: the collection may change while a scrape reconciles.
+ */
+public final class KeyedWindowMetrics<K> implements MeterBinder {
+  private final Supplier<? extends Map<K, ? extends RollingWindow>> windows;
+  private final MeterSpec spec;
+  private final String keyTag;
+  private final Function<? super K, String> keyFormatter;
+  private final int maximumKeys;
+  private final List<Binding> bindings = new CopyOnWriteArrayList<>();
+
+  private KeyedWindowMetrics(Builder<K> b) {
+    this.spec = b.spec();
+    this.windows = b.keyed == null ? b.windows : keyedSource(b.keyed, spec.maxAgeNanos);
+    this.keyTag = b.keyTag;
+    this.keyFormatter = b.keyFormatter;
+    this.maximumKeys = b.maximumKeys;
+  }
+
+  /** Binds every key of {@code windows} under {@code name} with the default options, and returns the binder. */
+  public static <K> KeyedWindowMetrics<K> monitor(MeterRegistry registry,
+      Map<K, ? extends RollingWindow> windows, String name, String... tags) {
+    KeyedWindowMetrics<K> metrics = KeyedWindowMetrics.builder(windows, name).tags(tags).build();
+    metrics.bindTo(registry);
+    return metrics;
+  }
+
+  /** Binds every key of {@code keyed} under {@code name} with the default options, and returns the binder. */
+  public static KeyedWindowMetrics<String> monitor(MeterRegistry registry, KeyedWindows keyed,
+      String name, String... tags) {
+    KeyedWindowMetrics<String> metrics = KeyedWindowMetrics.builder(keyed, name).tags(tags).build();
+    metrics.bindTo(registry);
+    return metrics;
+  }
+
+  /** A builder binding the live map view {@code windows} under {@code name}. */
+  public static <K> Builder<K> builder(Map<K, ? extends RollingWindow> windows, String name) {
+    Objects.requireNonNull(windows, "windows");
+    return new Builder<>(() -> windows, null, name);
+  }
+
+  /**
+   * A builder binding the keys of {@code keyed} under {@code name}. {@code KeyedWindows} lists
+   * its keys only by snapshotting them all, so reconciling snapshots every key held; the key's
+   * gauges reuse those snapshots within {@link Builder#maxSnapshotAge maxSnapshotAge}, and a
+   * scrape costs about one snapshot per key held (bound or not).
+   */
+  public static Builder<String> builder(KeyedWindows keyed, String name) {
+    return new Builder<>(null, Objects.requireNonNull(keyed, "keyed"), name);
+  }
+
+  private static <K> Supplier<Map<K, RollingWindow>> keyedSource(KeyedWindows keyed, long maxAgeNanos) {
+    KeyedWindowsSource source = new KeyedWindowsSource(keyed, maxAgeNanos);
+    @SuppressWarnings("unchecked")
+    Supplier<Map<K, RollingWindow>> typed = () -> (Map<K, RollingWindow>) (Map<?, ?>) source.current();
+    return typed;
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    Binding binding = new Binding(Objects.requireNonNull(registry, "registry"));
+    Tags tags = Tags.of("window", spec.name).and(spec.tags);
+    Gauge.builder(spec.prefix + ".keys", binding, Binding::reconcile)
+        .tags(tags)
+        .description("Keys in the keyed collection (reading it reconciles meters with keys)")
+        .strongReference(true)
+        .register(registry);
+    Gauge.builder(spec.prefix + ".keys.bound", binding, Binding::boundKeys)
+        .tags(tags)
+        .description("Keys of the keyed collection that have meters")
+        .strongReference(true)
+        .register(registry);
+    bindings.add(binding);
+    binding.reconcile();
+  }
+
+  /**
+   * Reconciles every registry this binder is bound to with the current keys now, rather than at
+   * the next scrape: call it from the collection's eviction listener or a scheduler of yours.
+   */
+  public void refresh() {
+    for (Binding binding : bindings) {
+      binding.reconcile();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "KeyedWindowMetrics[" + spec + ", keyTag=" + keyTag + ", maximumKeys=" + maximumKeys + "]";
+  }
+
+  private final class Binding {
+    private final MeterRegistry registry;
+    private final Map<K, Bound> bound = new HashMap<>();
+
+    Binding(MeterRegistry registry) {
+      this.registry = registry;
+    }
+
+    synchronized double reconcile() {
+      Map<K, ? extends RollingWindow> windows = KeyedWindowMetrics.this.windows.get();
+      for (Iterator<Map.Entry<K, Bound>> it = bound.entrySet().iterator(); it.hasNext(); ) {
+        Map.Entry<K, Bound> e = it.next();
+        if (windows.get(e.getKey()) != e.getValue().window) {
+          e.getValue().meters.forEach(registry::remove);
+          it.remove();
+        }
+      }
+      int size = 0;
+      for (Map.Entry<K, ? extends RollingWindow> e : windows.entrySet()) {
+        size++;
+        if (bound.size() < maximumKeys && !bound.containsKey(e.getKey())) {
+          RollingWindow window = e.getValue();
+          String key = Objects.requireNonNull(keyFormatter.apply(e.getKey()), "formatted key");
+          List<Meter> meters = spec.register(registry, window, Tags.of(keyTag, key));
+          bound.put(e.getKey(), new Bound(window, meters));
+        }
+      }
+      return size;
+    }
+
+    synchronized double boundKeys() {
+      return bound.size();
+    }
+  }
+
+  private record Bound(RollingWindow window, List<Meter> meters) {}
+
+  /** Fluent builder of a {@link KeyedWindowMetrics}; reusable, not thread-safe. */
+  public static final class Builder<K> extends SpecBuilder<Builder<K>> {
+    private final Supplier<? extends Map<K, ? extends RollingWindow>> windows;
+    private final KeyedWindows keyed;
+    private String keyTag = "key";
+    private Function<? super K, String> keyFormatter = String::valueOf;
+    private int maximumKeys = 100;
+
+    private Builder(Supplier<? extends Map<K, ? extends RollingWindow>> windows, KeyedWindows keyed,
+        String name) {
+      super(name, MeterSpec.DEFAULT_KEYED_PREFIX);
+      this.windows = windows;
+      this.keyed = keyed;
+    }
+
+    /** The tag carrying the key; {@code key} unless set. */
+    public Builder<K> keyTag(String keyTag) {
+      Objects.requireNonNull(keyTag, "keyTag");
+      if (keyTag.isBlank() || keyTag.equals("window") || keyTag.equals("phi")) {
+        throw new IllegalArgumentException(
+            "keyTag must be a non-blank tag other than window and phi, but was \"" + keyTag + "\"");
+      }
+      this.keyTag = keyTag;
+      return this;
+    }
+
+    /** How a key becomes its tag value; {@link String#valueOf} unless set. */
+    public Builder<K> keyFormatter(Function<? super K, String> keyFormatter) {
+      this.keyFormatter = Objects.requireNonNull(keyFormatter, "keyFormatter");
+      return this;
+    }
+
+    /** The most keys that have meters at once, 1 to 1,000,000; 100 unless set. */
+    public Builder<K> maximumKeys(int maximumKeys) {
+      if (maximumKeys < 1 || maximumKeys > 1_000_000) {
+        throw new IllegalArgumentException(
+            "maximumKeys must be between 1 and 1000000, but was " + maximumKeys);
+      }
+      this.maximumKeys = maximumKeys;
+      return this;
+    }
+
+    /** The binder, ready to {@link KeyedWindowMetrics#bindTo bind}. */
+    public KeyedWindowMetrics<K> build() {
+      return new KeyedWindowMetrics<>(this);
+    }
+  }
+}

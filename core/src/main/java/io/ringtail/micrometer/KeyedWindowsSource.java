@@ -1,0 +1,89 @@
+package io.ringtail.micrometer;
+
+import io.ringtail.RollingWindow;
+import io.ringtail.TimeSource;
+import io.ringtail.WindowSnapshot;
+import io.ringtail.keyed.KeyedWindows;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Presents a {@link KeyedWindows} as the map of windows {@link KeyedWindowMetrics} reconciles.
+ *
+ * <p>{@code KeyedWindows} lists its keys only through {@link KeyedWindows#snapshots()}, which
+ * snapshots every key. Those snapshots are not wasted: each is kept for the key's gauges and
+ * handed out once, if no older than the binder's maximum snapshot age, so a scrape that reads
+ * {@code P.keys} before a key's gauges takes one snapshot per key in all. Otherwise the key's
+ * gauges take their own with {@link KeyedWindows#snapshot(String)}.
+ *
+ * <p>Thread-safe.
+ */
+final class KeyedWindowsSource {
+  private final KeyedWindows keyed;
+  private final long maxAgeNanos;
+  private final Map<String, KeyWindow> adapters = new ConcurrentHashMap<>();
+  private volatile Map<String, WindowSnapshot> listed = new ConcurrentHashMap<>();
+  private volatile long listedAt;
+
+  KeyedWindowsSource(KeyedWindows keyed, long maxAgeNanos) {
+    this.keyed = keyed;
+    this.maxAgeNanos = maxAgeNanos;
+  }
+
+  /** The keys held now, each with a window whose identity is stable while the key stays. */
+  synchronized Map<String, RollingWindow> current() {
+    Map<String, WindowSnapshot> snapshots = keyed.snapshots();
+    listedAt = keyed.timeSource().nanoTime();
+    listed = new ConcurrentHashMap<>(snapshots);
+    adapters.keySet().retainAll(snapshots.keySet());
+    Map<String, RollingWindow> view = new HashMap<>(snapshots.size() * 2);
+    for (String key : snapshots.keySet()) {
+      view.put(key, adapters.computeIfAbsent(key, KeyWindow::new));
+    }
+    return view;
+  }
+
+  private final class KeyWindow implements RollingWindow {
+    private final String key;
+
+    KeyWindow(String key) {
+      this.key = key;
+    }
+
+    @Override
+    public WindowSnapshot snapshot() {
+      WindowSnapshot s = listed.remove(key);
+      if (s != null && keyed.timeSource().nanoTime() - listedAt <= maxAgeNanos) {
+        return s;
+      }
+      return keyed.snapshot(key);
+    }
+
+    @Override
+    public void record(long value) {
+      keyed.record(key, value);
+    }
+
+    @Override
+    public void recordAt(long value, long timeNanos) {
+      keyed.recordAt(key, value, timeNanos);
+    }
+
+    @Override
+    public Duration length() {
+      return keyed.windowConfig().length();
+    }
+
+    @Override
+    public TimeSource timeSource() {
+      return keyed.timeSource();
+    }
+
+    @Override
+    public long footprintBytes() {
+      return 0;
+    }
+  }
+}

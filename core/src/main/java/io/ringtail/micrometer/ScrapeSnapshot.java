@@ -1,0 +1,67 @@
+package io.ringtail.micrometer;
+
+import io.ringtail.RollingWindow;
+import io.ringtail.TimeSource;
+import io.ringtail.WindowSnapshot;
+import java.lang.System.Logger.Level;
+import java.util.Arrays;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The snapshot one window's gauges share within a scrape.
+ *
+ * <p>Micrometer has no "scrape begins" callback, so a scrape is recognised by its reads: each
+ * gauge of the window has an index, and a scrape reads each gauge once. A read by a gauge that
+ * has already read the current snapshot therefore belongs to a new scrape, and takes a new
+ * snapshot; every other read returns the current one. One scrape thus takes exactly one
+ * snapshot and all the window's gauges in it agree (P95 never exceeds P99). A snapshot older
+ * than {@code maxAgeNanos} (by the window's time source) is never served, so a scrape that reads
+ * only some gauges (a name filter) cannot see an old one.
+ *
+ * <p>If the window fails to give a snapshot (a Redis window while Redis is down), the failure is
+ * logged and stands for the scrape like a snapshot would: every gauge of that scrape reads NaN
+ * without asking the window again, so an outage costs one failed call per scrape, not one per
+ * gauge.
+ *
+ * <p>Thread-safe: reads are serialised on this object (scrape time only, never the record path).
+ * Two scrapes of the same binding that overlap in time cannot be told apart and may each read
+ * gauges from two consecutive snapshots.
+ */
+final class ScrapeSnapshot {
+  private static final System.Logger LOG = System.getLogger(ScrapeSnapshot.class.getName());
+
+  private final RollingWindow window;
+  private final TimeSource time;
+  private final long maxAgeNanos;
+  private final long[] consumed;
+  private boolean taken;
+  private WindowSnapshot current;
+  private long takenAt;
+
+  ScrapeSnapshot(RollingWindow window, int gauges, long maxAgeNanos) {
+    this.window = window;
+    this.time = window.timeSource();
+    this.maxAgeNanos = maxAgeNanos;
+    this.consumed = new long[(gauges + 63) >>> 6];
+  }
+
+  /** The statistic of this scrape's snapshot for gauge {@code gauge}; NaN if the window failed. */
+  synchronized double read(int gauge, ToDoubleFunction<WindowSnapshot> statistic) {
+    int word = gauge >>> 6;
+    long bit = 1L << gauge;
+    long now = time.nanoTime();
+    if (!taken || (consumed[word] & bit) != 0 || now - takenAt > maxAgeNanos) {
+      taken = true;
+      takenAt = now;
+      Arrays.fill(consumed, 0L);
+      try {
+        current = window.snapshot();
+      } catch (RuntimeException e) {
+        current = null;
+        LOG.log(Level.WARNING, "Window " + window + " gave no snapshot; its gauges read NaN this scrape", e);
+      }
+    }
+    consumed[word] |= bit;
+    return current == null ? Double.NaN : statistic.applyAsDouble(current);
+  }
+}

@@ -1,0 +1,9 @@
+package io.ringtail.keyed;
+
+/** The in-process {@link RateLimiter} against the backend-neutral contract. */
+class SlidingLogRateLimiterContractTest extends RateLimiterContract {
+  @Override
+  protected RateLimiter newLimiter(RateLimitConfig config) {
+    return RateLimiter.inProcess(config);
+  }
+}

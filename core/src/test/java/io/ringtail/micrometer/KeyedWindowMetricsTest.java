@@ -1,0 +1,166 @@
+package io.ringtail.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.search.RequiredSearch;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.RollingWindow;
+import io.ringtail.WindowConfig;
+import java.time.Duration;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class KeyedWindowMetricsTest {
+  private static final WindowConfig CONFIG =
+      WindowConfig.builder().length(Duration.ofSeconds(60)).buckets(6).stripes(1).build();
+  private final ManualTimeSource time = new ManualTimeSource(5_000_000_000L);
+
+  private RollingWindow window() {
+    return RollingWindow.create(CONFIG, time);
+  }
+
+  private static double keys(MeterRegistry registry) {
+    return registry.get("ringtail.keyed.keys").gauge().value();
+  }
+
+  private static long metersOf(MeterRegistry registry, String key) {
+    return registry.getMeters().stream().filter(m -> key.equals(m.getId().getTag("key"))).count();
+  }
+
+  @Test
+  public void keys_getMetersAsTheyAppearAndLoseThemWhenRemoved() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Map<String, RollingWindow> windows = new ConcurrentHashMap<>();
+    windows.put("alice", window());
+    KeyedWindowMetrics.monitor(registry, windows, "per-user", "service", "login");
+    assertThat(metersOf(registry, "alice")).isEqualTo(9);
+
+    windows.get("alice").record(TimeUnit.MILLISECONDS.toNanos(20));
+    windows.put("bob", window());
+    windows.get("bob").record(TimeUnit.MILLISECONDS.toNanos(30));
+    assertThat(keys(registry)).isEqualTo(2);
+    assertThat(metersOf(registry, "bob")).isEqualTo(9);
+    RequiredSearch bobMax = registry.get("ringtail.keyed.max")
+        .tags("key", "bob", "window", "per-user", "service", "login");
+    assertThat(bobMax.timeGauge().value(TimeUnit.MILLISECONDS)).isCloseTo(30, within(1e-9));
+
+    windows.remove("alice");
+    assertThat(keys(registry)).isEqualTo(1);
+    assertThat(metersOf(registry, "alice")).isZero();
+    assertThat(metersOf(registry, "bob")).isEqualTo(9);
+    assertThat(registry.get("ringtail.keyed.keys.bound").gauge().value()).isEqualTo(1);
+  }
+
+  @Test
+  public void replacedWindow_isRebound() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Map<String, RollingWindow> windows = new ConcurrentHashMap<>();
+    windows.put("k", window());
+    windows.get("k").record(1000);
+    KeyedWindowMetrics<String> metrics = KeyedWindowMetrics.monitor(registry, windows, "w");
+    assertThat(registry.get("ringtail.keyed.samples").tag("key", "k").gauge().value()).isEqualTo(1);
+
+    windows.put("k", window());
+    metrics.refresh();
+    assertThat(registry.get("ringtail.keyed.samples").tag("key", "k").gauge().value()).isZero();
+    assertThat(metersOf(registry, "k")).isEqualTo(9);
+  }
+
+  @Test
+  public void caffeineEviction_removesMeters() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Cache<Integer, RollingWindow> cache = Caffeine.newBuilder()
+        .expireAfterAccess(Duration.ofSeconds(60))
+        .ticker(time::nanoTime)
+        .executor(Runnable::run)
+        .build();
+    KeyedWindowMetrics.builder(cache.asMap(), "per-ip").keyFormatter(ip -> "10.0.0." + ip)
+        .keyTag("ip").build().bindTo(registry);
+    for (int ip = 1; ip <= 3; ip++) {
+      cache.get(ip, k -> window()).record(100);
+    }
+    assertThat(keys(registry)).isEqualTo(3);
+    assertThat(registry.find("ringtail.keyed.samples").tag("ip", "10.0.0.2").gauge()).isNotNull();
+
+    time.advance(Duration.ofSeconds(40));
+    cache.getIfPresent(2).record(100);
+    time.advance(Duration.ofSeconds(30));
+    cache.cleanUp();
+    assertThat(keys(registry)).isEqualTo(1);
+    assertThat(registry.find("ringtail.keyed.samples").tag("ip", "10.0.0.1").gauge()).isNull();
+    assertThat(registry.find("ringtail.keyed.samples").tag("ip", "10.0.0.3").gauge()).isNull();
+    assertThat(registry.get("ringtail.keyed.samples").tag("ip", "10.0.0.2").gauge().value()).isEqualTo(1);
+  }
+
+  @Test
+  public void meterCount_staysBoundedUnderKeyChurn() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Map<Integer, RollingWindow> windows = new ConcurrentHashMap<>();
+    KeyedWindowMetrics.builder(windows, "churn").maximumKeys(10).percentiles(0.99).build().bindTo(registry);
+    int perKey = 7;
+    SplittableRandom random = new SplittableRandom(6);
+    for (int step = 0; step < 2_000; step++) {
+      int key = random.nextInt(1_000);
+      if (random.nextInt(3) == 0) {
+        windows.remove(key);
+      } else {
+        windows.computeIfAbsent(key, k -> window());
+      }
+      if (step % 10 == 0) {
+        keys(registry);
+        long bound = registry.getMeters().stream().filter(m -> m.getId().getTag("key") != null).count();
+        assertThat(bound).isLessThanOrEqualTo(10L * perKey);
+        assertThat(bound).isEqualTo(Math.min(10, windows.size()) * (long) perKey);
+        assertThat(registry.getMeters()).hasSizeLessThanOrEqualTo(2 + 10 * perKey);
+        registry.getMeters().stream().map(m -> m.getId().getTag("key")).filter(k -> k != null)
+            .forEach(k -> assertThat(windows).containsKey(Integer.valueOf(k)));
+      }
+    }
+    windows.clear();
+    keys(registry);
+    assertThat(registry.getMeters()).hasSize(2);
+  }
+
+  @Test
+  public void prometheusScrape_showsKeysAndDropsEvictedOnes() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Map<String, RollingWindow> windows = new ConcurrentHashMap<>();
+    KeyedWindowMetrics.monitor(registry, windows, "tool");
+    windows.put("search", window());
+    windows.get("search").record(TimeUnit.MILLISECONDS.toNanos(120));
+
+    String first = registry.scrape();
+    String second = registry.scrape();
+    assertThat(second).contains(
+        "ringtail_keyed_percentile_seconds{key=\"search\",phi=\"0.95\",window=\"tool\"} 0.12");
+    assertThat(second).contains("ringtail_keyed_keys{window=\"tool\"} 1");
+    assertThat(first).contains("ringtail_keyed_keys{window=\"tool\"} 1");
+
+    windows.remove("search");
+    registry.scrape();
+    String after = registry.scrape();
+    assertThat(after).doesNotContain("key=\"search\"").contains("ringtail_keyed_keys{window=\"tool\"} 0");
+  }
+
+  @Test
+  public void builder_rejectsBadOptions() {
+    Map<String, RollingWindow> windows = Map.of();
+    assertThatThrownBy(() -> KeyedWindowMetrics.builder(windows, "w").maximumKeys(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maximumKeys must be between 1 and 1000000, but was 0");
+    assertThatThrownBy(() -> KeyedWindowMetrics.builder(windows, "w").keyTag("phi"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("keyTag must be a non-blank tag other than window and phi, but was \"phi\"");
+  }
+}

@@ -1,0 +1,71 @@
+package io.ringtail.examples.dashboard;
+
+import io.ringtail.RollingWindow;
+import io.ringtail.TimeSource;
+import io.ringtail.WindowConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.Collections;
+
+/**
+ * The windows of one dashboard run: the short and long windows the page reads, and the windows
+ * each simulated worker records into. In-process, every worker records into the same two
+ * windows; in a fleet, each worker has its own connection to the shared windows in Redis.
+ * Immutable; the windows themselves are thread-safe.
+ */
+class DashboardWindows implements AutoCloseable {
+  static final Duration SHORT = Duration.ofSeconds(10);
+  static final Duration LONG = Duration.ofSeconds(60);
+
+  private final String mode;
+  private final RollingWindow shortView;
+  private final RollingWindow longView;
+  private final List<List<RollingWindow>> perWorker;
+
+  DashboardWindows(String mode, RollingWindow shortView, RollingWindow longView,
+      List<List<RollingWindow>> perWorker) {
+    this.mode = mode;
+    this.shortView = shortView;
+    this.longView = longView;
+    this.perWorker = List.copyOf(perWorker);
+  }
+
+  /** Two in-process windows (10 s in 10 buckets, 60 s in 60) that every worker shares. */
+  static DashboardWindows inProcess(int workers, TimeSource time) {
+    RollingWindow shortWindow = RollingWindow.create(
+        WindowConfig.builder().length(SHORT).buckets(10).build(), time);
+    RollingWindow longWindow = RollingWindow.create(
+        WindowConfig.builder().length(LONG).buckets(60).build(), time);
+    return new DashboardWindows("in-process", shortWindow, longWindow,
+        Collections.nCopies(workers, List.of(shortWindow, longWindow)));
+  }
+
+  /** How the windows are kept, for people. */
+  String mode() {
+    return mode;
+  }
+
+  RollingWindow shortView() {
+    return shortView;
+  }
+
+  RollingWindow longView() {
+    return longView;
+  }
+
+  /** The windows worker {@code i} records into. */
+  List<RollingWindow> forWorker(int i) {
+    return perWorker.get(i);
+  }
+
+  /**
+   * Waits until every recorded sample is visible to the views (in-process, they always are);
+   * returns whether they all are.
+   */
+  boolean flush() {
+    return true;
+  }
+
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,49 @@
+package io.ringtail.examples.dashboard;
+
+import io.ringtail.RollingWindow;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * One instance of the simulated service: serves requests at a fixed rate and records each
+ * request's latency into its windows. Not thread-safe: one thread drives a worker; several
+ * workers may share windows.
+ */
+final class SimulatedWorker {
+  private final SimulatedService service;
+  private final List<RollingWindow> windows;
+  private final double requestsPerSecond;
+  private final long startNanos;
+  private final SplittableRandom random;
+  private volatile long served;
+
+  SimulatedWorker(SimulatedService service, List<RollingWindow> windows, double requestsPerSecond,
+      long startNanos, long seed) {
+    this.service = service;
+    this.windows = List.copyOf(windows);
+    this.requestsPerSecond = requestsPerSecond;
+    this.startNanos = startNanos;
+    this.random = new SplittableRandom(seed);
+  }
+
+  /** Serves every request due by {@code nowNanos} and returns how many it served. */
+  int catchUp(long nowNanos) {
+    long elapsed = nowNanos - startNanos;
+    long due = (long) (requestsPerSecond * elapsed / 1e9);
+    Regime regime = service.regimeAt(elapsed);
+    long done = served;
+    int n = 0;
+    for (; done < due; done++, n++) {
+      long latency = regime.sampleNanos(random);
+      for (RollingWindow window : windows) {
+        window.record(latency);
+      }
+    }
+    served = done;
+    return n;
+  }
+
+  long served() {
+    return served;
+  }
+}

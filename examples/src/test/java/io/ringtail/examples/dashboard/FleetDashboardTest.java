@@ -1,0 +1,138 @@
+package io.ringtail.examples.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.WindowSnapshot;
+import io.ringtail.alert.Measure;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Arrays;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.embedded.RedisServer;
+
+/** Fleet mode against a real redis-server: workers on their own connections share one window. */
+class FleetDashboardTest {
+  private static RedisServer redis;
+  private static int port;
+
+  @BeforeAll
+  static void startRedis() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    redis = RedisServer.builder().bind("127.0.0.1").port(port).setting("save \"\"")
+        .setting("appendonly no").build();
+    redis.start();
+  }
+
+  @AfterAll
+  static void stopRedis() throws IOException {
+    redis.stop();
+  }
+
+  @Test
+  void fleet_workersShareTheRedisWindows_andThePageShowsTheFleetTotal() throws Exception {
+    ManualTimeSource time = new ManualTimeSource(0);
+    Options options = Options.parse("--duration", "30", "--rate", "150", "--workers", "3",
+        "--redis", "redis://127.0.0.1:" + port, "--fleet", "fleet-test-" + System.nanoTime());
+    try (Dashboard dashboard = Dashboard.create(options, time, 1_780_000_000_000L)) {
+      dashboard.startServer();
+      for (int i = 0; i < 30; i++) {
+        time.advance(Duration.ofMillis(100));
+        dashboard.serveDue();
+      }
+      assertThat(dashboard.flush()).as("every recorded sample reached Redis").isTrue();
+      Point p = dashboard.sample();
+
+      assertThat(dashboard.servedPerWorker()).containsExactly(150, 150, 150);
+      assertThat(p.longWindow().count()).isEqualTo(450);
+      assertThat(p.shortWindow().count()).isEqualTo(450);
+      assertThat(p.longWindow().p95Millis()).isGreaterThan(p.longWindow().meanMillis())
+          .isLessThanOrEqualTo(p.longWindow().p99Millis());
+
+      HttpClient http = HttpClient.newHttpClient();
+      JsonNode d = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(
+          URI.create(dashboard.url() + "api/stats")).build(), HttpResponse.BodyHandlers.ofString()).body());
+      assertThat(d.get("mode").asText()).startsWith("fleet in Redis 127.0.0.1:" + port);
+      assertThat(d.at("/windows/long/current/count").asLong()).isEqualTo(450);
+      long[] served = new long[3];
+      Arrays.setAll(served, i -> d.get("servedByWorker").get(i).asLong());
+      assertThat(served).containsExactly(150, 150, 150);
+
+      String metrics = http.send(HttpRequest.newBuilder(URI.create(dashboard.url() + "metrics")).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      assertThat(metrics).containsPattern("(?m)^ringtail_window_samples\\{[^}]*window=\"60s\"[^}]*} 450(\\.0)?$");
+    }
+  }
+
+  /** Two dashboards (two "processes") given one fleet name see one window: each shows both's requests. */
+  @Test
+  void fleet_twoDashboardsWithOneName_shareTheWindow() throws Exception {
+    String fleet = "shared-" + System.nanoTime();
+    ManualTimeSource timeA = new ManualTimeSource(0);
+    ManualTimeSource timeB = new ManualTimeSource(555);
+    try (Dashboard a = Dashboard.create(fleetOptions(fleet, "100", "2"), timeA, 0);
+        Dashboard b = Dashboard.create(fleetOptions(fleet, "50", "1"), timeB, 0)) {
+      timeA.advance(Duration.ofSeconds(2));
+      timeB.advance(Duration.ofSeconds(2));
+      assertThat(a.serveDue()).isEqualTo(200);
+      assertThat(b.serveDue()).isEqualTo(100);
+      assertThat(a.flush()).isTrue();
+      assertThat(b.flush()).isTrue();
+
+      assertThat(a.sample().longWindow().count()).isEqualTo(300);
+      assertThat(b.sample().shortWindow().count()).isEqualTo(300);
+    }
+  }
+
+  /** The SLO burn rule reads "fraction above target" from percentiles: in the tail (under 24 % above) the fleet view's grid keeps it within 0.5 %. */
+  @Test
+  void fleetView_fractionAboveTarget_isWithinTheGrid() {
+    try (FleetWindows w = FleetWindows.connect(URI.create("redis://127.0.0.1:" + port),
+        "fraction-" + System.nanoTime(), 1, 100)) {
+      for (int ms = 1; ms <= 1000; ms++) {
+        w.forWorker(0).get(1).record(ms * 1_000_000L);
+      }
+      assertThat(w.flush()).isTrue();
+
+      WindowSnapshot s = w.longView().snapshot();
+
+      assertThat(s.count()).isEqualTo(1000);
+      for (long target : new long[] {760, 800, 905, 990, 996}) {
+        double exact = (1000 - target) / 1000.0;
+        assertThat(Measure.fractionAbove(target * 1_000_000L).of(s)).as("above %d ms", target)
+            .isCloseTo(exact, within(0.005));
+      }
+    }
+  }
+
+  private static Options fleetOptions(String fleet, String rate, String workers) {
+    return Options.parse("--duration", "30", "--rate", rate, "--workers", workers,
+        "--redis", "redis://127.0.0.1:" + port, "--fleet", fleet);
+  }
+
+  @Test
+  void fleet_unreachableRedis_failsToStartWithAClearError() throws Exception {
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    int code = SlaDashboard.run(new String[] {"--duration", "2", "--redis", "redis://127.0.0.1:" + closedPort},
+        new java.io.PrintStream(new java.io.ByteArrayOutputStream()), new java.io.PrintStream(err, true));
+
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString()).startsWith("Could not start the dashboard").contains("127.0.0.1");
+  }
+}

@@ -1,0 +1,55 @@
+package io.ringtail.redis;
+
+import io.ringtail.TimeSource;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link TimeSource} reading the Redis server's clock in epoch nanoseconds, without a round
+ * trip per reading: a local monotonic reading plus an offset measured against Redis {@code TIME}
+ * (at the midpoint of the round trip), re-measured asynchronously every 10 s. Every process
+ * using it shares one time base whatever its own wall clock says. Readings never go backwards.
+ * Thread-safe; starts no thread.
+ */
+final class RedisServerClock implements TimeSource {
+  private static final long RESYNC_NANOS = TimeUnit.SECONDS.toNanos(10);
+  private final ScriptRunner runner;
+  private final TimeSource local;
+  private final AtomicLong last = new AtomicLong(Long.MIN_VALUE);
+  private final AtomicBoolean syncing = new AtomicBoolean();
+  private volatile long offsetNanos;
+  private volatile long syncedAtNanos;
+
+  RedisServerClock(ScriptRunner runner, TimeSource local) {
+    this.runner = runner;
+    this.local = local;
+    long before = local.nanoTime();
+    List<Object> reply = runner.runSync(Scripts.SERVER_TIME, new String[0], new String[0]);
+    adopt(before, local.nanoTime(), reply);
+  }
+
+  @Override
+  public long nanoTime() {
+    long now = local.nanoTime();
+    if (now - syncedAtNanos > RESYNC_NANOS && syncing.compareAndSet(false, true)) {
+      long before = now;
+      runner.run(Scripts.SERVER_TIME, new String[0], new String[0]).whenComplete((reply, error) -> {
+        if (error == null) {
+          adopt(before, local.nanoTime(), reply);
+        }
+        syncing.set(false);
+      });
+    }
+    long reading = now + offsetNanos;
+    return last.accumulateAndGet(reading, Math::max);
+  }
+
+  private void adopt(long before, long after, List<Object> reply) {
+    long server = Long.parseLong((String) reply.get(0)) * 1_000_000_000L
+        + Long.parseLong((String) reply.get(1)) * 1_000L;
+    offsetNanos = server - (before + (after - before) / 2);
+    syncedAtNanos = after;
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Fleet-wide rolling windows and keyed decisions in Redis (standalone or Cluster), through a
+ * Lettuce connection the caller owns.
+ *
+ * <p>Front door: {@link io.ringtail.redis.RedisBackend}, which builds
+ * {@link io.ringtail.redis.RedisRollingWindow}s (an {@link io.ringtail.RollingWindow} whose raw
+ * samples live in two sorted sets kept in sync by one Lua script: exact count, sum, min, max and
+ * nearest-rank percentiles) and the Redis implementations of
+ * {@link io.ringtail.keyed.ThresholdDetector}, {@link io.ringtail.keyed.RateLimiter} and
+ * {@link io.ringtail.keyed.SumCap}, with the same semantics as the in-process ones.
+ *
+ * <p>Every operation is one atomic script run by EVALSHA (re-sent with EVAL on NOSCRIPT); every
+ * key of one window or one decision key shares a hash tag; every write refreshes a TTL just past
+ * the window. Calls are bounded by a timeout and guarded by a circuit breaker: recording buffers
+ * and replays idempotently, decisions answer by an {@link io.ringtail.redis.OutagePolicy}, and
+ * what could not be kept is counted ({@link io.ringtail.redis.RedisWindowStats},
+ * {@link io.ringtail.redis.DecisionOutageStats}). No thread is started.
+ */
+package io.ringtail.redis;

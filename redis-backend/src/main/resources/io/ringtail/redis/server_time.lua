@@ -1,0 +1,3 @@
+-- The Redis server's clock: {seconds, microseconds}, as strings.
+local t = redis.call('TIME')
+return {t[1], t[2]}

@@ -1,0 +1,66 @@
+package io.ringtail.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.keyed.RateLimitConfig;
+import io.ringtail.keyed.SumCapConfig;
+import io.ringtail.keyed.ThresholdConfig;
+import java.math.BigDecimal;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The ACL documented in docs/readme-redis.md is enough for every operation, and no broader. */
+@ExtendWith(RedisExtension.class)
+class AclTest {
+  static final String ACL = "on >ringtail-secret resetkeys ~ringtail:* resetchannels -@all"
+      + " +evalsha +eval +time +zadd +zrem +zrange +zcard +zcount +zscore +zlexcount"
+      + " +incrby +decrby +get +del +pexpire +hget +hset +hsetnx +hdel +hincrby";
+
+  @Test
+  public void documentedAcl_allowsWindowsDecisionsAndScriptRecovery(RedisProcess server) {
+    RedisClient admin = RedisTestSupport.client();
+    RedisClient limited = RedisTestSupport.client();
+    try (StatefulRedisConnection<String, String> root = admin.connect(server.uri())) {
+      root.sync().dispatch(io.lettuce.core.protocol.CommandType.ACL,
+          new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
+          new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8)
+              .add("SETUSER").add("ringtail-app").addKeys(ACL.split(" ")));
+      root.sync().scriptFlush();
+      RedisURI uri = RedisURI.builder(server.uri()).withAuthentication("ringtail-app", "ringtail-secret").build();
+      try (StatefulRedisConnection<String, String> app = limited.connect(uri)) {
+        RedisBackend backend = RedisBackend.builder(app).commandTimeout(Duration.ofSeconds(5))
+            .outagePolicy(OutagePolicy.THROW).build();
+        ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
+        RedisRollingWindow w = backend.window(RedisTestSupport.uniqueName("acl")).build();
+        for (int i = 0; i < 10; i++) {
+          w.record(i);
+        }
+        w.record(-1);
+        assertThat(w.snapshot().count()).isEqualTo(10);
+        assertThat(w.stats().failedCalls()).isZero();
+        assertThat(w.stats().scriptReloads()).isPositive();
+        assertThat(backend.serverClock().nanoTime()).isPositive();
+        String key = RedisTestSupport.uniqueName("k");
+        assertThat(backend.rateLimiter("acl", RateLimitConfig.builder().limit(1).timeSource(time).build())
+            .tryAcquire(key).allowed()).isTrue();
+        assertThat(backend.thresholdDetector("acl", ThresholdConfig.builder().threshold(1).timeSource(time).build())
+            .record(key, "e").fired()).isTrue();
+        assertThat(backend.sumCap("acl", SumCapConfig.builder().cap(BigDecimal.TEN).timeSource(time).build())
+            .tryAdd(key, BigDecimal.ONE).allowed()).isTrue();
+        RedisBackend outside = RedisBackend.builder(app).keyPrefix("other").outagePolicy(OutagePolicy.THROW).build();
+        RedisRollingWindow denied = outside.window("x").build();
+        denied.record(1);
+        denied.flush(Duration.ofSeconds(1));
+        assertThat(denied.stats().stored()).as("keys outside ~ringtail:* are refused").isZero();
+      }
+    } finally {
+      RedisTestSupport.shutdown(admin);
+      RedisTestSupport.shutdown(limited);
+    }
+  }
+}

@@ -1,0 +1,230 @@
+package io.ringtail.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.ringtail.WindowConfig;
+import io.ringtail.WindowSnapshot;
+import io.ringtail.keyed.RateDecision;
+import io.ringtail.keyed.RateLimitConfig;
+import io.ringtail.keyed.RateLimiter;
+import io.ringtail.keyed.SumCapConfig;
+import io.ringtail.keyed.ThresholdConfig;
+import java.math.BigDecimal;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.keyed.ThresholdDecision;
+import io.ringtail.keyed.ThresholdDetector;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Faults on a dedicated real redis-server: SIGSTOP/SIGCONT (hung), SIGKILL and restart (crash),
+ * during a stream. The breaker opens, callers are never blocked beyond the timeout, nothing is
+ * silently lost, and recording recovers after the server returns.
+ */
+class OutageTest {
+  private static final Duration TIMEOUT = Duration.ofMillis(200);
+  private RedisProcess server;
+  private RedisClient client;
+  private StatefulRedisConnection<String, String> connection;
+
+  @BeforeEach
+  void start() {
+    server = RedisProcess.start();
+    client = RedisClient.create();
+    client.setOptions(RedisBackend.failFastClientOptions(TIMEOUT));
+    connection = client.connect(server.uri());
+  }
+
+  @AfterEach
+  void stop() {
+    connection.close();
+    RedisTestSupport.shutdown(client);
+    server.close();
+  }
+
+  private RedisBackend backend(OutagePolicy policy) {
+    return RedisBackend.builder(connection).commandTimeout(TIMEOUT).outagePolicy(policy).build();
+  }
+
+  /** Records {@code n} samples of value 1 and returns the longest a single record() call took. */
+  private static long recordTimed(RedisRollingWindow w, int n) {
+    long worst = 0;
+    for (int i = 0; i < n; i++) {
+      long start = System.nanoTime();
+      w.record(1);
+      worst = Math.max(worst, System.nanoTime() - start);
+    }
+    return worst;
+  }
+
+  private static void awaitFlushed(RedisRollingWindow w, RedisBackend backend) {
+    RedisTestSupport.await(Duration.ofSeconds(30), "buffered samples replayed",
+        () -> w.flush(Duration.ofMillis(500)), () -> w.stats() + " breaker " + backend.circuitBreaker().getState());
+  }
+
+  @Test
+  public void hungServer_opensBreaker_buffers_andReplaysExactlyOnceAfterResume() {
+    RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
+    RedisRollingWindow w = backend.window("stream").length(Duration.ofMinutes(5)).maxInFlight(64).build();
+    recordTimed(w, 200);
+    assertThat(w.flush(Duration.ofSeconds(5))).isTrue();
+
+    server.pause();
+    long worst = recordTimed(w, 300);
+    RedisTestSupport.await(Duration.ofSeconds(10), "breaker to open",
+        () -> { w.record(1); return backend.circuitBreaker().getState() == CircuitBreaker.State.OPEN; });
+    long duringOutage = w.stats().recorded() - 200;
+    assertThat(worst).as("a record() never waits much beyond the command timeout")
+        .isLessThan(TIMEOUT.toNanos() + Duration.ofSeconds(2).toNanos());
+    assertThat(w.stats().buffered() + w.stats().failedCalls()).isPositive();
+    RateLimiter limiter = backend.rateLimiter("api", RateLimitConfig.builder().limit(1).build());
+    assertThat(limiter.tryAcquire("user").allowed()).as("fail open").isTrue();
+    assertThat(backend.outageDecisions()).isEqualTo(1);
+
+    server.resume();
+    awaitFlushed(w, backend);
+    WindowSnapshot s = w.snapshot();
+    assertThat(s.count()).as("every sample exactly once, including ones that landed late").isEqualTo(200 + duringOutage);
+    assertThat(w.stats().dropped()).isZero();
+    assertThat(w.stats().buffered()).isZero();
+    assertThat(w.stats().replayed()).isPositive();
+  }
+
+  @Test
+  public void crashAndRestart_replaysBufferedSamples_andReloadsScripts() {
+    RedisBackend backend = backend(OutagePolicy.FAIL_CLOSED);
+    RedisRollingWindow w = backend.window("stream").length(Duration.ofMinutes(5)).build();
+    recordTimed(w, 200);
+    assertThat(w.flush(Duration.ofSeconds(5))).isTrue();
+    long reloads = w.stats().scriptReloads();
+
+    server.kill();
+    long worst = recordTimed(w, 300);
+    assertThat(worst).isLessThan(TIMEOUT.toNanos() + Duration.ofSeconds(2).toNanos());
+    assertThat(w.flush(Duration.ofSeconds(1))).as("in-flight calls end by their timeout; replay still fails").isFalse();
+    assertThat(w.stats().buffered()).isEqualTo(300);
+    assertThatThrownBy(w::snapshot).isInstanceOf(RedisUnavailableException.class);
+    RateLimiter limiter = backend.rateLimiter("api", RateLimitConfig.builder().limit(5).build());
+    assertThat(limiter.tryAcquire("user").allowed()).as("fail closed").isFalse();
+    assertThat(limiter.tryAcquire("user").retryAfter()).isEqualTo(Duration.ofSeconds(1));
+    RedisTestSupport.await(Duration.ofSeconds(10), "breaker to open",
+        () -> { w.record(1); return backend.circuitBreaker().getState() == CircuitBreaker.State.OPEN; });
+    long recorded = w.stats().recorded();
+
+    server.restart();
+    awaitFlushed(w, backend);
+    WindowSnapshot s = w.snapshot();
+    assertThat(s.count()).as("the restarted (empty, no persistence) server holds every sample recorded "
+        + "since the crash").isEqualTo(recorded - 200);
+    assertThat(w.stats().dropped()).isZero();
+    assertThat(w.stats().scriptReloads()).as("NOSCRIPT after restart, recovered").isGreaterThan(reloads);
+  }
+
+  @Test
+  public void thresholdEventsDuringOutage_areReplayedAfterRestart_andCrossingIsReported() {
+    RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
+    List<Integer> crossings = new CopyOnWriteArrayList<>();
+    ThresholdDetector rule = backend.thresholdDetector("logons", ThresholdConfig.builder().threshold(3)
+        .maxEventsPerKey(10).timeSource(time).listener((k, d) -> crossings.add(d.count())).build());
+    assertThat(rule.record("jdoe", "e1").count()).isEqualTo(1);
+    server.kill();
+    assertThat(rule.record("jdoe", "e2").fired()).as("fail open").isFalse();
+    assertThat(rule.record("jdoe", "e3").fired()).isFalse();
+    assertThat(backend.decisionOutageStats().eventsBuffered()).isEqualTo(2);
+    server.restart();
+    RedisTestSupport.await(Duration.ofSeconds(30), "buffered events replayed", () -> {
+      rule.record("jdoe", "e4");
+      return backend.decisionOutageStats().eventsBuffered() == 0;
+    }, () -> backend.decisionOutageStats().toString());
+    ThresholdDecision last = rule.record("jdoe", "e5");
+    assertThat(last.count()).as("e1 died with the server (no persistence); e2..e5 are held").isEqualTo(4);
+    assertThat(crossings).as("the crossing caused by replayed events is reported once").hasSize(1);
+    DecisionOutageStats stats = backend.decisionOutageStats();
+    assertThat(stats.eventsDropped()).isZero();
+    assertThat(stats.eventsReplayed()).isGreaterThanOrEqualTo(2);
+  }
+
+  @Test
+  public void debugSleep_decisionsAnswerWithinTheTimeout_byPolicy() throws Exception {
+    RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
+    RateLimiter limiter = backend.rateLimiter("api", RateLimitConfig.builder().limit(1).build());
+    assertThat(limiter.tryAcquire("user").allowed()).isTrue();
+    assertThat(limiter.tryAcquire("user").allowed()).as("Redis says no").isFalse();
+    try (StatefulRedisConnection<String, String> other = client.connect(server.uri())) {
+      other.async().dispatch(io.lettuce.core.protocol.CommandType.DEBUG,
+          new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
+          new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8).add("SLEEP").add(2));
+      long[] took = new long[1];
+      RedisTestSupport.await(Duration.ofSeconds(5), "a decision answered by policy while Redis sleeps", () -> {
+        long start = System.nanoTime();
+        RateDecision d = limiter.tryAcquire("user");
+        took[0] = System.nanoTime() - start;
+        return d.allowed();
+      });
+      assertThat(took[0]).as("the caller waited about the timeout, not the 2 s sleep")
+          .isLessThan(TIMEOUT.toNanos() + Duration.ofMillis(700).toNanos());
+      RedisTestSupport.await(Duration.ofSeconds(10), "Redis to decide again after the sleep",
+          () -> !limiter.tryAcquire("user").allowed());
+    }
+    assertThat(backend.outageDecisions()).isPositive();
+  }
+
+  @Test
+  public void fullBuffer_dropsAreCounted() {
+    RedisRollingWindow w = backend(OutagePolicy.THROW).window("small").bufferCapacity(10).build();
+    w.record(1);
+    assertThat(w.flush(Duration.ofSeconds(5))).isTrue();
+    server.kill();
+    for (int i = 0; i < 50; i++) {
+      w.record(i);
+    }
+    w.flush(Duration.ofMillis(300));
+    assertThat(w.stats().buffered()).isEqualTo(10);
+    assertThat(w.stats().dropped()).isEqualTo(40);
+    assertThat(w.stats().recorded()).isEqualTo(51);
+  }
+
+  @Test
+  public void outagePolicies_answerEveryDecisionKind() {
+    RedisBackend open = backend(OutagePolicy.FAIL_OPEN);
+    RedisBackend closed = backend(OutagePolicy.FAIL_CLOSED);
+    RedisBackend strict = backend(OutagePolicy.THROW);
+    server.kill();
+    ThresholdConfig rule = ThresholdConfig.builder().threshold(3).build();
+    SumCapConfig cap = SumCapConfig.builder().cap(new BigDecimal("10.00")).build();
+    assertThat(open.thresholdDetector("t", rule).record("k", "e").fired()).isFalse();
+    assertThat(closed.thresholdDetector("t", rule).record("k", "e").fired()).isTrue();
+    assertThat(open.sumCap("s", cap).tryAdd("k", new BigDecimal("2.50")).allowed()).isTrue();
+    assertThat(open.sumCap("s", cap).tryAdd("k", new BigDecimal("12")).allowed()).as("exceeds the cap alone").isFalse();
+    assertThat(closed.sumCap("s", cap).tryAdd("k", new BigDecimal("2.50")).retryAfter()).contains(Duration.ofSeconds(1));
+    assertThatThrownBy(() -> strict.rateLimiter("r", RateLimitConfig.builder().limit(1).build()).tryAcquire("k"))
+        .isInstanceOf(RedisUnavailableException.class);
+    assertThat(open.outageDecisions()).isEqualTo(3);
+    assertThat(closed.outageDecisions()).isEqualTo(2);
+  }
+
+  @Test
+  public void localFallback_answersSnapshotsDuringOutage() {
+    RedisRollingWindow w = backend(OutagePolicy.THROW).window("local")
+        .localFallback(WindowConfig.builder().length(Duration.ofMinutes(1)).build()).build();
+    for (int i = 1; i <= 4; i++) {
+      w.record(i * 10);
+    }
+    assertThat(w.flush(Duration.ofSeconds(5))).isTrue();
+    server.kill();
+    w.record(50);
+    WindowSnapshot s = w.snapshot();
+    assertThat(s.count()).isEqualTo(5);
+    assertThat(s.sum()).isEqualTo(150);
+    assertThat(w.stats().degradedSnapshots()).isEqualTo(1);
+  }
+}

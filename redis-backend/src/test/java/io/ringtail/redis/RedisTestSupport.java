@@ -1,0 +1,46 @@
+package io.ringtail.redis;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+
+/** Small helpers for tests against real servers. */
+final class RedisTestSupport {
+  private RedisTestSupport() {}
+
+  static RedisClient client() {
+    RedisClient client = RedisClient.create();
+    client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(2)));
+    return client;
+  }
+
+  static StatefulRedisConnection<String, String> connect(RedisClient client, RedisProcess server) {
+    return client.connect(server.uri());
+  }
+
+  static String uniqueName(String base) {
+    return base + ":" + UUID.randomUUID();
+  }
+
+  /** Polls {@code condition} every 20 ms until true; fails after {@code timeout}. */
+  static void await(Duration timeout, String what, BooleanSupplier condition) {
+    await(timeout, what, condition, () -> "");
+  }
+
+  /** {@link #await} whose failure message ends with {@code state}. */
+  static void await(Duration timeout, String what, BooleanSupplier condition, java.util.function.Supplier<String> state) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out after " + timeout + " waiting for " + what + " " + state.get());
+      }
+      RedisProcess.pollPause();
+    }
+  }
+
+  static void shutdown(RedisClient client) {
+    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+  }
+}
