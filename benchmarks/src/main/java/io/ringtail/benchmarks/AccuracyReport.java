@@ -39,7 +39,8 @@ public final class AccuracyReport {
   static final double STEP_FACTOR = 4.0;
 
   static final Contender.Kind[] KINDS = {
-      Contender.Kind.RINGTAIL, Contender.Kind.RINGTAIL_12_BUCKETS, Contender.Kind.MICROMETER,
+      Contender.Kind.RINGTAIL, Contender.Kind.RINGTAIL_12_BUCKETS, Contender.Kind.RINGTAIL_COMPACT,
+      Contender.Kind.MICROMETER,
       Contender.Kind.MICROMETER_2_DIGITS, Contender.Kind.DROPWIZARD, Contender.Kind.ROLLING_METRICS};
 
   /** One contender's accuracy figures; lags are in seconds, NaN when it never crossed. */

@@ -47,6 +47,8 @@ public interface Contender {
     RINGTAIL_ROTATING("Ringtail record(v), rotating"),
     /** Ringtail {@code record(v)} with one stripe: every recording thread shares it (the collision case). */
     RINGTAIL_ONE_STRIPE("Ringtail record(v), 1 stripe"),
+    /** Ringtail's compact window ({@code RollingWindow.createCompact}): memory grows with what it holds; records take a lock. */
+    RINGTAIL_COMPACT("Ringtail compact record(v)"),
     /** Ringtail with 12 buckets of 5 s instead of 60 of 1 s. */
     RINGTAIL_12_BUCKETS("Ringtail, 12 buckets"),
     /** HdrHistogram {@code Recorder.recordValue}: no window, no clock read (the floor). */
@@ -85,6 +87,9 @@ public interface Contender {
       case RINGTAIL_ONE_STRIPE:
         return new RingtailRecord(WindowConfig.builder().stripes(1).build(),
             clock == null ? TimeSource.system() : clock);
+      case RINGTAIL_COMPACT:
+        return new RingtailRecord(RollingWindow.createCompact(WindowConfig.defaults(),
+            clock == null ? TimeSource.system() : clock));
       case RINGTAIL_RECORD_AT:
         return clock == null ? new RingtailRecordAtFixed() : new RingtailRecordAtClock(clock);
       case RINGTAIL_ROTATING:
@@ -134,7 +139,11 @@ public interface Contender {
     private final RollingWindow window;
 
     RingtailRecord(WindowConfig config, TimeSource timeSource) {
-      this.window = RollingWindow.create(config, timeSource);
+      this(RollingWindow.create(config, timeSource));
+    }
+
+    RingtailRecord(RollingWindow window) {
+      this.window = window;
     }
 
     @Override

@@ -31,7 +31,8 @@ public final class MemoryReport {
   private MemoryReport() {}
 
   static final Contender.Kind[] KINDS = {
-      Contender.Kind.RINGTAIL, Contender.Kind.RINGTAIL_12_BUCKETS, Contender.Kind.HDR_RECORDER,
+      Contender.Kind.RINGTAIL, Contender.Kind.RINGTAIL_12_BUCKETS, Contender.Kind.RINGTAIL_COMPACT,
+      Contender.Kind.HDR_RECORDER,
       Contender.Kind.MICROMETER, Contender.Kind.MICROMETER_2_DIGITS, Contender.Kind.DROPWIZARD,
       Contender.Kind.ROLLING_METRICS, Contender.Kind.LONG_ADDER};
 

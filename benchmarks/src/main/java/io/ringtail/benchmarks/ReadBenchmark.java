@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ReadBenchmark {
   static final long FILL_SPAN_NANOS = TimeUnit.SECONDS.toNanos(50);
 
-  @Param({"RINGTAIL", "HDR_RECORDER", "MICROMETER", "MICROMETER_2_DIGITS", "DROPWIZARD",
+  @Param({"RINGTAIL", "RINGTAIL_COMPACT", "HDR_RECORDER", "MICROMETER", "MICROMETER_2_DIGITS", "DROPWIZARD",
       "ROLLING_METRICS"})
   public Contender.Kind contender;
 

@@ -38,7 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class RecordBenchmark {
   @Param({"RINGTAIL", "RINGTAIL_RECORD_AT", "RINGTAIL_ROTATING", "RINGTAIL_ONE_STRIPE",
-      "HDR_RECORDER", "MICROMETER", "DROPWIZARD", "ROLLING_METRICS", "LONG_ADDER", "NANO_TIME"})
+      "RINGTAIL_COMPACT", "HDR_RECORDER", "MICROMETER", "DROPWIZARD", "ROLLING_METRICS", "LONG_ADDER", "NANO_TIME"})
   public Contender.Kind contender;
 
   private Contender instance;

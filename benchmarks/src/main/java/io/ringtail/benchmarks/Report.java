@@ -48,7 +48,7 @@ public final class Report {
 
   private static final Contender.Kind[] ROWS = {
       Contender.Kind.RINGTAIL, Contender.Kind.RINGTAIL_RECORD_AT, Contender.Kind.RINGTAIL_ROTATING,
-      Contender.Kind.RINGTAIL_ONE_STRIPE, Contender.Kind.RINGTAIL_12_BUCKETS,
+      Contender.Kind.RINGTAIL_ONE_STRIPE, Contender.Kind.RINGTAIL_COMPACT, Contender.Kind.RINGTAIL_12_BUCKETS,
       Contender.Kind.HDR_RECORDER, Contender.Kind.MICROMETER, Contender.Kind.MICROMETER_2_DIGITS,
       Contender.Kind.DROPWIZARD,
       Contender.Kind.ROLLING_METRICS, Contender.Kind.LONG_ADDER, Contender.Kind.NANO_TIME};
@@ -62,6 +62,15 @@ public final class Report {
   private final Map<Contender.Kind, Map<Integer, double[]>> read = new EnumMap<>(Contender.Kind.class);
   /** Bytes allocated per P95 read by kind and window size. */
   private final Map<Contender.Kind, Map<Integer, Double>> readAlloc = new EnumMap<>(Contender.Kind.class);
+  /** Keyed iteration scores (ns) and B/op by "method keys threads". */
+  private final Map<String, double[]> keyed = new HashMap<>();
+  private final Map<String, Double> keyedAlloc = new HashMap<>();
+  private static final String[] KEYED_METHODS = {"windowRecord", "rateLimit", "mapFloor"};
+  private static final String[] KEYED_LABELS = {
+      "KeyedWindows.record (compact windows, 60 s / 12 buckets)",
+      "RateLimiter.tryAcquire (1,000 per key per second)",
+      "ConcurrentHashMap.computeIfAbsent + LongAdder (floor)"};
+  private static final int[] KEYED_KEYS = {1_000, 100_000};
   private final Map<Contender.Kind, MemoryReport.Row> memory = new EnumMap<>(Contender.Kind.class);
   private final Map<Contender.Kind, AccuracyReport.Row> accuracy = new EnumMap<>(Contender.Kind.class);
   private int manyThreads = 2;
@@ -106,6 +115,7 @@ public final class Report {
     report.manyThreads = threads;
     report.runRecord(iterations, threads);
     report.runRead(iterations);
+    report.runKeyed(iterations, threads);
     MemoryReport.measure().forEach(r -> report.memory.put(r.kind(), r));
     AccuracyReport.measure().forEach(r -> report.accuracy.put(r.kind(), r));
     long minutes = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
@@ -144,7 +154,7 @@ public final class Report {
 
   private void runRecord(int iterations, int threads) throws RunnerException {
     String[] kinds = {"RINGTAIL", "RINGTAIL_RECORD_AT", "RINGTAIL_ROTATING", "RINGTAIL_ONE_STRIPE",
-        "HDR_RECORDER", "MICROMETER", "DROPWIZARD", "ROLLING_METRICS", "LONG_ADDER", "NANO_TIME"};
+        "RINGTAIL_COMPACT", "HDR_RECORDER", "MICROMETER", "DROPWIZARD", "ROLLING_METRICS", "LONG_ADDER", "NANO_TIME"};
     for (int t : new int[] {1, threads}) {
       Collection<RunResult> results = new Runner(options(iterations)
           .include(RecordBenchmark.class.getName() + ".record1$")
@@ -180,6 +190,43 @@ public final class Report {
       Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
       readAlloc.computeIfAbsent(kind, k -> new HashMap<>()).put(samples, alloc == null ? Double.NaN : alloc.getScore());
     }
+  }
+
+  private void runKeyed(int iterations, int threads) throws RunnerException {
+    for (int t : new int[] {1, threads}) {
+      Collection<RunResult> results = new Runner(options(iterations)
+          .include(KeyedBenchmark.class.getName() + ".")
+          .threads(t)
+          .param("keys", Arrays.stream(KEYED_KEYS).mapToObj(Integer::toString).toArray(String[]::new))
+          .addProfiler(GCProfiler.class)
+          .build()).run();
+      for (RunResult r : results) {
+        String benchmark = r.getParams().getBenchmark();
+        String id = benchmark.substring(benchmark.lastIndexOf('.') + 1) + " " + r.getParams().getParam("keys") + " " + t;
+        keyed.put(id, iterationScores(r));
+        Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
+        keyedAlloc.put(id, alloc == null ? Double.NaN : alloc.getScore());
+      }
+    }
+  }
+
+  private String keyedTable() {
+    StringBuilder md = new StringBuilder("| keyed operation | keys | ns/op, 1 thread | ns/op, ")
+        .append(manyThreads).append(" threads | B/op |\n| --- | ---: | ---: | ---: | ---: |\n");
+    for (int m = 0; m < KEYED_METHODS.length; m++) {
+      for (int k : KEYED_KEYS) {
+        String one = KEYED_METHODS[m] + " " + k + " 1";
+        String many = KEYED_METHODS[m] + " " + k + " " + manyThreads;
+        if (!keyed.containsKey(one)) {
+          continue;
+        }
+        md.append("| ").append(KEYED_LABELS[m]).append(" | ").append(count(k))
+            .append(" | ").append(ns(estimator.of(keyed.get(one))))
+            .append(" | ").append(keyed.containsKey(many) ? ns(estimator.of(keyed.get(many))) : "—")
+            .append(" | ").append(bytesPerOp(keyedAlloc.getOrDefault(one, Double.NaN))).append(" |\n");
+      }
+    }
+    return md.toString();
   }
 
   static double[] iterationScores(RunResult r) {
@@ -237,6 +284,10 @@ public final class Report {
         .append("window type, so read, memory and accuracy sit on the `record(v)` row. Read, memory and ")
         .append("accuracy drive every contender from an injected clock.\n\n");
     md.append(targets());
+    if (!keyed.isEmpty()) {
+      md.append("\nKeyed, many keys: one call per key of a round-robin walk over the keys, system clock, ")
+          .append("one shared instance (B/op at one thread).\n\n").append(keyedTable());
+    }
     md.append("\n").append(machine(iterations, seconds, loadAtStart));
     return md.toString();
   }
