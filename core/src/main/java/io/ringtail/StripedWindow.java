@@ -126,21 +126,23 @@ final class StripedWindow implements RollingWindow {
     try {
       advanceLocked(now);
       drainStripes();
-      Histogram histogram = new Histogram(config.lowestDiscernibleValue(), highest,
-          config.significantDigits());
-      long[] liveCounts = live.counts;
-      for (int i = 0; i < total.length; i++) {
-        long count = total[i] + liveCounts[i];
-        if (count != 0) {
-          histogram.recordValueWithCount(layout.valueAt(i), count);
-        }
-      }
       long min = live.min;
       long max = live.max;
       for (int k = 0; k < sealedSize; k++) {
         Sealed s = sealed[(sealedHead + k) % bucketCount];
         min = Math.min(min, s.min);
         max = Math.max(max, s.max);
+      }
+      Histogram histogram = new Histogram(config.lowestDiscernibleValue(), highest,
+          config.significantDigits());
+      if (max >= min) {
+        long[] liveCounts = live.counts;
+        for (int i = layout.indexOf(min), last = layout.indexOf(max); i <= last; i++) {
+          long count = total[i] + liveCounts[i];
+          if (count != 0) {
+            histogram.recordValueWithCount(layout.valueAt(i), count);
+          }
+        }
       }
       long start = origin + (liveEpoch - bucketCount + 1) * width;
       long end = now - liveStart < 0 ? liveStart : now;
@@ -213,7 +215,7 @@ final class StripedWindow implements RollingWindow {
       totalRejected = 0;
       sealedSize = 0;
     }
-    live.clear();
+    live.clear(layout);
     liveEpoch = epoch;
     liveStart = origin + epoch * width;
   }
@@ -227,7 +229,7 @@ final class StripedWindow implements RollingWindow {
         stripe.active = stripe.inactive;
         stripe.inactive = drained;
         stripe.phaser.flipPhase();
-        live.takeAll(drained);
+        live.takeAll(drained, layout);
       } finally {
         stripe.phaser.readerUnlock();
       }
@@ -245,9 +247,11 @@ final class StripedWindow implements RollingWindow {
     }
     bucket.reset(epoch);
     long[] counts = live.counts;
-    for (int i = 0; i < counts.length; i++) {
-      if (counts[i] != 0) {
-        bucket.add(i, counts[i]);
+    if (live.max != Long.MIN_VALUE) {
+      for (int i = layout.indexOf(live.min), last = layout.indexOf(live.max); i <= last; i++) {
+        if (counts[i] != 0) {
+          bucket.add(i, counts[i]);
+        }
       }
     }
     bucket.addTo(total, 1);
@@ -390,13 +394,18 @@ final class StripedWindow implements RollingWindow {
       REJECTED.getAndAdd(this, 1L);
     }
 
-    /** Adds everything {@code from} holds and zeroes it; the caller has {@code from} alone. */
-    void takeAll(Accumulator from) {
-      long[] source = from.counts;
-      for (int i = 0; i < source.length; i++) {
-        if (source[i] != 0) {
-          counts[i] += source[i];
-          source[i] = 0;
+    /**
+     * Adds everything {@code from} holds and zeroes it; the caller has {@code from} alone. Only
+     * the slots between its min and max can be non-zero, so only those are visited.
+     */
+    void takeAll(Accumulator from, BucketLayout layout) {
+      if (from.max != Long.MIN_VALUE) {
+        long[] source = from.counts;
+        for (int i = layout.indexOf(from.min), last = layout.indexOf(from.max); i <= last; i++) {
+          if (source[i] != 0) {
+            counts[i] += source[i];
+            source[i] = 0;
+          }
         }
       }
       sum += from.sum;
@@ -413,8 +422,10 @@ final class StripedWindow implements RollingWindow {
       return max == Long.MIN_VALUE && rejected == 0;
     }
 
-    void clear() {
-      Arrays.fill(counts, 0L);
+    void clear(BucketLayout layout) {
+      if (max != Long.MIN_VALUE) {
+        Arrays.fill(counts, layout.indexOf(min), layout.indexOf(max) + 1, 0L);
+      }
       sum = 0;
       rejected = 0;
       min = Long.MAX_VALUE;
