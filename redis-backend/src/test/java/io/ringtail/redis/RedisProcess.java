@@ -30,8 +30,11 @@ import java.util.concurrent.TimeUnit;
  * <p>Fault helpers: {@link #pause()}/{@link #resume()} send SIGSTOP/SIGCONT (a hung server),
  * {@link #kill()} sends SIGKILL (a crash), {@link #restart()} starts a fresh empty server on the
  * same port. Not thread-safe; one test drives one process.
+ *
+ * <p>Public only so that the benchmarks module (through this module's test-jar) starts its server
+ * the same way the tests do; not API.
  */
-final class RedisProcess implements AutoCloseable {
+public final class RedisProcess implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
   private static Path binary;
 
@@ -47,7 +50,7 @@ final class RedisProcess implements AutoCloseable {
   }
 
   /** Starts a standalone server on a free port. */
-  static RedisProcess start() {
+  public static RedisProcess start() {
     return start(freePort(false), false);
   }
 
@@ -62,7 +65,7 @@ final class RedisProcess implements AutoCloseable {
     }
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
@@ -70,7 +73,7 @@ final class RedisProcess implements AutoCloseable {
     return process.pid();
   }
 
-  RedisURI uri() {
+  public RedisURI uri() {
     return RedisURI.builder().withHost("127.0.0.1").withPort(port)
         .withTimeout(Duration.ofSeconds(5)).build();
   }

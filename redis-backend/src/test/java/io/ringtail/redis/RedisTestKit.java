@@ -1,0 +1,35 @@
+package io.ringtail.redis;
+
+/**
+ * The package-private details of this module that a measurement outside the package needs (the
+ * benchmarks module reaches them through this module's test-jar): the record and snapshot scripts
+ * and the key layout. Not API. Stateless and thread-safe.
+ */
+public final class RedisTestKit {
+  private RedisTestKit() {}
+
+  /** The body of {@code window_record.lua}, as the library loads it. */
+  public static String windowRecordScript() {
+    return Scripts.WINDOW_RECORD.body;
+  }
+
+  /** The SHA-1 the library calls {@code window_record.lua} by. */
+  public static String windowRecordSha() {
+    return Scripts.WINDOW_RECORD.sha;
+  }
+
+  /** The SHA-1 the library calls {@code window_snapshot.lua} by. */
+  public static String windowSnapshotSha() {
+    return Scripts.WINDOW_SNAPSHOT.sha;
+  }
+
+  /** The keys of window {@code name} under {@code prefix}: time ZSET, value ZSET, sum, rejected ZSET. */
+  public static String[] windowKeys(String prefix, String name) {
+    return WindowKeys.window(prefix, name);
+  }
+
+  /** The keys of one decision's state for one user key, one per suffix. */
+  public static String[] decisionKeys(String prefix, String name, String key, String... suffixes) {
+    return DecisionKeys.of(prefix, name, key, suffixes);
+  }
+}
