@@ -376,7 +376,7 @@ public final class Report {
     return md.toString();
   }
 
-  private static String loadAverage() {
+  static String loadAverage() {
     try {
       return Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0];
     } catch (IOException e) {
