@@ -54,11 +54,11 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * The query target is judged on the interleaved client p95 (both sizes see the same machine noise)
  * and on JMH's p95. The ingest ratio divides the JVM's samples/s by the better of the two {@code redis-benchmark}
  * figures at the same batch size. Prints a markdown table and writes it to {@code --out}
- * (default {@code benchmarks/target/redis-report.md}); {@code --docs FILE} replaces the block
- * between {@value #BEGIN} and {@value #END} in that file.
+ * (default {@code benchmarks/target/redis-report.md}); each {@code --docs FILE} (repeatable)
+ * replaces the block between {@value #BEGIN} and {@value #END} in that file.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.RedisReport
- * [--samples 200000] [--queries 3000] [--out FILE] [--docs FILE]} (or
+ * [--samples 200000] [--queries 3000] [--out FILE] [--docs FILE]...} (or
  * {@code benchmarks/run-report.sh --redis-only}). About 90 s on 2 cores. Not thread-safe; a main.
  */
 public final class RedisReport {
@@ -71,13 +71,13 @@ public final class RedisReport {
 
   public static void main(String[] args) throws Exception {
     Path out = Path.of("benchmarks/target/redis-report.md");
-    Path docs = null;
+    List<Path> docs = new ArrayList<>();
     int samples = 200_000;
     int queries = 3_000;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--out" -> out = Path.of(args[++i]);
-        case "--docs" -> docs = Path.of(args[++i]);
+        case "--docs" -> docs.add(Path.of(args[++i]));
         case "--samples" -> samples = Integer.parseInt(args[++i]);
         case "--queries" -> queries = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException(
@@ -257,16 +257,16 @@ public final class RedisReport {
     Files.writeString(out, markdown, StandardCharsets.UTF_8);
     System.out.println(markdown);
     System.out.println("Written to " + out);
-    if (docs != null) {
-      String text = Files.readString(docs, StandardCharsets.UTF_8);
+    for (Path doc : docs) {
+      String text = Files.readString(doc, StandardCharsets.UTF_8);
       int b = text.indexOf(BEGIN);
       int e = text.indexOf(END);
       if (b < 0 || e < b) {
-        throw new IllegalArgumentException("docs must contain " + BEGIN + " ... " + END + ", but was " + docs);
+        throw new IllegalArgumentException("docs must contain " + BEGIN + " ... " + END + ", but was " + doc);
       }
-      Files.writeString(docs, text.substring(0, b + BEGIN.length()) + "\n" + markdown + text.substring(e),
+      Files.writeString(doc, text.substring(0, b + BEGIN.length()) + "\n" + markdown + text.substring(e),
           StandardCharsets.UTF_8);
-      System.out.println("Updated " + docs);
+      System.out.println("Updated " + doc);
     }
   }
 
