@@ -44,7 +44,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *       samples per call (the library's batch), {@code -P 16}.
  *   <li>{@link RedisBenchmark#ingest} under JMH (one forked JVM, one thread, one connection)
  *       against the same server: {@code RedisRollingWindow.record} throughput.
- *   <li>{@code redis-benchmark} one sample per call {@code -P 16} again, so machine drift shows.
+ *   <li>{@code redis-benchmark} at one and at 256 samples per call ({@code -P 16}) again, so machine
+ *       drift shows.
  *   <li>{@link RedisBenchmark#query} under JMH: {@code snapshot(95)} latency percentiles at 1k and
  *       100k samples; then 2 x {@code queries} snapshots interleaved between a 1k and a 100k window
  *       with the server time of each from {@code SLOWLOG}.
@@ -128,7 +129,10 @@ public final class RedisReport {
 
         double benchP16After = redisBenchmark(server.port(), samples, 16, script);
         redis.del(keys);
+        double benchBatchedAfter = BATCH * redisBenchmark(server.port(), samples / BATCH, 16, batched);
+        redis.del(keys);
         double benchOne = Math.max(benchP16, benchP16After);
+        double benchMany = Math.max(benchBatched, benchBatchedAfter);
 
         // P95 query latency under JMH at 1k and 100k samples.
         Collection<RunResult> query = new Runner(new OptionsBuilder()
@@ -205,19 +209,18 @@ public final class RedisReport {
         row(md, "`redis-benchmark -c 50 -P 16`, 1 sample per call",
             Report.fmt("%,.0f samples/s before the JVM, %,.0f after (-P 1: %,.0f)", benchP16, benchP16After, benchP1));
         row(md, Report.fmt("`redis-benchmark -c 50 -P 16`, %d samples per call (the library's batch)", BATCH),
-            Report.fmt("%,.0f samples/s", benchBatched));
+            Report.fmt("%,.0f samples/s before the JVM, %,.0f after", benchBatched, benchBatchedAfter));
         row(md, "`RedisRollingWindow.record`, 1 thread, 1 connection, batched and pipelined (JMH)",
             Report.fmt("**%,.0f ± %,.0f samples/s = %.0f %% of redis-benchmark at %d/call, %.0f %% at 1/call**",
-                javaRate, javaError, 100 * javaRate / benchBatched, BATCH, 100 * javaRate / benchOne));
+                javaRate, javaError, 100 * javaRate / benchMany, BATCH, 100 * javaRate / benchOne));
         row(md, "`snapshot(95)` latency, JMH sample mode, p50 / p95, 1k vs 100k samples",
             Report.fmt("1k %s / %s, 100k %s / %s (%,.0f and %,.0f calls): **p95 ratio %.2f**",
                 Report.micros(q1k[0]), Report.micros(q1k[1]), Report.micros(q100k[0]), Report.micros(q100k[1]),
                 q1k[2], q100k[2], jmhRatio));
         row(md, Report.fmt("`snapshot(95)` client latency, %,d interleaved calls each, p50 / p95", queries),
-            Report.fmt("1k %s / %s, 100k %s / %s: p95 ratio %.2f",
-                Report.micros(pct(clientNanos[0], 50) / 1e3), Report.micros(pct(clientNanos[0], 95) / 1e3),
-                Report.micros(pct(clientNanos[1], 50) / 1e3), Report.micros(pct(clientNanos[1], 95) / 1e3),
-                clientRatio));
+            Report.fmt("1k %.1f / %.1f µs, 100k %.1f / %.1f µs: p95 ratio %.2f",
+                pct(clientNanos[0], 50) / 1e3, pct(clientNanos[0], 95) / 1e3,
+                pct(clientNanos[1], 50) / 1e3, pct(clientNanos[1], 95) / 1e3, clientRatio));
         row(md, "`snapshot(95)` server time (SLOWLOG), same calls, p50 / p95",
             Report.fmt("1k %d / %d µs, 100k %d / %d µs: p95 ratio %.2f", pct(serverUs[0], 50), pct(serverUs[0], 95),
                 pct(serverUs[1], 50), pct(serverUs[1], 95), serverRatio));
@@ -228,9 +231,9 @@ public final class RedisReport {
         md.append('\n');
         md.append("| Redis target | measured | status |\n| --- | --- | --- |\n");
         row(md, "ingest from one JVM at least 80 % of `redis-benchmark` on the same script",
-            Report.fmt("%.0f %% of %d samples/call, %.0f %% of 1 sample/call", 100 * javaRate / benchBatched, BATCH,
+            Report.fmt("%.0f %% of %d samples/call, %.0f %% of 1 sample/call", 100 * javaRate / benchMany, BATCH,
                 100 * javaRate / benchOne),
-            javaRate >= 0.8 * benchBatched ? "met" : javaRate >= 0.8 * benchOne ? "met against 1 sample/call only"
+            javaRate >= 0.8 * benchMany ? "met" : javaRate >= 0.8 * benchOne ? "met against 1 sample/call only"
                 : "not met");
         row(md, "P95 query, 100k vs 1k samples, ratio at most 1.5",
             Report.fmt("interleaved: client %.2f, server %.2f; JMH (1k and 100k run one after the other) %.2f",
