@@ -112,7 +112,9 @@ public final class RedisReport {
         redis.del(keys);
         double benchP1 = redisBenchmark(server.port(), samples, 1, script);
         redis.del(keys);
-        double benchBatched = BATCH * redisBenchmark(server.port(), samples / BATCH, 16, batched);
+        // 4x the samples at 256 per call: fewer calls would be mostly the 50 clients' start-up.
+        int batchedCalls = 4 * samples / BATCH;
+        double benchBatched = BATCH * redisBenchmark(server.port(), batchedCalls, 16, batched);
         redis.del(keys);
 
         // One JVM (JMH fork), one thread, one connection, RedisRollingWindow.record on this server.
@@ -129,7 +131,7 @@ public final class RedisReport {
 
         double benchP16After = redisBenchmark(server.port(), samples, 16, script);
         redis.del(keys);
-        double benchBatchedAfter = BATCH * redisBenchmark(server.port(), samples / BATCH, 16, batched);
+        double benchBatchedAfter = BATCH * redisBenchmark(server.port(), batchedCalls, 16, batched);
         redis.del(keys);
         double benchOne = Math.max(benchP16, benchP16After);
         double benchMany = Math.max(benchBatched, benchBatchedAfter);
@@ -246,11 +248,11 @@ public final class RedisReport {
         md.append(Report.fmt("Machine: %s, %d cores, %s %s, %s %s, Redis %s (server and `redis-benchmark` on the "
                 + "same machine); load average %s at the start, %s at the end. Run %s, %d s. JMH 1.37, 1 fork; "
                 + "ingest 2 x 2 s warm-up, 5 x 2 s measurement (mean ± 99.9 %% error); query 2 x 1 s warm-up, "
-                + "5 x 1 s measurement. `redis-benchmark -n %d -r 1000000000`.%n",
+                + "5 x 1 s measurement. `redis-benchmark -r 1000000000`, `-n %d` at 1 sample per call, `-n %d` at %d.%n",
             cpu(), rt.availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.vm.version"),
             System.getProperty("os.name"), System.getProperty("os.arch"), version.replace("redis_version:", ""),
             loadAtStart, Report.loadAverage(), Instant.now().truncatedTo(ChronoUnit.MINUTES),
-            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), samples));
+            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), samples, 4 * samples / BATCH, BATCH));
       } finally {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
       }
