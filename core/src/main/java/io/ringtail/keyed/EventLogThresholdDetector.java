@@ -32,8 +32,8 @@ final class EventLogThresholdDetector implements ThresholdDetector {
     this.threshold = config.threshold();
     this.maxEvents = config.maxEventsPerKey();
     this.window = config.windowNanos();
-    this.listener = config.listenerOrNull();
-    this.cooldown = config.listenerCooldownNanos();
+    this.listener = config.settings().listenerOrNull();
+    this.cooldown = config.settings().listenerCooldownNanos();
     this.states = new KeyedStates<>(maximumKeys, config.idleExpiry().toNanos(), config.timeSource(),
         k -> new Events(Math.min(INITIAL_CAPACITY, maxEvents)));
   }

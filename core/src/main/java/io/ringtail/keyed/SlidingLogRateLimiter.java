@@ -25,8 +25,8 @@ final class SlidingLogRateLimiter implements RateLimiter {
     this.config = config;
     this.limit = config.limit();
     this.window = config.windowNanos();
-    this.listener = config.listenerOrNull();
-    this.cooldown = config.listenerCooldownNanos();
+    this.listener = config.settings().listenerOrNull();
+    this.cooldown = config.settings().listenerCooldownNanos();
     this.states = new KeyedStates<>(maximumKeys, config.idleExpiry().toNanos(), config.timeSource(),
         k -> new Log(Math.min(INITIAL_CAPACITY, limit)));
   }

@@ -32,8 +32,8 @@ final class SlidingLogSumCap implements SumCap {
     this.maxEntries = config.maxEntriesPerKey();
     this.window = config.windowNanos();
     this.scale = config.scale();
-    this.listener = config.listenerOrNull();
-    this.cooldown = config.listenerCooldownNanos();
+    this.listener = config.settings().listenerOrNull();
+    this.cooldown = config.settings().listenerCooldownNanos();
     this.states = new KeyedStates<>(maximumKeys, config.idleExpiry().toNanos(), config.timeSource(),
         k -> new Ledger(Math.min(INITIAL_CAPACITY, maxEntries)));
   }
