@@ -32,9 +32,7 @@ final class SlidingLogRateLimiter extends KeyedDecider<SlidingLogRateLimiter.Log
 
   @Override
   RateDecision decideLocked(Log log, Void unused, long one, long timeNanos) {
-    long t = log.decided && timeNanos - log.latest < 0 ? log.latest : timeNanos;
-    log.latest = t;
-    log.decided = true;
+    long t = log.advanceTo(timeNanos);
     log.evictUpTo(t - window);
     boolean allowed = log.size < limit;
     if (allowed) {
@@ -54,12 +52,10 @@ final class SlidingLogRateLimiter extends KeyedDecider<SlidingLogRateLimiter.Log
   }
 
   /** A ring of timestamps in time order; guarded by its monitor. */
-  static final class Log extends KeyState {
+  static final class Log extends MonotonicKeyState {
     long[] ring;
     int head;
     int size;
-    long latest;
-    boolean decided;
 
     Log(int capacity) {
       ring = new long[capacity];

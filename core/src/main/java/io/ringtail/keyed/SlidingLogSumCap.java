@@ -43,9 +43,7 @@ final class SlidingLogSumCap extends KeyedDecider<SlidingLogSumCap.Ledger, BigDe
   @Override
   SumDecision decideLocked(Ledger ledger, BigDecimal decided, long units, long timeNanos) {
     boolean exceeds = units > capUnits;
-    long t = ledger.decided && timeNanos - ledger.latest < 0 ? ledger.latest : timeNanos;
-    ledger.latest = t;
-    ledger.decided = true;
+    long t = ledger.advanceTo(timeNanos);
     ledger.evictUpTo(t - window);
     boolean allowed = !exceeds && ledger.total + units <= capUnits;
     if (allowed && units > 0) {
@@ -68,14 +66,12 @@ final class SlidingLogSumCap extends KeyedDecider<SlidingLogSumCap.Ledger, BigDe
   }
 
   /** A ring of (time, units) pairs in time order and their total; guarded by its monitor. */
-  static final class Ledger extends KeyState {
+  static final class Ledger extends MonotonicKeyState {
     long[] times;
     long[] units;
     int head;
     int size;
     long total;
-    long latest;
-    boolean decided;
 
     Ledger(int capacity) {
       times = new long[capacity];
