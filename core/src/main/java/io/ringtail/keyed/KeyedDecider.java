@@ -50,7 +50,10 @@ abstract class KeyedDecider<S extends KeyState, A, D> {
     }
   }
 
-  /** The decision, made under the state's monitor on a live state. */
+  /**
+   * The decision, made under the state's monitor on a live state; {@code quantity} is the
+   * amount in units for a cap, 1 for a request or an event.
+   */
   abstract D decideLocked(S state, A arg, long quantity, long timeNanos);
 
   /**
