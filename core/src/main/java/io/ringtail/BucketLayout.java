@@ -1,5 +1,7 @@
 package io.ringtail;
 
+import org.HdrHistogram.Histogram;
+
 /**
  * Maps values to slots of a dense count array laid out exactly as HdrHistogram lays out its
  * counts for the same (lowest discernible value, highest trackable value, significant digits).
@@ -11,6 +13,9 @@ package io.ringtail;
  * configuration the builder accepts.
  */
 final class BucketLayout {
+  private final long lowestDiscernibleValue;
+  private final long highestTrackableValue;
+  private final int significantDigits;
   private final int unitMagnitude;
   private final int subBucketHalfCountMagnitude;
   private final int subBucketHalfCount;
@@ -19,6 +24,9 @@ final class BucketLayout {
   private final int length;
 
   private BucketLayout(long lowestDiscernibleValue, long highestTrackableValue, int significantDigits) {
+    this.lowestDiscernibleValue = lowestDiscernibleValue;
+    this.highestTrackableValue = highestTrackableValue;
+    this.significantDigits = significantDigits;
     long largestValueWithSingleUnitResolution = 2 * (long) Math.pow(10, significantDigits);
     int subBucketCountMagnitude = (int) Math.ceil(Math.log(largestValueWithSingleUnitResolution) / Math.log(2));
     this.subBucketHalfCountMagnitude = Math.max(subBucketCountMagnitude, 1) - 1;
@@ -42,8 +50,16 @@ final class BucketLayout {
   }
 
   static BucketLayout of(WindowConfig config) {
-    return new BucketLayout(config.lowestDiscernibleValue(), config.highestTrackableValue(),
-        config.significantDigits());
+    return of(config.lowestDiscernibleValue(), config.highestTrackableValue(), config.significantDigits());
+  }
+
+  static BucketLayout of(long lowestDiscernibleValue, long highestTrackableValue, int significantDigits) {
+    return new BucketLayout(lowestDiscernibleValue, highestTrackableValue, significantDigits);
+  }
+
+  /** An empty HdrHistogram with this layout. */
+  Histogram newHistogram() {
+    return new Histogram(lowestDiscernibleValue, highestTrackableValue, significantDigits);
   }
 
   /** Slots in the dense array. */

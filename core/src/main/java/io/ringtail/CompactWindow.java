@@ -3,7 +3,6 @@ package io.ringtail;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
-import org.HdrHistogram.Histogram;
 
 /**
  * A {@link RollingWindow} whose memory grows with what it holds, not with the value range it is
@@ -88,39 +87,41 @@ final class CompactWindow implements RollingWindow {
   @Override
   public WindowSnapshot snapshot() {
     long now = timeSource.nanoTime();
-    Histogram histogram = new Histogram(config.lowestDiscernibleValue(),
-        config.highestTrackableValue(), config.significantDigits());
-    long sum = 0;
-    long rejected = 0;
-    long min = Long.MAX_VALUE;
-    long max = Long.MIN_VALUE;
-    long start;
-    long end;
     synchronized (this) {
       advance(now);
       long oldest = liveEpoch - bucketCount + 1;
+      long sum = 0;
+      long rejected = 0;
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
       for (int i = 0; i < ring.length; i++) {
         Bucket b = ring[i];
-        if (b == null) {
-          continue;
-        }
-        if (b.epoch < oldest) {
+        if (b != null && b.epoch < oldest) {
           ring[i] = null;
-          continue;
+        } else if (b != null) {
+          sum += b.sum;
+          rejected += b.rejected;
+          min = Math.min(min, b.min);
+          max = Math.max(max, b.max);
         }
-        for (int k = 0; k < b.distinct; k++) {
-          histogram.recordValueWithCount(layout.valueAt(b.slots[k]), b.counts[k]);
-        }
-        sum += b.sum;
-        rejected += b.rejected;
-        min = Math.min(min, b.min);
-        max = Math.max(max, b.max);
       }
-      start = origin + oldest * width;
+      long start = origin + oldest * width;
       long liveStart = origin + liveEpoch * width;
-      end = now - liveStart < 0 ? liveStart : now;
+      long end = now - liveStart < 0 ? liveStart : now;
+      if (max < min) {
+        return HistogramSnapshot.empty(layout, rejected, start, end);
+      }
+      int first = layout.indexOf(min);
+      long[] counts = new long[layout.indexOf(max) - first + 1];
+      for (Bucket b : ring) {
+        if (b != null) {
+          for (int k = 0; k < b.distinct; k++) {
+            counts[b.slots[k] - first] += b.counts[k];
+          }
+        }
+      }
+      return new HistogramSnapshot(layout, first, counts, sum, min, max, rejected, start, end);
     }
-    return new HistogramSnapshot(histogram, sum, min, max, rejected, start, end);
   }
 
   /** Moves the live bucket forward to the one {@code timeNanos} falls in; never backwards. */

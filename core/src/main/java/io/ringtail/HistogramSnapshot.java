@@ -6,10 +6,17 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
- * The in-process {@link WindowSnapshot}: exact count, sum, min and max beside an HdrHistogram
- * of the same samples.
+ * The in-process {@link WindowSnapshot}: exact count, sum, min and max beside the counts of an
+ * HdrHistogram of the same samples.
+ *
+ * <p>It keeps only the histogram slots between its min and max, in HdrHistogram's layout, and
+ * answers percentiles with one scan over them, with HdrHistogram's nearest-rank semantics; an
+ * HdrHistogram {@link Histogram} is built from them only when one is asked for
+ * ({@link #histogram()}, {@link #merge}, {@link #toByteArray()}). A snapshot of a latency window
+ * therefore costs a few kilobytes and a few microseconds, whatever the samples.
  *
  * <p>Immutable and thread-safe. Snapshots {@linkplain #merge(HistogramSnapshot) merge} (windows of
  * several threads, processes or hosts into one) and {@linkplain #toByteArray() serialise} with
@@ -18,8 +25,13 @@ import org.HdrHistogram.Histogram;
  */
 public final class HistogramSnapshot implements WindowSnapshot {
   private static final int MAGIC = 0x52545331; // "RTS1"
+  private static final long[] NO_COUNTS = new long[0];
 
-  private final Histogram histogram;
+  private final BucketLayout layout;
+  /** Slot of {@code counts[0]}. */
+  private final int offset;
+  private final long[] counts;
+  private final long count;
   private final long sum;
   private final long min;
   private final long max;
@@ -27,9 +39,17 @@ public final class HistogramSnapshot implements WindowSnapshot {
   private final long startNanos;
   private final long endNanos;
 
-  HistogramSnapshot(Histogram histogram, long sum, long min, long max, long rejected,
-      long startNanos, long endNanos) {
-    this.histogram = histogram;
+  /** Takes ownership of {@code counts}: slots {@code offset ..}, all between min's and max's. */
+  HistogramSnapshot(BucketLayout layout, int offset, long[] counts, long sum, long min, long max,
+      long rejected, long startNanos, long endNanos) {
+    this.layout = layout;
+    this.offset = offset;
+    this.counts = counts;
+    long n = 0;
+    for (long c : counts) {
+      n += c;
+    }
+    this.count = n;
     this.sum = sum;
     this.min = min;
     this.max = max;
@@ -38,9 +58,30 @@ public final class HistogramSnapshot implements WindowSnapshot {
     this.endNanos = endNanos;
   }
 
+  /** An empty snapshot. */
+  static HistogramSnapshot empty(BucketLayout layout, long rejected, long startNanos, long endNanos) {
+    return new HistogramSnapshot(layout, 0, NO_COUNTS, 0, Long.MAX_VALUE, Long.MIN_VALUE, rejected,
+        startNanos, endNanos);
+  }
+
+  private static HistogramSnapshot of(Histogram histogram, long sum, long min, long max,
+      long rejected, long startNanos, long endNanos) {
+    BucketLayout layout = BucketLayout.of(histogram.getLowestDiscernibleValue(),
+        histogram.getHighestTrackableValue(), histogram.getNumberOfSignificantValueDigits());
+    if (histogram.getTotalCount() == 0) {
+      return empty(layout, rejected, startNanos, endNanos);
+    }
+    int first = layout.indexOf(min);
+    long[] counts = new long[layout.indexOf(max) - first + 1];
+    for (HistogramIterationValue v : histogram.recordedValues()) {
+      counts[layout.indexOf(v.getValueIteratedTo()) - first] += v.getCountAtValueIteratedTo();
+    }
+    return new HistogramSnapshot(layout, first, counts, sum, min, max, rejected, startNanos, endNanos);
+  }
+
   @Override
   public long count() {
-    return histogram.getTotalCount();
+    return count;
   }
 
   @Override
@@ -63,17 +104,35 @@ public final class HistogramSnapshot implements WindowSnapshot {
     return isEmpty() ? Double.NaN : max;
   }
 
+  /**
+   * Nearest rank as HdrHistogram computes it: the {@code ceil(p/100 * count)}-th smallest sample,
+   * reported as the highest value of its histogram slot, then kept within the exact min and max.
+   */
   @Override
   public double valueAtPercentile(double percentile) {
     requirePercentile(percentile);
     if (isEmpty()) {
       return Double.NaN;
     }
-    long value = histogram.getValueAtPercentile(percentile);
-    return Math.max(min, Math.min(max, value));
+    if (percentile == 0.0) {
+      return min;
+    }
+    double requested = Math.nextAfter(percentile, Double.NEGATIVE_INFINITY);
+    long rank = Math.max(1, (long) Math.ceil(requested / 100.0 * count));
+    long seen = 0;
+    int i = 0;
+    while (i < counts.length - 1) {
+      seen += counts[i];
+      if (seen >= rank) {
+        break;
+      }
+      i++;
+    }
+    long highestInSlot = layout.valueAt(offset + i + 1) - 1;
+    return Math.max(min, Math.min(max, highestInSlot));
   }
 
-  /** Counted directly from the histogram in one pass. */
+  /** Counted directly from the histogram slots in one pass. */
   @Override
   public double fractionAbove(long value) {
     if (isEmpty()) {
@@ -85,8 +144,11 @@ public final class HistogramSnapshot implements WindowSnapshot {
     if (value < min) {
       return 1.0;
     }
-    long atOrBelow = histogram.getCountBetweenValues(0, value);
-    return (double) (count() - atOrBelow) / count();
+    long atOrBelow = 0;
+    for (int i = 0, last = layout.indexOf(value) - offset; i <= last; i++) {
+      atOrBelow += counts[i];
+    }
+    return (double) (count - atOrBelow) / count;
   }
 
   @Override
@@ -99,9 +161,15 @@ public final class HistogramSnapshot implements WindowSnapshot {
     return endNanos;
   }
 
-  /** A copy of the histogram behind this snapshot, for HdrHistogram's own iteration and output. */
+  /** An HdrHistogram of the samples, for HdrHistogram's own iteration and output. */
   public Histogram histogram() {
-    return histogram.copy();
+    Histogram histogram = layout.newHistogram();
+    for (int i = 0; i < counts.length; i++) {
+      if (counts[i] != 0) {
+        histogram.recordValueWithCount(layout.valueAt(offset + i), counts[i]);
+      }
+    }
+    return histogram;
   }
 
   /**
@@ -111,16 +179,17 @@ public final class HistogramSnapshot implements WindowSnapshot {
    */
   public HistogramSnapshot merge(HistogramSnapshot other) {
     Objects.requireNonNull(other, "other");
-    Histogram merged = histogram.copy();
+    Histogram merged = histogram();
     merged.setAutoResize(true);
-    merged.add(other.histogram);
-    return new HistogramSnapshot(merged, sum + other.sum, Math.min(min, other.min),
+    merged.add(other.histogram());
+    return of(merged, sum + other.sum, Math.min(min, other.min),
         Math.max(max, other.max), rejected + other.rejected,
         Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos));
   }
 
   /** This snapshot as bytes: a small header and HdrHistogram's compressed encoding. */
   public byte[] toByteArray() {
+    Histogram histogram = histogram();
     ByteBuffer encoded = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
     int histogramBytes = histogram.encodeIntoCompressedByteBuffer(encoded);
     ByteBuffer out = ByteBuffer.allocate(4 + 6 * Long.BYTES + histogramBytes);
@@ -150,7 +219,7 @@ public final class HistogramSnapshot implements WindowSnapshot {
     long end = in.getLong();
     try {
       Histogram histogram = Histogram.decodeFromCompressedByteBuffer(in, 0);
-      return new HistogramSnapshot(histogram, sum, min, max, rejected, start, end);
+      return of(histogram, sum, min, max, rejected, start, end);
     } catch (DataFormatException | RuntimeException e) {
       throw new IllegalArgumentException(
           "bytes must hold a whole Ringtail snapshot, but the histogram could not be decoded: " + e, e);

@@ -5,7 +5,6 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
-import org.HdrHistogram.Histogram;
 import org.HdrHistogram.WriterReaderPhaser;
 
 /**
@@ -133,21 +132,20 @@ final class StripedWindow implements RollingWindow {
         min = Math.min(min, s.min);
         max = Math.max(max, s.max);
       }
-      Histogram histogram = new Histogram(config.lowestDiscernibleValue(), highest,
-          config.significantDigits());
-      if (max >= min) {
-        long[] liveCounts = live.counts;
-        for (int i = layout.indexOf(min), last = layout.indexOf(max); i <= last; i++) {
-          long count = total[i] + liveCounts[i];
-          if (count != 0) {
-            histogram.recordValueWithCount(layout.valueAt(i), count);
-          }
-        }
-      }
       long start = origin + (liveEpoch - bucketCount + 1) * width;
       long end = now - liveStart < 0 ? liveStart : now;
-      return new HistogramSnapshot(histogram, totalSum + live.sum, min, max,
-          totalRejected + live.rejected, start, end);
+      long rejected = totalRejected + live.rejected;
+      if (max < min) {
+        return HistogramSnapshot.empty(layout, rejected, start, end);
+      }
+      int first = layout.indexOf(min);
+      long[] counts = new long[layout.indexOf(max) - first + 1];
+      long[] liveCounts = live.counts;
+      for (int k = 0; k < counts.length; k++) {
+        counts[k] = total[first + k] + liveCounts[first + k];
+      }
+      return new HistogramSnapshot(layout, first, counts, totalSum + live.sum, min, max, rejected,
+          start, end);
     } finally {
       lock.unlock();
     }

@@ -23,6 +23,40 @@ class HistogramSnapshotTest {
   }
 
   @Test
+  void percentiles_agreeWithHdrHistogramOnTheSameSamples() {
+    SplittableRandom random = new SplittableRandom(11);
+    for (int trial = 0; trial < 200; trial++) {
+      WindowConfig config = WindowConfig.builder().significantDigits(random.nextInt(1, 4)).build();
+      RollingWindow w = RollingWindow.create(config, time);
+      org.HdrHistogram.Histogram reference = new org.HdrHistogram.Histogram(
+          config.lowestDiscernibleValue(), config.highestTrackableValue(), config.significantDigits());
+      int n = random.nextInt(1, trial < 100 ? 30 : 20_000);
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      for (int i = 0; i < n; i++) {
+        long v = random.nextInt(4) == 0 ? random.nextLong(0, 300)
+            : (long) Math.exp(random.nextDouble(2, 25));
+        w.record(v);
+        reference.recordValue(v);
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+      }
+      HistogramSnapshot s = (HistogramSnapshot) w.snapshot();
+      assertThat(s.count()).isEqualTo(reference.getTotalCount());
+      for (double p : new double[] {0, 0.1, 1, 10, 25, 33.3, 50, 66.7, 75, 90, 95, 99, 99.9, 99.99, 100}) {
+        double expected = Math.max(min, Math.min(max, reference.getValueAtPercentile(p)));
+        assertThat(s.valueAtPercentile(p)).as("trial %s p%s of %s", trial, p, n).isEqualTo(expected);
+      }
+      long target = (long) Math.exp(random.nextDouble(2, 25));
+      double expectedAbove = target >= max ? 0.0 : target < min ? 1.0
+          : (double) (n - reference.getCountBetweenValues(0, target)) / n;
+      assertThat(s.fractionAbove(target)).isEqualTo(expectedAbove);
+      assertThat(s.histogram().getTotalCount()).isEqualTo(n);
+      assertThat(s.histogram().getValueAtPercentile(50)).isEqualTo(reference.getValueAtPercentile(50));
+    }
+  }
+
+  @Test
   void merge_equalsTheSnapshotOfAllSamples() {
     ExactWindowModel model = new ExactWindowModel();
     HistogramSnapshot a = filled(1, 5_000, model);

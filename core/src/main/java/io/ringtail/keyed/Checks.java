@@ -39,15 +39,7 @@ final class Checks {
 
   /** A positive duration, returned in nanoseconds. */
   static long requirePositive(String name, Duration value) {
-    if (value == null) {
-      throw new IllegalArgumentException(name + " must be positive, but was null");
-    }
-    long nanos;
-    try {
-      nanos = value.toNanos();
-    } catch (ArithmeticException e) {
-      throw new IllegalArgumentException(name + " must fit in 292 years of nanoseconds, but was " + value);
-    }
+    long nanos = toNanos(name, value, "positive");
     if (nanos <= 0) {
       throw new IllegalArgumentException(name + " must be positive, but was " + value);
     }
@@ -56,19 +48,23 @@ final class Checks {
 
   /** A duration of zero or more, returned in nanoseconds. */
   static long requireNonNegative(String name, Duration value) {
-    if (value == null) {
-      throw new IllegalArgumentException(name + " must be zero or positive, but was null");
-    }
-    long nanos;
-    try {
-      nanos = value.toNanos();
-    } catch (ArithmeticException e) {
-      throw new IllegalArgumentException(name + " must fit in 292 years of nanoseconds, but was " + value);
-    }
+    long nanos = toNanos(name, value, "zero or positive");
     if (nanos < 0) {
       throw new IllegalArgumentException(name + " must be zero or positive, but was " + value);
     }
     return nanos;
+  }
+
+  /** A non-null duration that fits in a long of nanoseconds; null is reported as not {@code requirement}. */
+  private static long toNanos(String name, Duration value, String requirement) {
+    if (value == null) {
+      throw new IllegalArgumentException(name + " must be " + requirement + ", but was null");
+    }
+    try {
+      return value.toNanos();
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException(name + " must fit in 292 years of nanoseconds, but was " + value);
+    }
   }
 
   static <T> T requireNonNull(String name, T value) {

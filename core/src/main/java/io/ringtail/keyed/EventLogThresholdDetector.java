@@ -15,87 +15,70 @@ import java.util.Arrays;
  * a key overflows {@code maxEventsPerKey} (a flood: a scanner, a brute force), a warning naming
  * the key is logged through {@link System.Logger}, once per key while it is held.
  */
-final class EventLogThresholdDetector implements ThresholdDetector {
+final class EventLogThresholdDetector
+    extends KeyedDecider<EventLogThresholdDetector.Events, String, ThresholdDecision>
+    implements ThresholdDetector {
   static final int INITIAL_CAPACITY = 2;
   private static final System.Logger LOG = System.getLogger(ThresholdDetector.class.getName());
+  /** A pending bit: this event was the key's first trim past maxEventsPerKey. */
+  private static final int FIRST_TRIM = KeyState.FIRST_FREE_BIT;
 
   private final ThresholdConfig config;
   private final int threshold;
   private final int maxEvents;
-  private final long window;
-  private final DecisionListener<? super ThresholdDecision> listener;
-  private final long cooldown;
-  private final KeyedStates<Events> states;
 
   EventLogThresholdDetector(ThresholdConfig config, long maximumKeys) {
+    super(config.settings(), maximumKeys,
+        k -> new Events(Math.min(INITIAL_CAPACITY, config.maxEventsPerKey())));
     this.config = config;
     this.threshold = config.threshold();
     this.maxEvents = config.maxEventsPerKey();
-    this.window = config.windowNanos();
-    this.listener = config.listenerOrNull();
-    this.cooldown = config.listenerCooldownNanos();
-    this.states = new KeyedStates<>(maximumKeys, config.idleExpiry().toNanos(), config.timeSource(),
-        k -> new Events(Math.min(INITIAL_CAPACITY, maxEvents)));
   }
 
   @Override
   public ThresholdDecision record(String key, String eventId, long eventTimeNanos) {
     Checks.requireKey(key);
     Checks.requireEventId(eventId);
-    while (true) {
-      Events events = states.get(key);
-      ThresholdDecision decision;
-      boolean notify = false;
-      boolean firstTrim = false;
-      synchronized (events) {
-        if (events.retired) {
-          continue;
-        }
-        if (events.size > 0 && events.latest - eventTimeNanos >= window) {
-          decision = new ThresholdDecision(Outcome.EXPIRED, events.size, threshold, false);
-        } else if (events.holds(eventId, events.size > 0 && events.latest - eventTimeNanos > 0
-            ? events.latest - window : eventTimeNanos - window)) {
-          decision = new ThresholdDecision(Outcome.DUPLICATE, events.size, threshold, false);
-        } else {
-          long latest = events.size == 0 || eventTimeNanos - events.latest > 0
-              ? eventTimeNanos : events.latest;
-          events.latest = latest;
-          events.dropUpTo(latest - window);
-          int before = events.size;
-          if (events.insert(eventId, eventTimeNanos, maxEvents) && !events.trimReported) {
-            events.trimReported = true;
-            firstTrim = true;
-          }
-          int after = events.size;
-          boolean crossed = before < threshold && after >= threshold;
-          decision = new ThresholdDecision(Outcome.COUNTED, after, threshold, crossed);
-          if (crossed && listener != null) {
-            notify = events.admitNotification(latest, cooldown);
-          }
-        }
-      }
-      if (firstTrim) {
-        LOG.log(System.Logger.Level.WARNING, "threshold key {0} holds more than {1} events within "
-            + "its window: keeping the newest (counts saturate, firing stays exact)", key, maxEvents);
-      }
-      if (notify) {
-        KeyedStates.notify(listener, key, decision);
-      }
-      return decision;
+    return decide(key, eventId, 1, eventTimeNanos);
+  }
+
+  @Override
+  ThresholdDecision decideLocked(Events events, String eventId, long one, long eventTimeNanos) {
+    if (events.size > 0 && events.latest - eventTimeNanos >= window) {
+      return new ThresholdDecision(Outcome.EXPIRED, events.size, threshold, false);
     }
+    if (events.holds(eventId, events.size > 0 && events.latest - eventTimeNanos > 0
+        ? events.latest - window : eventTimeNanos - window)) {
+      return new ThresholdDecision(Outcome.DUPLICATE, events.size, threshold, false);
+    }
+    long latest = events.size == 0 || eventTimeNanos - events.latest > 0
+        ? eventTimeNanos : events.latest;
+    events.latest = latest;
+    events.dropUpTo(latest - window);
+    int before = events.size;
+    if (events.insert(eventId, eventTimeNanos, maxEvents) && !events.trimReported) {
+      events.trimReported = true;
+      events.markPending(FIRST_TRIM);
+    }
+    int after = events.size;
+    boolean crossed = before < threshold && after >= threshold;
+    ThresholdDecision decision = new ThresholdDecision(Outcome.COUNTED, after, threshold, crossed);
+    trackCrossing(events, crossed, latest);
+    return decision;
+  }
+
+  @Override
+  void afterUnlock(String key, ThresholdDecision decision, int pending) {
+    if ((pending & FIRST_TRIM) != 0) {
+      LOG.log(System.Logger.Level.WARNING, "threshold key {0} holds more than {1} events within "
+          + "its window: keeping the newest (counts saturate, firing stays exact)", key, maxEvents);
+    }
+    super.afterUnlock(key, decision, pending);
   }
 
   @Override
   public ThresholdConfig config() {
     return config;
-  }
-
-  long estimatedKeys() {
-    return states.estimatedKeys();
-  }
-
-  Events stateOf(String key) {
-    return states.get(key);
   }
 
   /** Held events sorted by time, in {@code [0, size)}; guarded by its monitor. */

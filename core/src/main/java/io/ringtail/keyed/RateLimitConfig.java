@@ -1,9 +1,6 @@
 package io.ringtail.keyed;
 
 import static io.ringtail.keyed.Checks.requireBetween;
-import static io.ringtail.keyed.Checks.requireNonNegative;
-import static io.ringtail.keyed.Checks.requireNonNull;
-import static io.ringtail.keyed.Checks.requirePositive;
 
 import io.ringtail.TimeSource;
 import java.time.Duration;
@@ -22,35 +19,22 @@ public final class RateLimitConfig {
   public static final int MAX_LIMIT = 1 << 20;
 
   private final int limit;
-  private final long windowNanos;
-  private final TimeSource timeSource;
-  private final DecisionListener<? super RateDecision> listener;
-  private final long listenerCooldownNanos;
-  private final long idleExpiryNanos;
+  private final DecisionWindowSettings<RateDecision> settings;
 
-  private RateLimitConfig(Builder b, long windowNanos, long cooldownNanos, long idleNanos) {
-    this.limit = b.limit;
-    this.windowNanos = windowNanos;
-    this.timeSource = b.timeSource;
-    this.listener = b.listener;
-    this.listenerCooldownNanos = cooldownNanos;
-    this.idleExpiryNanos = idleNanos;
+  private RateLimitConfig(int limit, DecisionWindowSettings<RateDecision> settings) {
+    this.limit = limit;
+    this.settings = settings;
   }
 
   /** A builder; {@link Builder#limit(int)} must be set. */
   public static Builder builder() {
-    return new Builder();
+    return new Builder(new DecisionWindowSettings.Draft<>());
   }
 
   /** A builder starting from this configuration's values. */
   public Builder toBuilder() {
-    Builder b = new Builder();
+    Builder b = new Builder(settings.toDraft());
     b.limit = limit;
-    b.window = Duration.ofNanos(windowNanos);
-    b.timeSource = timeSource;
-    b.listener = listener;
-    b.listenerCooldown = Duration.ofNanos(listenerCooldownNanos);
-    b.idleExpiry = Duration.ofNanos(idleExpiryNanos);
     return b;
   }
 
@@ -61,35 +45,31 @@ public final class RateLimitConfig {
 
   /** The rolling window {@code W}. */
   public Duration window() {
-    return Duration.ofNanos(windowNanos);
+    return settings.window();
   }
 
   /** {@link #window()} in nanoseconds. */
   public long windowNanos() {
-    return windowNanos;
+    return settings.windowNanos();
   }
 
   /** The time base: read when a request carries no time of its own. */
   public TimeSource timeSource() {
-    return timeSource;
+    return settings.timeSource();
   }
 
   /** The listener notified when a key goes from allowed to denied, if any. */
   public Optional<DecisionListener<? super RateDecision>> listener() {
-    return Optional.ofNullable(listener);
+    return settings.listener();
   }
 
-  DecisionListener<? super RateDecision> listenerOrNull() {
-    return listener;
+  DecisionWindowSettings<RateDecision> settings() {
+    return settings;
   }
 
   /** The least time between two notifications for one key. */
   public Duration listenerCooldown() {
-    return Duration.ofNanos(listenerCooldownNanos);
-  }
-
-  long listenerCooldownNanos() {
-    return listenerCooldownNanos;
+    return settings.listenerCooldown();
   }
 
   /**
@@ -98,25 +78,23 @@ public final class RateLimitConfig {
    * {@code W + D}: a key's history matters until {@code W} after its latest time.
    */
   public Duration idleExpiry() {
-    return Duration.ofNanos(idleExpiryNanos);
+    return settings.idleExpiry();
   }
 
   @Override
   public String toString() {
-    return "RateLimitConfig[limit=" + limit + ", window=" + window() + ", listener=" + (listener != null)
-        + ", listenerCooldown=" + listenerCooldown() + ", idleExpiry=" + idleExpiry() + "]";
+    return "RateLimitConfig[limit=" + limit + ", " + settings.windowString() + ", "
+        + settings.listenerString() + "]";
   }
 
   /** Fluent, reusable builder; {@link #build()} validates. */
   public static final class Builder {
+    private final DecisionWindowSettings.Draft<RateDecision> common;
     private int limit;
-    private Duration window = Duration.ofSeconds(60);
-    private TimeSource timeSource = TimeSource.system();
-    private DecisionListener<? super RateDecision> listener;
-    private Duration listenerCooldown;
-    private Duration idleExpiry;
 
-    private Builder() {}
+    private Builder(DecisionWindowSettings.Draft<RateDecision> common) {
+      this.common = common;
+    }
 
     /** Requests per window per key; 1 to {@link RateLimitConfig#MAX_LIMIT}. */
     public Builder limit(int limit) {
@@ -126,25 +104,25 @@ public final class RateLimitConfig {
 
     /** The window length; positive. */
     public Builder window(Duration window) {
-      this.window = window;
+      common.window = window;
       return this;
     }
 
     /** The time base. */
     public Builder timeSource(TimeSource timeSource) {
-      this.timeSource = timeSource;
+      common.timeSource = timeSource;
       return this;
     }
 
     /** Notified once per crossing into denial; {@code null} for none. */
     public Builder listener(DecisionListener<? super RateDecision> listener) {
-      this.listener = listener;
+      common.listener = listener;
       return this;
     }
 
     /** The least time between two notifications for one key; zero or more, default the window. */
     public Builder listenerCooldown(Duration listenerCooldown) {
-      this.listenerCooldown = listenerCooldown;
+      common.listenerCooldown = listenerCooldown;
       return this;
     }
 
@@ -154,24 +132,14 @@ public final class RateLimitConfig {
      * cooldown too).
      */
     public Builder idleExpiry(Duration idleExpiry) {
-      this.idleExpiry = idleExpiry;
+      common.idleExpiry = idleExpiry;
       return this;
     }
 
     /** Validates every value and returns the immutable configuration. */
     public RateLimitConfig build() {
       requireBetween("limit", limit, 1, MAX_LIMIT);
-      long windowNanos = requirePositive("window", window);
-      requireNonNull("timeSource", timeSource);
-      long cooldown = listenerCooldown == null ? windowNanos
-          : requireNonNegative("listenerCooldown", listenerCooldown);
-      long idle = idleExpiry != null ? requirePositive("idleExpiry", idleExpiry)
-          : listener == null ? windowNanos : Math.max(windowNanos, cooldown);
-      if (idle < windowNanos) {
-        throw new IllegalArgumentException("idleExpiry must be at least the window " + window
-            + ", but was " + idleExpiry);
-      }
-      return new RateLimitConfig(this, windowNanos, cooldown, idle);
+      return new RateLimitConfig(limit, common.build());
     }
   }
 }

@@ -11,60 +11,39 @@ import java.time.Duration;
  * {@value #INITIAL_CAPACITY} slots, doubles as the key's traffic needs, and falls back to the
  * initial size when the window empties, so a quiet key costs little whatever the limit.
  */
-final class SlidingLogRateLimiter implements RateLimiter {
+final class SlidingLogRateLimiter extends KeyedDecider<SlidingLogRateLimiter.Log, Void, RateDecision>
+    implements RateLimiter {
   static final int INITIAL_CAPACITY = 4;
 
   private final RateLimitConfig config;
   private final int limit;
-  private final long window;
-  private final DecisionListener<? super RateDecision> listener;
-  private final long cooldown;
-  private final KeyedStates<Log> states;
 
   SlidingLogRateLimiter(RateLimitConfig config, long maximumKeys) {
+    super(config.settings(), maximumKeys, k -> new Log(Math.min(INITIAL_CAPACITY, config.limit())));
     this.config = config;
     this.limit = config.limit();
-    this.window = config.windowNanos();
-    this.listener = config.listenerOrNull();
-    this.cooldown = config.listenerCooldownNanos();
-    this.states = new KeyedStates<>(maximumKeys, config.idleExpiry().toNanos(), config.timeSource(),
-        k -> new Log(Math.min(INITIAL_CAPACITY, limit)));
   }
 
   @Override
   public RateDecision tryAcquire(String key, long timeNanos) {
     Checks.requireKey(key);
-    while (true) {
-      Log log = states.get(key);
-      RateDecision decision;
-      boolean notify;
-      synchronized (log) {
-        if (log.retired) {
-          continue;
-        }
-        long t = log.decided && timeNanos - log.latest < 0 ? log.latest : timeNanos;
-        log.latest = t;
-        log.decided = true;
-        log.evictUpTo(t - window);
-        boolean allowed = log.size < limit;
-        if (allowed) {
-          log.append(t, limit);
-        }
-        int remaining = limit - log.size;
-        Duration retryAfter = remaining > 0 ? Duration.ZERO
-            : Duration.ofNanos(log.oldest() + window - t);
-        decision = new RateDecision(allowed, remaining, limit, retryAfter);
-        notify = false;
-        if (listener != null) {
-          notify = !allowed && !log.alarmed && log.admitNotification(t, cooldown);
-          log.alarmed = !allowed;
-        }
-      }
-      if (notify) {
-        KeyedStates.notify(listener, key, decision);
-      }
-      return decision;
+    return decide(key, null, 1, timeNanos);
+  }
+
+  @Override
+  RateDecision decideLocked(Log log, Void unused, long one, long timeNanos) {
+    long t = log.advanceTo(timeNanos);
+    log.evictUpTo(t - window);
+    boolean allowed = log.size < limit;
+    if (allowed) {
+      log.append(t, limit);
     }
+    int remaining = limit - log.size;
+    Duration retryAfter = remaining > 0 ? Duration.ZERO
+        : Duration.ofNanos(log.oldest() + window - t);
+    RateDecision decision = new RateDecision(allowed, remaining, limit, retryAfter);
+    trackDenial(log, !allowed, t);
+    return decision;
   }
 
   @Override
@@ -72,21 +51,11 @@ final class SlidingLogRateLimiter implements RateLimiter {
     return config;
   }
 
-  long estimatedKeys() {
-    return states.estimatedKeys();
-  }
-
-  Log stateOf(String key) {
-    return states.get(key);
-  }
-
   /** A ring of timestamps in time order; guarded by its monitor. */
-  static final class Log extends KeyState {
+  static final class Log extends MonotonicKeyState {
     long[] ring;
     int head;
     int size;
-    long latest;
-    boolean decided;
 
     Log(int capacity) {
       ring = new long[capacity];

@@ -14,69 +14,50 @@ import java.util.Optional;
  * pairs held. Memory: 16 bytes per held pair, at most {@code maxEntriesPerKey} pairs; the ring
  * starts at {@value #INITIAL_CAPACITY} pairs and shrinks back when the window empties.
  */
-final class SlidingLogSumCap implements SumCap {
+final class SlidingLogSumCap extends KeyedDecider<SlidingLogSumCap.Ledger, BigDecimal, SumDecision>
+    implements SumCap {
   static final int INITIAL_CAPACITY = 4;
 
   private final SumCapConfig config;
   private final long capUnits;
   private final int maxEntries;
-  private final long window;
   private final int scale;
-  private final DecisionListener<? super SumDecision> listener;
-  private final long cooldown;
-  private final KeyedStates<Ledger> states;
 
   SlidingLogSumCap(SumCapConfig config, long maximumKeys) {
+    super(config.settings(), maximumKeys,
+        k -> new Ledger(Math.min(INITIAL_CAPACITY, config.maxEntriesPerKey())));
     this.config = config;
     this.capUnits = config.capUnits();
     this.maxEntries = config.maxEntriesPerKey();
-    this.window = config.windowNanos();
     this.scale = config.scale();
-    this.listener = config.listenerOrNull();
-    this.cooldown = config.listenerCooldownNanos();
-    this.states = new KeyedStates<>(maximumKeys, config.idleExpiry().toNanos(), config.timeSource(),
-        k -> new Ledger(Math.min(INITIAL_CAPACITY, maxEntries)));
   }
 
   @Override
   public SumDecision tryAdd(String key, BigDecimal amount, long timeNanos) {
     Checks.requireKey(key);
     long units = config.toUnits(amount);
+    return decide(key, amount.setScale(scale), units, timeNanos);
+  }
+
+  /** Decides {@code units} (the amount {@code decided}, or above the cap) at {@code timeNanos}. */
+  @Override
+  SumDecision decideLocked(Ledger ledger, BigDecimal decided, long units, long timeNanos) {
     boolean exceeds = units > capUnits;
-    BigDecimal decided = amount.setScale(scale);
-    while (true) {
-      Ledger ledger = states.get(key);
-      SumDecision decision;
-      boolean notify = false;
-      synchronized (ledger) {
-        if (ledger.retired) {
-          continue;
-        }
-        long t = ledger.decided && timeNanos - ledger.latest < 0 ? ledger.latest : timeNanos;
-        ledger.latest = t;
-        ledger.decided = true;
-        ledger.evictUpTo(t - window);
-        boolean allowed = !exceeds && ledger.total + units <= capUnits;
-        if (allowed && units > 0) {
-          ledger.append(t, units, maxEntries);
-        }
-        Optional<Duration> retryAfter = exceeds ? Optional.empty()
-            : Optional.of(allowed ? Duration.ZERO
-                : Duration.ofNanos(ledger.waitFor(units, capUnits) + window - t));
-        Duration freesIn = ledger.size == 0 ? Duration.ZERO
-            : Duration.ofNanos(ledger.oldestTime() + window - t);
-        decision = new SumDecision(allowed, exceeds, decided, config.fromUnits(ledger.total),
-            config.cap(), retryAfter, freesIn);
-        if (listener != null) {
-          notify = !allowed && !ledger.alarmed && ledger.admitNotification(t, cooldown);
-          ledger.alarmed = !allowed;
-        }
-      }
-      if (notify) {
-        KeyedStates.notify(listener, key, decision);
-      }
-      return decision;
+    long t = ledger.advanceTo(timeNanos);
+    ledger.evictUpTo(t - window);
+    boolean allowed = !exceeds && ledger.total + units <= capUnits;
+    if (allowed && units > 0) {
+      ledger.append(t, units, maxEntries);
     }
+    Optional<Duration> retryAfter = exceeds ? Optional.empty()
+        : Optional.of(allowed ? Duration.ZERO
+            : Duration.ofNanos(ledger.waitFor(units, capUnits) + window - t));
+    Duration freesIn = ledger.size == 0 ? Duration.ZERO
+        : Duration.ofNanos(ledger.oldestTime() + window - t);
+    SumDecision decision = new SumDecision(allowed, exceeds, decided,
+        config.fromUnits(ledger.total), config.cap(), retryAfter, freesIn);
+    trackDenial(ledger, !allowed, t);
+    return decision;
   }
 
   @Override
@@ -84,23 +65,13 @@ final class SlidingLogSumCap implements SumCap {
     return config;
   }
 
-  long estimatedKeys() {
-    return states.estimatedKeys();
-  }
-
-  Ledger stateOf(String key) {
-    return states.get(key);
-  }
-
   /** A ring of (time, units) pairs in time order and their total; guarded by its monitor. */
-  static final class Ledger extends KeyState {
+  static final class Ledger extends MonotonicKeyState {
     long[] times;
     long[] units;
     int head;
     int size;
     long total;
-    long latest;
-    boolean decided;
 
     Ledger(int capacity) {
       times = new long[capacity];

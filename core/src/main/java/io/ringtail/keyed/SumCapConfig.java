@@ -1,9 +1,6 @@
 package io.ringtail.keyed;
 
 import static io.ringtail.keyed.Checks.requireBetween;
-import static io.ringtail.keyed.Checks.requireNonNegative;
-import static io.ringtail.keyed.Checks.requireNonNull;
-import static io.ringtail.keyed.Checks.requirePositive;
 
 import io.ringtail.TimeSource;
 import java.math.BigDecimal;
@@ -31,41 +28,28 @@ public final class SumCapConfig {
   private static final BigDecimal MAX_CAP_UNITS = BigDecimal.valueOf(Long.MAX_VALUE >> 1);
 
   private final BigDecimal cap;
-  private final long windowNanos;
   private final int scale;
   private final int maxEntriesPerKey;
-  private final TimeSource timeSource;
-  private final DecisionListener<? super SumDecision> listener;
-  private final long listenerCooldownNanos;
-  private final long idleExpiryNanos;
+  private final DecisionWindowSettings<SumDecision> settings;
 
-  private SumCapConfig(Builder b, long windowNanos, long cooldownNanos, long idleNanos) {
+  private SumCapConfig(Builder b, DecisionWindowSettings<SumDecision> settings) {
     this.cap = b.cap.setScale(b.scale);
-    this.windowNanos = windowNanos;
     this.scale = b.scale;
     this.maxEntriesPerKey = b.maxEntriesPerKey;
-    this.timeSource = b.timeSource;
-    this.listener = b.listener;
-    this.listenerCooldownNanos = cooldownNanos;
-    this.idleExpiryNanos = idleNanos;
+    this.settings = settings;
   }
 
   /** A builder; {@link Builder#cap(BigDecimal)} must be set. */
   public static Builder builder() {
-    return new Builder();
+    return new Builder(new DecisionWindowSettings.Draft<>());
   }
 
   /** A builder starting from this configuration's values. */
   public Builder toBuilder() {
-    Builder b = new Builder();
+    Builder b = new Builder(settings.toDraft());
     b.cap = cap;
-    b.window = Duration.ofNanos(windowNanos);
     b.scale = scale;
     b.maxEntriesPerKey = maxEntriesPerKey;
-    b.timeSource = timeSource;
-    b.listener = listener;
-    b.listenerCooldown = Duration.ofNanos(listenerCooldownNanos);
-    b.idleExpiry = Duration.ofNanos(idleExpiryNanos);
     return b;
   }
 
@@ -76,12 +60,12 @@ public final class SumCapConfig {
 
   /** The rolling window {@code W}. */
   public Duration window() {
-    return Duration.ofNanos(windowNanos);
+    return settings.window();
   }
 
   /** {@link #window()} in nanoseconds. */
   public long windowNanos() {
-    return windowNanos;
+    return settings.windowNanos();
   }
 
   /** Digits after the decimal point every amount, total and cap is expressed with. */
@@ -102,25 +86,21 @@ public final class SumCapConfig {
 
   /** The time base: read when an amount carries no time of its own. */
   public TimeSource timeSource() {
-    return timeSource;
+    return settings.timeSource();
   }
 
   /** The listener notified when a key goes from allowed to denied, if any. */
   public Optional<DecisionListener<? super SumDecision>> listener() {
-    return Optional.ofNullable(listener);
+    return settings.listener();
   }
 
-  DecisionListener<? super SumDecision> listenerOrNull() {
-    return listener;
+  DecisionWindowSettings<SumDecision> settings() {
+    return settings;
   }
 
   /** The least time between two notifications for one key. */
   public Duration listenerCooldown() {
-    return Duration.ofNanos(listenerCooldownNanos);
-  }
-
-  long listenerCooldownNanos() {
-    return listenerCooldownNanos;
+    return settings.listenerCooldown();
   }
 
   /**
@@ -129,7 +109,7 @@ public final class SumCapConfig {
    * {@code W + D}: a key's history matters until {@code W} after its latest time.
    */
   public Duration idleExpiry() {
-    return Duration.ofNanos(idleExpiryNanos);
+    return settings.idleExpiry();
   }
 
   /** {@link #cap()} in units of {@code 10^-scale}. */
@@ -171,23 +151,20 @@ public final class SumCapConfig {
 
   @Override
   public String toString() {
-    return "SumCapConfig[cap=" + cap + ", window=" + window() + ", scale=" + scale
-        + ", maxEntriesPerKey=" + maxEntriesPerKey + ", listener=" + (listener != null)
-        + ", listenerCooldown=" + listenerCooldown() + ", idleExpiry=" + idleExpiry() + "]";
+    return "SumCapConfig[cap=" + cap + ", " + settings.windowString() + ", scale=" + scale
+        + ", maxEntriesPerKey=" + maxEntriesPerKey + ", " + settings.listenerString() + "]";
   }
 
   /** Fluent, reusable builder; {@link #build()} validates. */
   public static final class Builder {
+    private final DecisionWindowSettings.Draft<SumDecision> common;
     private BigDecimal cap;
-    private Duration window = Duration.ofSeconds(60);
     private int scale = 2;
     private int maxEntriesPerKey = 1_000;
-    private TimeSource timeSource = TimeSource.system();
-    private DecisionListener<? super SumDecision> listener;
-    private Duration listenerCooldown;
-    private Duration idleExpiry;
 
-    private Builder() {}
+    private Builder(DecisionWindowSettings.Draft<SumDecision> common) {
+      this.common = common;
+    }
 
     /** The most a key's amounts may total within any window; positive, at most {@code scale} decimals. */
     public Builder cap(BigDecimal cap) {
@@ -197,7 +174,7 @@ public final class SumCapConfig {
 
     /** The window length; positive. */
     public Builder window(Duration window) {
-      this.window = window;
+      common.window = window;
       return this;
     }
 
@@ -215,19 +192,19 @@ public final class SumCapConfig {
 
     /** The time base. */
     public Builder timeSource(TimeSource timeSource) {
-      this.timeSource = timeSource;
+      common.timeSource = timeSource;
       return this;
     }
 
     /** Notified once per crossing into denial; {@code null} for none. */
     public Builder listener(DecisionListener<? super SumDecision> listener) {
-      this.listener = listener;
+      common.listener = listener;
       return this;
     }
 
     /** The least time between two notifications for one key; zero or more, default the window. */
     public Builder listenerCooldown(Duration listenerCooldown) {
-      this.listenerCooldown = listenerCooldown;
+      common.listenerCooldown = listenerCooldown;
       return this;
     }
 
@@ -237,7 +214,7 @@ public final class SumCapConfig {
      * cooldown too).
      */
     public Builder idleExpiry(Duration idleExpiry) {
-      this.idleExpiry = idleExpiry;
+      common.idleExpiry = idleExpiry;
       return this;
     }
 
@@ -258,18 +235,9 @@ public final class SumCapConfig {
         throw new IllegalArgumentException("cap must be at most " + MAX_CAP_UNITS.movePointLeft(scale)
             + " at scale " + scale + ", but was " + cap);
       }
-      long windowNanos = requirePositive("window", window);
-      requireBetween("maxEntriesPerKey", maxEntriesPerKey, 1, MAX_ENTRIES_PER_KEY);
-      requireNonNull("timeSource", timeSource);
-      long cooldown = listenerCooldown == null ? windowNanos
-          : requireNonNegative("listenerCooldown", listenerCooldown);
-      long idle = idleExpiry != null ? requirePositive("idleExpiry", idleExpiry)
-          : listener == null ? windowNanos : Math.max(windowNanos, cooldown);
-      if (idle < windowNanos) {
-        throw new IllegalArgumentException("idleExpiry must be at least the window " + window
-            + ", but was " + idleExpiry);
-      }
-      return new SumCapConfig(this, windowNanos, cooldown, idle);
+      DecisionWindowSettings<SumDecision> settings = common.build(
+          () -> requireBetween("maxEntriesPerKey", maxEntriesPerKey, 1, MAX_ENTRIES_PER_KEY));
+      return new SumCapConfig(this, settings);
     }
   }
 }

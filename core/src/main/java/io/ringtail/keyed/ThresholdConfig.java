@@ -1,9 +1,6 @@
 package io.ringtail.keyed;
 
 import static io.ringtail.keyed.Checks.requireBetween;
-import static io.ringtail.keyed.Checks.requireNonNegative;
-import static io.ringtail.keyed.Checks.requireNonNull;
-import static io.ringtail.keyed.Checks.requirePositive;
 
 import io.ringtail.TimeSource;
 import java.time.Duration;
@@ -23,38 +20,25 @@ public final class ThresholdConfig {
   public static final int MAX_EVENTS_PER_KEY = 1 << 20;
 
   private final int threshold;
-  private final long windowNanos;
   private final int maxEventsPerKey;
-  private final TimeSource timeSource;
-  private final DecisionListener<? super ThresholdDecision> listener;
-  private final long listenerCooldownNanos;
-  private final long idleExpiryNanos;
+  private final DecisionWindowSettings<ThresholdDecision> settings;
 
-  private ThresholdConfig(Builder b, long windowNanos, long cooldownNanos, long idleNanos) {
+  private ThresholdConfig(Builder b, DecisionWindowSettings<ThresholdDecision> settings) {
     this.threshold = b.threshold;
-    this.windowNanos = windowNanos;
     this.maxEventsPerKey = b.maxEventsPerKey == 0 ? b.threshold : b.maxEventsPerKey;
-    this.timeSource = b.timeSource;
-    this.listener = b.listener;
-    this.listenerCooldownNanos = cooldownNanos;
-    this.idleExpiryNanos = idleNanos;
+    this.settings = settings;
   }
 
   /** A builder; {@link Builder#threshold(int)} must be set. */
   public static Builder builder() {
-    return new Builder();
+    return new Builder(new DecisionWindowSettings.Draft<>());
   }
 
   /** A builder starting from this configuration's values. */
   public Builder toBuilder() {
-    Builder b = new Builder();
+    Builder b = new Builder(settings.toDraft());
     b.threshold = threshold;
-    b.window = Duration.ofNanos(windowNanos);
     b.maxEventsPerKey = maxEventsPerKey;
-    b.timeSource = timeSource;
-    b.listener = listener;
-    b.listenerCooldown = Duration.ofNanos(listenerCooldownNanos);
-    b.idleExpiry = Duration.ofNanos(idleExpiryNanos);
     return b;
   }
 
@@ -65,12 +49,12 @@ public final class ThresholdConfig {
 
   /** The window {@code W}: events count while within {@code W} of the key's latest event. */
   public Duration window() {
-    return Duration.ofNanos(windowNanos);
+    return settings.window();
   }
 
   /** {@link #window()} in nanoseconds. */
   public long windowNanos() {
-    return windowNanos;
+    return settings.windowNanos();
   }
 
   /**
@@ -85,25 +69,21 @@ public final class ThresholdConfig {
 
   /** The time base: read when an event carries no time of its own. */
   public TimeSource timeSource() {
-    return timeSource;
+    return settings.timeSource();
   }
 
   /** The listener notified when a key crosses the threshold, if any. */
   public Optional<DecisionListener<? super ThresholdDecision>> listener() {
-    return Optional.ofNullable(listener);
+    return settings.listener();
   }
 
-  DecisionListener<? super ThresholdDecision> listenerOrNull() {
-    return listener;
+  DecisionWindowSettings<ThresholdDecision> settings() {
+    return settings;
   }
 
   /** The least time between two notifications for one key. */
   public Duration listenerCooldown() {
-    return Duration.ofNanos(listenerCooldownNanos);
-  }
-
-  long listenerCooldownNanos() {
-    return listenerCooldownNanos;
+    return settings.listenerCooldown();
   }
 
   /**
@@ -112,27 +92,24 @@ public final class ThresholdConfig {
    * when event times lag the time source by up to {@code D}, use at least {@code W + D}.
    */
   public Duration idleExpiry() {
-    return Duration.ofNanos(idleExpiryNanos);
+    return settings.idleExpiry();
   }
 
   @Override
   public String toString() {
-    return "ThresholdConfig[threshold=" + threshold + ", window=" + window()
-        + ", maxEventsPerKey=" + maxEventsPerKey + ", listener=" + (listener != null)
-        + ", listenerCooldown=" + listenerCooldown() + ", idleExpiry=" + idleExpiry() + "]";
+    return "ThresholdConfig[threshold=" + threshold + ", " + settings.windowString()
+        + ", maxEventsPerKey=" + maxEventsPerKey + ", " + settings.listenerString() + "]";
   }
 
   /** Fluent, reusable builder; {@link #build()} validates. */
   public static final class Builder {
+    private final DecisionWindowSettings.Draft<ThresholdDecision> common;
     private int threshold;
-    private Duration window = Duration.ofSeconds(60);
     private int maxEventsPerKey;
-    private TimeSource timeSource = TimeSource.system();
-    private DecisionListener<? super ThresholdDecision> listener;
-    private Duration listenerCooldown;
-    private Duration idleExpiry;
 
-    private Builder() {}
+    private Builder(DecisionWindowSettings.Draft<ThresholdDecision> common) {
+      this.common = common;
+    }
 
     /** Events within the window at or above which a key fires, 1 to {@link #MAX_EVENTS_PER_KEY}. */
     public Builder threshold(int threshold) {
@@ -142,7 +119,7 @@ public final class ThresholdConfig {
 
     /** The window length; positive. */
     public Builder window(Duration window) {
-      this.window = window;
+      common.window = window;
       return this;
     }
 
@@ -154,19 +131,19 @@ public final class ThresholdConfig {
 
     /** The time base. */
     public Builder timeSource(TimeSource timeSource) {
-      this.timeSource = timeSource;
+      common.timeSource = timeSource;
       return this;
     }
 
     /** Notified once per crossing; {@code null} for none. */
     public Builder listener(DecisionListener<? super ThresholdDecision> listener) {
-      this.listener = listener;
+      common.listener = listener;
       return this;
     }
 
     /** The least time between two notifications for one key; zero or more, default the window. */
     public Builder listenerCooldown(Duration listenerCooldown) {
-      this.listenerCooldown = listenerCooldown;
+      common.listenerCooldown = listenerCooldown;
       return this;
     }
 
@@ -176,27 +153,19 @@ public final class ThresholdConfig {
      * cooldown too).
      */
     public Builder idleExpiry(Duration idleExpiry) {
-      this.idleExpiry = idleExpiry;
+      common.idleExpiry = idleExpiry;
       return this;
     }
 
     /** Validates every value and returns the immutable configuration. */
     public ThresholdConfig build() {
       requireBetween("threshold", threshold, 1, MAX_EVENTS_PER_KEY);
-      long windowNanos = requirePositive("window", window);
-      if (maxEventsPerKey != 0) {
-        requireBetween("maxEventsPerKey", maxEventsPerKey, threshold, MAX_EVENTS_PER_KEY);
-      }
-      requireNonNull("timeSource", timeSource);
-      long cooldown = listenerCooldown == null ? windowNanos
-          : requireNonNegative("listenerCooldown", listenerCooldown);
-      long idle = idleExpiry != null ? requirePositive("idleExpiry", idleExpiry)
-          : listener == null ? windowNanos : Math.max(windowNanos, cooldown);
-      if (idle < windowNanos) {
-        throw new IllegalArgumentException("idleExpiry must be at least the window " + window
-            + ", but was " + idleExpiry);
-      }
-      return new ThresholdConfig(this, windowNanos, cooldown, idle);
+      DecisionWindowSettings<ThresholdDecision> settings = common.build(() -> {
+        if (maxEventsPerKey != 0) {
+          requireBetween("maxEventsPerKey", maxEventsPerKey, threshold, MAX_EVENTS_PER_KEY);
+        }
+      });
+      return new ThresholdConfig(this, settings);
     }
   }
 }
