@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The examples of docs/readme-keyed.md, run with injected time so they stay true. */
+/** The examples of the README, run with injected time so they stay true. */
 class ReadmeExamplesTest {
 
   @Test

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The code of docs/readme-micrometer.md, kept compiling and true. */
+/** The code of the README, kept compiling and true. */
 class MicrometerReadmeExampleTest {
 
   @Test

@@ -14,7 +14,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The ACL documented in docs/readme-redis.md is enough for every operation, and no broader. */
+/** The ACL documented in the README is enough for every operation, and no broader. */
 @ExtendWith(RedisExtension.class)
 class AclTest {
   static final String ACL = "on >ringtail-secret resetkeys ~ringtail:* resetchannels -@all"
