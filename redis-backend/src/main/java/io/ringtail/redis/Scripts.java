@@ -2,8 +2,8 @@ package io.ringtail.redis;
 
 /** The Lua scripts of this module, loaded once per class loader. */
 final class Scripts {
-  static final LuaScript WINDOW_RECORD = LuaScript.load("window_record.lua");
-  static final LuaScript WINDOW_SNAPSHOT = LuaScript.load("window_snapshot.lua");
+  static final LuaScript WINDOW_RECORD = LuaScript.load("window_common.lua", "window_record.lua");
+  static final LuaScript WINDOW_SNAPSHOT = LuaScript.load("window_common.lua", "window_snapshot.lua");
   static final LuaScript RATE_LIMIT = LuaScript.load("decimal64.lua", "rate_limit.lua");
   static final LuaScript THRESHOLD = LuaScript.load("decimal64.lua", "threshold.lua");
   static final LuaScript SERVER_TIME = LuaScript.load("server_time.lua");

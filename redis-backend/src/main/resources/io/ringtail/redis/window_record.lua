@@ -16,34 +16,8 @@ local cap = tonumber(ARGV[4])
 local ttl = ARGV[5]
 local guard = tonumber(ARGV[7])
 
-local clock = redis.call('TIME')
-local server = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
-local now = server
-local skewed = 0
-if ARGV[6] ~= '' then
-  now = tonumber(ARGV[6])
-  if guard >= 0 and math.abs(now - server) > guard then
-    now = server
-    skewed = 1
-  end
-end
+local server, now, skewed = windowClock(ARGV[6], guard)
 local cutoff = now - length
-
--- Exact sum of the values encoded in members' 19-digit prefixes, as a decimal string:
--- split each value into high and low nine-digit halves so every double stays exact.
-local function sumOf(members)
-  local hi, lo = 0, 0
-  for i = 1, #members do
-    hi = hi + tonumber(string.sub(members[i], 1, 10))
-    lo = lo + tonumber(string.sub(members[i], 11, 19))
-  end
-  hi = hi + math.floor(lo / 1000000000)
-  lo = lo % 1000000000
-  if hi == 0 then
-    return string.format('%d', lo)
-  end
-  return string.format('%d%09d', hi, lo)
-end
 
 local function drop(members, withValues)
   for i = 1, #members, chunk do

@@ -12,30 +12,8 @@ local chunk = tonumber(ARGV[2])
 local budget = tonumber(ARGV[3])
 local guard = tonumber(ARGV[5])
 
-local clock = redis.call('TIME')
-local server = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
-local now = server
-if ARGV[4] ~= '' then
-  now = tonumber(ARGV[4])
-  if guard >= 0 and math.abs(now - server) > guard then
-    now = server
-  end
-end
+local _, now = windowClock(ARGV[4], guard)
 local cutoff = now - length
-
-local function sumOf(members)
-  local hi, lo = 0, 0
-  for i = 1, #members do
-    hi = hi + tonumber(string.sub(members[i], 1, 10))
-    lo = lo + tonumber(string.sub(members[i], 11, 19))
-  end
-  hi = hi + math.floor(lo / 1000000000)
-  lo = lo % 1000000000
-  if hi == 0 then
-    return string.format('%d', lo)
-  end
-  return string.format('%d%09d', hi, lo)
-end
 
 local function evict(key, withValues)
   local removed = 0
