@@ -14,7 +14,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
-import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.alert.CountingWindow;
@@ -144,7 +143,7 @@ class WindowMetricsTest {
       assertThat(p95).isLessThanOrEqualTo(p99);
       assertThat(p99).isLessThanOrEqualTo(max);
     }
-    assertThat(window.snapshots).isEqualTo(20);
+    assertThat(window.snapshots()).isEqualTo(20);
   }
 
   @Test
@@ -324,44 +323,15 @@ class WindowMetricsTest {
   }
 
   /** A window that records one more sample (k ms for the k-th) each time it is snapshotted. */
-  private static final class ShiftingWindow implements RollingWindow {
-    private final RollingWindow delegate;
-    int snapshots;
-
+  private static final class ShiftingWindow extends CountingWindow {
     ShiftingWindow(RollingWindow delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public void record(long value) {
-      delegate.record(value);
-    }
-
-    @Override
-    public void recordAt(long value, long timeNanos) {
-      delegate.recordAt(value, timeNanos);
+      super(delegate);
     }
 
     @Override
     public WindowSnapshot snapshot() {
-      snapshots++;
-      delegate.record(ms(snapshots));
-      return delegate.snapshot();
-    }
-
-    @Override
-    public Duration length() {
-      return delegate.length();
-    }
-
-    @Override
-    public TimeSource timeSource() {
-      return delegate.timeSource();
-    }
-
-    @Override
-    public long footprintBytes() {
-      return delegate.footprintBytes();
+      record(ms(snapshots() + 1));
+      return super.snapshot();
     }
   }
 }
