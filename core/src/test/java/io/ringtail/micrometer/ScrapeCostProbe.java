@@ -56,7 +56,7 @@ public final class ScrapeCostProbe {
     AlertMonitor p95 = AlertMonitor.create().add(AlertRule.threshold("p95", w, io.ringtail.alert.Measure.percentile(95)).above(2.5e8).build());
     bench("AlertMonitor.evaluate(), 1 P95 threshold rule, 100k-sample window", 2000, () -> p95.evaluate());
     AlertMonitor slo = AlertMonitor.create().add(AlertRule.sloBurn("slo", w, 300_000_000L, 0.99).above(14.4).build());
-    bench("AlertMonitor.evaluate(), 1 SLO burn rule (bisection), 100k samples", 2000, () -> slo.evaluate());
+    bench("AlertMonitor.evaluate(), 1 SLO burn rule, 100k samples", 2000, () -> slo.evaluate());
     WindowSnapshot s = w.snapshot();
     io.ringtail.alert.Measure frac = io.ringtail.alert.Measure.fractionAbove(300_000_000L);
     bench("Measure.fractionAbove on a taken snapshot, 100k samples", 2000, () -> frac.of(s));
