@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,47 +19,11 @@ import org.junit.jupiter.api.Test;
  * configuration and moves it explicitly. Keys are unique per test run (see {@link #key}), so a
  * shared server needs no flushing between tests.
  */
-public abstract class RateLimiterContract {
+public abstract class RateLimiterContract extends DecisionContract {
   protected static final Duration WINDOW = Duration.ofSeconds(60);
-  private static final AtomicInteger RUN = new AtomicInteger();
-  private final String prefix = getClass().getSimpleName() + "-" + System.nanoTime() + "-"
-      + RUN.incrementAndGet() + ":";
 
   /** A limiter applying {@code config}. */
   protected abstract RateLimiter newLimiter(RateLimitConfig config);
-
-  /** The reading the test clock starts at. */
-  protected long startNanos() {
-    return 1_000_000_000_000_000L;
-  }
-
-  /** How many random decisions the reference-model test replays. */
-  protected int randomOperations() {
-    return 5_000;
-  }
-
-  /** Threads and attempts per thread in the concurrency tests. */
-  protected int threads() {
-    return 8;
-  }
-
-  protected int attemptsPerThread() {
-    return 500;
-  }
-
-  /** Rounds of the one-key race (each round is a fresh window). */
-  protected int rounds() {
-    return 20;
-  }
-
-  /** A key unique to this test instance. */
-  protected String key(String name) {
-    return prefix + name;
-  }
-
-  private ManualTimeSource time() {
-    return new ManualTimeSource(startNanos());
-  }
 
   private RateLimiter limiter(int limit, ManualTimeSource time) {
     return newLimiter(RateLimitConfig.builder().limit(limit).window(WINDOW).timeSource(time).build());

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,48 +19,12 @@ import org.junit.jupiter.api.Test;
  * configuration in {@link #newCap}; every test passes a {@link ManualTimeSource} in the
  * configuration and moves it explicitly. Keys are unique per test instance.
  */
-public abstract class SumCapContract {
+public abstract class SumCapContract extends DecisionContract {
   protected static final Duration WEEK = Duration.ofDays(7);
   private static final long DAY = Duration.ofDays(1).toNanos();
-  private static final AtomicInteger RUN = new AtomicInteger();
-  private final String prefix = getClass().getSimpleName() + "-" + System.nanoTime() + "-"
-      + RUN.incrementAndGet() + ":";
 
   /** A cap applying {@code config}. */
   protected abstract SumCap newCap(SumCapConfig config);
-
-  /** The reading the test clock starts at. */
-  protected long startNanos() {
-    return 1_000_000_000_000_000L;
-  }
-
-  /** How many random amounts the reference-model test replays. */
-  protected int randomOperations() {
-    return 5_000;
-  }
-
-  /** Threads and attempts per thread in the concurrency tests. */
-  protected int threads() {
-    return 8;
-  }
-
-  protected int attemptsPerThread() {
-    return 500;
-  }
-
-  /** Rounds of the one-key races. */
-  protected int rounds() {
-    return 20;
-  }
-
-  /** A key unique to this test instance. */
-  protected String key(String name) {
-    return prefix + name;
-  }
-
-  private ManualTimeSource time() {
-    return new ManualTimeSource(startNanos());
-  }
 
   private SumCap cap(String cap, ManualTimeSource time) {
     return newCap(SumCapConfig.builder().cap(new BigDecimal(cap)).window(WEEK).timeSource(time).build());

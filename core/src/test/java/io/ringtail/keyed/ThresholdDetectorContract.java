@@ -23,48 +23,12 @@ import org.junit.jupiter.api.Test;
  * configuration in {@link #newDetector}; every test passes a {@link ManualTimeSource} in the
  * configuration and moves it explicitly. Keys are unique per test instance.
  */
-public abstract class ThresholdDetectorContract {
+public abstract class ThresholdDetectorContract extends DecisionContract {
   protected static final Duration WINDOW = Duration.ofSeconds(60);
   private static final long SECOND = Duration.ofSeconds(1).toNanos();
-  private static final AtomicInteger RUN = new AtomicInteger();
-  private final String prefix = getClass().getSimpleName() + "-" + System.nanoTime() + "-"
-      + RUN.incrementAndGet() + ":";
 
   /** A detector applying {@code config}. */
   protected abstract ThresholdDetector newDetector(ThresholdConfig config);
-
-  /** The reading the test clock starts at. */
-  protected long startNanos() {
-    return 1_000_000_000_000_000L;
-  }
-
-  /** How many random events the reference-model test replays. */
-  protected int randomOperations() {
-    return 5_000;
-  }
-
-  /** Threads and events per thread in the concurrency tests. */
-  protected int threads() {
-    return 8;
-  }
-
-  protected int attemptsPerThread() {
-    return 500;
-  }
-
-  /** Rounds of the one-key races. */
-  protected int rounds() {
-    return 20;
-  }
-
-  /** A key unique to this test instance. */
-  protected String key(String name) {
-    return prefix + name;
-  }
-
-  private ManualTimeSource time() {
-    return new ManualTimeSource(startNanos());
-  }
 
   private ThresholdDetector detector(int threshold, ManualTimeSource time) {
     return newDetector(ThresholdConfig.builder().threshold(threshold).window(WINDOW)
