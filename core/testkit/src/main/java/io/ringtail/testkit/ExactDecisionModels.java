@@ -15,13 +15,13 @@ import java.util.Optional;
 
 /**
  * Naive, obviously exact models of the three decisions: every key keeps a plain list of
- * everything it ever admitted and each decision rescans it. Published in core's test-jar as the
+ * everything it ever admitted and each decision rescans it. Published in ringtail-testkit as the
  * reference every backend is compared with on random streams.
  */
 public final class ExactDecisionModels {
   private ExactDecisionModels() {}
 
-  /** The reference {@link RateLimiter}. */
+  /** The reference {@link io.ringtail.decision.RateLimiter}. */
   public static final class RateLimit {
     private final int limit;
     private final long window;
@@ -55,7 +55,7 @@ public final class ExactDecisionModels {
     }
   }
 
-  /** The reference {@link ThresholdDetector}, keeping every event (no per-key cap). */
+  /** The reference {@link io.ringtail.decision.ThresholdDetector}, keeping every event (no per-key cap). */
   public static final class Threshold {
     private final int threshold;
     private final long window;
@@ -98,7 +98,7 @@ public final class ExactDecisionModels {
     }
   }
 
-  /** The reference {@link SumCap}, in {@link BigDecimal} throughout (no per-key entry cap). */
+  /** The reference {@link io.ringtail.decision.SumCap}, in {@link BigDecimal} throughout (no per-key entry cap). */
   public static final class Sum {
     private final BigDecimal cap;
     private final long window;
