@@ -2,7 +2,7 @@
 # Builds the benchmarks jar (tests compiled, not run: CI runs them) and runs the short suite, about
 # 6 minutes on 2 cores, writing the markdown report to benchmarks/target/bench-report.md.
 #   benchmarks/run-report.sh                                  # report only
-#   benchmarks/run-report.sh --docs README.md                 # also refresh the README tables
+#   benchmarks/run-report.sh --docs docs/performance.md       # also refresh the performance tables
 #   benchmarks/run-report.sh --iterations 5 --threads 4       # longer measurement, 4 threads
 #   benchmarks/run-report.sh --redis [...]                    # then the Redis report (about 90 s)
 #   benchmarks/run-report.sh --redis-only [--docs FILE]       # only the Redis report

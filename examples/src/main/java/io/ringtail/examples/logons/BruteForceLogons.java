@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Brute-force logon correlation (seed 000): reads authentication events and raises an alert when
+ * Brute-force logon correlation: reads authentication events and raises an alert when
  * one account collects {@code threshold} failed logons within a sliding {@code window}, with
  * Ringtail's {@link ThresholdDetector}. Events carry their own time and id, so late (out-of-order)
  * events still count, a replayed event is not counted twice, and an event older than the

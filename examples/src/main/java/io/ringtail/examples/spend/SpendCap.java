@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A regulatory spend cap (seed 004): no user may spend more than 10.00 EUR in any sliding week,
+ * A regulatory spend cap: no user may spend more than 10.00 EUR in any sliding week,
  * decided by Ringtail's {@link SumCap} with exact decimal amounts (3.33 + 3.33 + 3.34 reaches
  * 10.00 exactly). A purchase that does not fit is refused with the time until it would fit; a
  * single purchase above the cap is refused outright, since no wait would make it fit.

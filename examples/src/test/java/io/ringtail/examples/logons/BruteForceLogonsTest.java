@@ -32,7 +32,7 @@ class BruteForceLogonsTest {
     assertThat(text).contains("evt-0076 replayed: not counted again", "evt-0081 is older than the window");
   }
 
-  /** Seed 000's checklist: the 10th event within the window trips a threshold-10 rule; the 9th does not. */
+  /** Brute-force logons: the 10th event within the window trips a threshold-10 rule; the 9th does not. */
   @Test
   void run_tenthFailureWithinWindowAlerts_ninthDoesNot() throws Exception {
     StringBuilder csv = new StringBuilder("time,event_id,account,source_ip,outcome\n");
