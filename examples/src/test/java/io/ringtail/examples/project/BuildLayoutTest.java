@@ -1,0 +1,126 @@
+package io.ringtail.examples.project;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+
+/**
+ * The promises the build makes to people who depend on it, read from the POMs: the BOM manages
+ * every library artifact at the project's version, every library jar names its module, the
+ * programs are neither installed nor deployed, and no module pins a dependency or plugin version
+ * of its own (the parent manages them all).
+ */
+class BuildLayoutTest {
+  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+  @Test
+  void theBomManagesEveryLibraryArtifact_atTheProjectVersion() throws Exception {
+    Document root = parse(ROOT.resolve("pom.xml"));
+    Document bom = parse(ROOT.resolve("bom/pom.xml"));
+    String version = child(root.getDocumentElement(), "version");
+    assertThat(child(bom.getDocumentElement(), "version")).isEqualTo(version);
+
+    List<String> managed = new ArrayList<>();
+    for (Element d : elements(bom, "dependencyManagement", "dependency")) {
+      managed.add(child(d, "artifactId"));
+      assertThat(child(d, "version")).isIn("${project.version}", version);
+    }
+    assertThat(libraries().keySet()).isNotEmpty().allSatisfy(a -> assertThat(managed).contains(a));
+    assertThat(libraries().keySet()).contains("ringtail-core", "ringtail-testkit", "ringtail-micrometer", "ringtail-redis");
+  }
+
+  @Test
+  void everyLibraryJar_namesItsModule_andTheProgramsAreNotPublished() throws Exception {
+    for (Map.Entry<String, Path> library : libraries().entrySet()) {
+      String pom = Files.readString(library.getValue());
+      assertThat(pom).as(library.getKey()).contains("<Automatic-Module-Name>io.ringtail.");
+    }
+    for (String program : List.of("benchmarks", "examples")) {
+      String pom = Files.readString(ROOT.resolve(program).resolve("pom.xml"));
+      assertThat(pom).as(program)
+          .contains("<maven.install.skip>true</maven.install.skip>")
+          .contains("<maven.deploy.skip>true</maven.deploy.skip>");
+    }
+  }
+
+  @Test
+  void noModulePinsAVersion_theParentManagesThemAll() throws Exception {
+    List<String> pinned = new ArrayList<>();
+    for (String module : modules()) {
+      if (module.equals("bom")) {
+        continue;  // stands alone on purpose: importing it must bring nothing but Ringtail's versions
+      }
+      Document pom = parse(ROOT.resolve(module).resolve("pom.xml"));
+      NodeList versions = pom.getElementsByTagName("version");
+      for (int i = 0; i < versions.getLength(); i++) {
+        Node owner = versions.item(i).getParentNode();
+        String kind = owner.getNodeName();
+        if ((kind.equals("dependency") || kind.equals("plugin"))
+            && !owner.getParentNode().getParentNode().getNodeName().equals("dependencyManagement")) {
+          pinned.add(module + ": " + child((Element) owner, "artifactId"));
+        }
+      }
+    }
+    assertThat(pinned).isEmpty();
+  }
+
+  /** Library modules: jar packaging, installed; artifactId to pom path. */
+  private static Map<String, Path> libraries() throws Exception {
+    Map<String, Path> libraries = new LinkedHashMap<>();
+    for (String module : modules()) {
+      Path path = ROOT.resolve(module).resolve("pom.xml");
+      Document pom = parse(path);
+      String packaging = child(pom.getDocumentElement(), "packaging");
+      boolean published = !Files.readString(path).contains("<maven.install.skip>true</maven.install.skip>");
+      if ((packaging == null || packaging.equals("jar")) && published) {
+        libraries.put(child(pom.getDocumentElement(), "artifactId"), path);
+      }
+    }
+    return libraries;
+  }
+
+  private static List<String> modules() throws Exception {
+    List<String> modules = new ArrayList<>();
+    for (Element m : elements(parse(ROOT.resolve("pom.xml")), "modules", "module")) {
+      modules.add(m.getTextContent().trim());
+    }
+    return modules;
+  }
+
+  private static List<Element> elements(Document doc, String parent, String name) {
+    List<Element> found = new ArrayList<>();
+    NodeList nodes = doc.getElementsByTagName(name);
+    for (int i = 0; i < nodes.getLength(); i++) {
+      Node n = nodes.item(i);
+      if (n.getParentNode().getNodeName().equals(parent)
+          || n.getParentNode().getParentNode().getNodeName().equals(parent)) {
+        found.add((Element) n);
+      }
+    }
+    return found;
+  }
+
+  private static String child(Element e, String name) {
+    for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n.getNodeName().equals(name)) {
+        return n.getTextContent().trim();
+      }
+    }
+    return null;
+  }
+
+  private static Document parse(Path pom) throws Exception {
+    return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile());
+  }
+}
