@@ -6,6 +6,7 @@ import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -50,7 +51,7 @@ final class CaffeineKeyedWindows implements KeyedWindows {
 
   @Override
   public void recordAt(String key, long value, long timeNanos) {
-    Checks.requireKey(key);
+    Checks.requireNonEmpty("key", key);
     windows.get(key, this::newWindow).recordAt(value, timeNanos);
   }
 
@@ -60,7 +61,7 @@ final class CaffeineKeyedWindows implements KeyedWindows {
 
   @Override
   public WindowSnapshot snapshot(String key) {
-    Checks.requireKey(key);
+    Checks.requireNonEmpty("key", key);
     RollingWindow window = windows.policy().getIfPresentQuietly(key);
     return (window == null ? empty : window).snapshot();
   }

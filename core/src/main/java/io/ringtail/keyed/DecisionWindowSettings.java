@@ -1,10 +1,11 @@
 package io.ringtail.keyed;
 
-import static io.ringtail.keyed.Checks.requireNonNegative;
-import static io.ringtail.keyed.Checks.requireNonNull;
-import static io.ringtail.keyed.Checks.requirePositive;
+import static io.ringtail.internal.Checks.requireNonNegativeNanos;
+import static io.ringtail.internal.Checks.requireNonNull;
+import static io.ringtail.internal.Checks.requirePositiveNanos;
 
 import io.ringtail.TimeSource;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -112,12 +113,12 @@ final class DecisionWindowSettings<D> {
      * cooldown is longer.
      */
     DecisionWindowSettings<D> build(Runnable afterWindow) {
-      long windowNanos = requirePositive("window", window);
+      long windowNanos = requirePositiveNanos("window", window);
       afterWindow.run();
       requireNonNull("timeSource", timeSource);
       long cooldown = listenerCooldown == null ? windowNanos
-          : requireNonNegative("listenerCooldown", listenerCooldown);
-      long idle = idleExpiry != null ? requirePositive("idleExpiry", idleExpiry)
+          : requireNonNegativeNanos("listenerCooldown", listenerCooldown);
+      long idle = idleExpiry != null ? requirePositiveNanos("idleExpiry", idleExpiry)
           : listener == null ? windowNanos : Math.max(windowNanos, cooldown);
       if (idle < windowNanos) {
         throw new IllegalArgumentException("idleExpiry must be at least the window " + window

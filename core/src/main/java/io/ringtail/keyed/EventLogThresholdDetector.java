@@ -1,5 +1,6 @@
 package io.ringtail.keyed;
 
+import io.ringtail.internal.Checks;
 import io.ringtail.keyed.ThresholdDecision.Outcome;
 import java.util.Arrays;
 
@@ -37,8 +38,8 @@ final class EventLogThresholdDetector
 
   @Override
   public ThresholdDecision record(String key, String eventId, long eventTimeNanos) {
-    Checks.requireKey(key);
-    Checks.requireEventId(eventId);
+    Checks.requireNonEmpty("key", key);
+    Checks.requireNonEmpty("eventId", eventId);
     return decide(key, eventId, 1, eventTimeNanos);
   }
 

@@ -1,5 +1,6 @@
 package io.ringtail.keyed;
 
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 
 /**
@@ -26,7 +27,7 @@ final class SlidingLogRateLimiter extends KeyedDecider<SlidingLogRateLimiter.Log
 
   @Override
   public RateDecision tryAcquire(String key, long timeNanos) {
-    Checks.requireKey(key);
+    Checks.requireNonEmpty("key", key);
     return decide(key, null, 1, timeNanos);
   }
 

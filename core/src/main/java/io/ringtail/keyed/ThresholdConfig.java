@@ -1,8 +1,9 @@
 package io.ringtail.keyed;
 
-import static io.ringtail.keyed.Checks.requireBetween;
+import static io.ringtail.internal.Checks.requireBetween;
 
 import io.ringtail.TimeSource;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Optional;
 

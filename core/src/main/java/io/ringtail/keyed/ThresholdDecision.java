@@ -1,5 +1,7 @@
 package io.ringtail.keyed;
 
+import io.ringtail.internal.Checks;
+
 /**
  * What a {@link ThresholdDetector} decided about one event: whether it counted, how many events
  * the key now holds within its window, and whether the key fires.

@@ -1,5 +1,6 @@
 package io.ringtail.redis;
 
+import io.ringtail.internal.Checks;
 import io.ringtail.keyed.ThresholdConfig;
 import io.ringtail.keyed.ThresholdDecision;
 import io.ringtail.keyed.ThresholdDetector;
@@ -41,9 +42,7 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
   @Override
   public ThresholdDecision record(String key, String eventId, long eventTimeNanos) {
     requireKey(key);
-    if (eventId == null || eventId.isEmpty()) {
-      throw new IllegalArgumentException("eventId must be non-empty, but was " + (eventId == null ? "null" : "\"\""));
-    }
+    Checks.requireNonEmpty("eventId", eventId);
     String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, "te", "ti", "tm");
     String[] args = {Decimal64.time(eventTimeNanos), window, threshold, cap, eventId, ttl, cooldown, CHUNK};
     List<Object> reply;
