@@ -1,7 +1,7 @@
 package io.ringtail.redis;
 
+import io.ringtail.decision.DecisionListener;
 import io.ringtail.internal.Checks;
-import io.ringtail.keyed.DecisionListener;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
