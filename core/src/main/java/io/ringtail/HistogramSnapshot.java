@@ -209,7 +209,7 @@ public final class HistogramSnapshot implements WindowSnapshot {
     ByteBuffer in = ByteBuffer.wrap(bytes);
     if (bytes.length < 4 + 6 * Long.BYTES || in.getInt() != MAGIC) {
       throw new IllegalArgumentException(
-          "bytes must start with a Ringtail snapshot header, but " + bytes.length + " bytes did not");
+          "bytes must start with a Ringtail snapshot header, but was " + bytes.length + " bytes without one");
     }
     long sum = in.getLong();
     long min = in.getLong();
@@ -222,7 +222,7 @@ public final class HistogramSnapshot implements WindowSnapshot {
       return of(histogram, sum, min, max, rejected, start, end);
     } catch (DataFormatException | RuntimeException e) {
       throw new IllegalArgumentException(
-          "bytes must hold a whole Ringtail snapshot, but the histogram could not be decoded: " + e, e);
+          "bytes must hold a whole Ringtail snapshot, but was one whose histogram could not be decoded: " + e, e);
     }
   }
 

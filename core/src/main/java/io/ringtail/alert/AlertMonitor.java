@@ -80,6 +80,7 @@ public final class AlertMonitor {
 
   /** Removes the rule of this name, with its state, without an event; whether there was one. */
   public synchronized boolean remove(String ruleName) {
+    Checks.requireNonNull("ruleName", ruleName);
     return rules.removeIf(r -> r.rule().name().equals(ruleName));
   }
 
@@ -94,6 +95,7 @@ public final class AlertMonitor {
    * @throws IllegalArgumentException if no rule has this name
    */
   public synchronized State state(String ruleName) {
+    Checks.requireNonNull("ruleName", ruleName);
     for (RuleState r : rules) {
       if (r.rule().name().equals(ruleName)) {
         return r.state();

@@ -74,8 +74,8 @@ final class DecisionWindowSettings<D> {
     d.window = Duration.ofNanos(windowNanos);
     d.timeSource = timeSource;
     d.listener = listener;
-    d.listenerCooldown = Duration.ofNanos(listenerCooldownNanos);
-    d.idleExpiry = Duration.ofNanos(idleExpiryNanos);
+    d.listenerCooldown(Duration.ofNanos(listenerCooldownNanos));
+    d.idleExpiry(Duration.ofNanos(idleExpiryNanos));
     return d;
   }
 
@@ -98,8 +98,22 @@ final class DecisionWindowSettings<D> {
     Duration window = Duration.ofSeconds(60);
     TimeSource timeSource = TimeSource.system();
     DecisionListener<? super D> listener;
-    Duration listenerCooldown;
-    Duration idleExpiry;
+    private Duration listenerCooldown;
+    private boolean listenerCooldownSet;
+    private Duration idleExpiry;
+    private boolean idleExpirySet;
+
+    /** Sets the listener cooldown; null is rejected by {@link #build}. */
+    void listenerCooldown(Duration listenerCooldown) {
+      this.listenerCooldown = listenerCooldown;
+      this.listenerCooldownSet = true;
+    }
+
+    /** Sets the idle expiry; null is rejected by {@link #build}. */
+    void idleExpiry(Duration idleExpiry) {
+      this.idleExpiry = idleExpiry;
+      this.idleExpirySet = true;
+    }
 
     /** Validates the values. */
     DecisionWindowSettings<D> build() {
@@ -116,9 +130,9 @@ final class DecisionWindowSettings<D> {
       long windowNanos = requirePositiveNanos("window", window);
       afterWindow.run();
       requireNonNull("timeSource", timeSource);
-      long cooldown = listenerCooldown == null ? windowNanos
+      long cooldown = !listenerCooldownSet ? windowNanos
           : requireNonNegativeNanos("listenerCooldown", listenerCooldown);
-      long idle = idleExpiry != null ? requirePositiveNanos("idleExpiry", idleExpiry)
+      long idle = idleExpirySet ? requirePositiveNanos("idleExpiry", idleExpiry)
           : listener == null ? windowNanos : Math.max(windowNanos, cooldown);
       if (idle < windowNanos) {
         throw new IllegalArgumentException("idleExpiry must be at least the window " + window

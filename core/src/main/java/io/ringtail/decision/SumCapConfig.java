@@ -173,7 +173,7 @@ public final class SumCapConfig {
         // more decimals than the scale
       }
     }
-    throw invalid(name, "at most " + scale + " digits after the decimal point", value);
+    throw invalid(name, "a decimal with at most " + scale + " digits after the point", value);
   }
 
   /** {@code units} of {@code 10^-scale} as an amount. */
@@ -236,7 +236,7 @@ public final class SumCapConfig {
 
     /** The least time between two notifications for one key; zero or more, default the window. */
     public Builder listenerCooldown(Duration listenerCooldown) {
-      common.listenerCooldown = listenerCooldown;
+      common.listenerCooldown(listenerCooldown);
       return this;
     }
 
@@ -246,7 +246,7 @@ public final class SumCapConfig {
      * cooldown too).
      */
     public Builder idleExpiry(Duration idleExpiry) {
-      common.idleExpiry = idleExpiry;
+      common.idleExpiry(idleExpiry);
       return this;
     }
 

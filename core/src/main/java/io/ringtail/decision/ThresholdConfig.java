@@ -144,7 +144,7 @@ public final class ThresholdConfig {
 
     /** The least time between two notifications for one key; zero or more, default the window. */
     public Builder listenerCooldown(Duration listenerCooldown) {
-      common.listenerCooldown = listenerCooldown;
+      common.listenerCooldown(listenerCooldown);
       return this;
     }
 
@@ -154,7 +154,7 @@ public final class ThresholdConfig {
      * cooldown too).
      */
     public Builder idleExpiry(Duration idleExpiry) {
-      common.idleExpiry = idleExpiry;
+      common.idleExpiry(idleExpiry);
       return this;
     }
 

@@ -64,7 +64,7 @@ class KeyedConfigTest {
       rejects(() -> SumCapConfig.builder().cap(new BigDecimal("1E+10000000")).build(),
           "cap", "at most", "1E+10000000");
       rejects(() -> SumCapConfig.builder().cap(new BigDecimal("1E-30000000")).build(),
-          "cap", "digits after the decimal point", "1E-30000000");
+          "cap must be a decimal with at most 2 digits after the point", "1E-30000000");
       SumCapConfig config = SumCapConfig.builder().cap(new BigDecimal("10")).build();
       assertThat(config.toUnits(new BigDecimal("1E+10000000"))).isEqualTo(Long.MAX_VALUE);
       assertThat(config.toUnits(new BigDecimal("10.001"))).isEqualTo(Long.MAX_VALUE);

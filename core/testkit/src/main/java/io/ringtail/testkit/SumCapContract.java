@@ -246,7 +246,7 @@ public abstract class SumCapContract extends DecisionContract {
       assertThat(huge.total()).isEqualTo(eur("4.00"));
       assertThatThrownBy(() -> cap.tryAdd(key("u"), new BigDecimal("1E-30000000")))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContainingAll("amount", "2 digits after the decimal point", "1E-30000000");
+          .hasMessageContainingAll("amount", "amount must be a decimal with at most 2 digits after the point", "1E-30000000");
       assertThatThrownBy(() -> cap.tryAdd(key("u"), new BigDecimal("7E-2147483647")))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("amount");
       SumDecision fine = cap.tryAdd(key("u"), new BigDecimal("10.001"));
