@@ -15,7 +15,9 @@ import java.util.Optional;
  * The immutable rule of a {@link SumCap}: the total amount per key within any rolling
  * {@link #window()} stays at or under {@link #cap()}.
  *
- * <p>Amounts are exact decimals with at most {@link #scale()} digits after the point (2, cents,
+ * <p>An amount above the cap is denied whatever its digits ({@link SumDecision#exceedsCap()}),
+ * judged in time independent of its exponent. Amounts within the cap are exact decimals with at
+ * most {@link #scale()} digits after the point (2, cents,
  * by default): an amount with more digits is rejected, never rounded. Sums are exact, so
  * {@code 3.33 + 3.33 + 3.34} is {@code 10.00}. {@code cap × 10^scale} must fit in 62 bits.
  *

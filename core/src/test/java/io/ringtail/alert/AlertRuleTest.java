@@ -393,7 +393,7 @@ class AlertRuleTest {
     assertThatThrownBy(() -> Measure.percentile(101))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("percentile must be between 0 and 100, but was 101.0");
     assertThatThrownBy(() -> Measure.fractionAbove(-1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("target must not be negative, but was -1");
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("target must be zero or positive, but was -1");
     assertThatThrownBy(() -> AlertRule.threshold(" ", window, Measure.mean()))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("name must be non-blank, but was \" \"");
   }
