@@ -13,6 +13,9 @@ import org.HdrHistogram.Histogram;
  * configuration the builder accepts.
  */
 final class BucketLayout {
+  /** {@link #largestLowestDiscernibleValue} for 0 to 5 significant digits. */
+  private static final long[] LARGEST_LOWEST = new long[6];
+
   private final long lowestDiscernibleValue;
   private final long highestTrackableValue;
   private final int significantDigits;
@@ -72,8 +75,6 @@ final class BucketLayout {
   static long largestLowestDiscernibleValue(int significantDigits) {
     return LARGEST_LOWEST[significantDigits];
   }
-
-  private static final long[] LARGEST_LOWEST = new long[6];
 
   static {
     for (int digits = 0; digits < LARGEST_LOWEST.length; digits++) {
