@@ -250,6 +250,8 @@ class BadInputSweepTest {
     for (double objective : new double[] {Double.NaN, 0, 1, -1, Double.POSITIVE_INFINITY}) {
       cases.rejects("AlertRule.sloBurn objective " + objective, () -> AlertRule.sloBurn("r", window, 5, objective), "objective");
     }
+    cases.rejects("AlertRule.sloBurn target -1", () -> AlertRule.sloBurn("r", window, -1, 0.99), "target");
+    cases.rejectsNull("AlertRule.sloBurn window null", () -> AlertRule.sloBurn("r", null, 5, 0.99), "window");
     for (double level : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
       cases.rejects("AlertRule.above " + level, () -> AlertRule.threshold("r", window, Measure.mean()).above(level).build(), "threshold");
       cases.rejects("AlertRule.atLeast " + level, () -> AlertRule.threshold("r", window, Measure.mean()).atLeast(level).build(), "threshold");

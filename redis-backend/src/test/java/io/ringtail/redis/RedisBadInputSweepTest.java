@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.decision.RateLimitConfig;
@@ -70,8 +71,12 @@ class RedisBadInputSweepTest {
         d -> RedisBackend.builder(connection).commandTimeout(d).build(), "commandTimeout", false, false);
     cases.rejects("RedisBackend.commandTimeout over a minute",
         () -> RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(61)).build(), "commandTimeout");
+    cases.rejectsNull("RedisBackend.builder null cluster connection",
+        () -> RedisBackend.builder((StatefulRedisClusterConnection<String, String>) null), "connection");
     cases.durations("RedisBackend.failFastClientOptions",
         RedisBackend::failFastClientOptions, "commandTimeout", false, false);
+    cases.durations("RedisBackend.failFastClusterClientOptions",
+        RedisBackend::failFastClusterClientOptions, "commandTimeout", false, false);
     cases.rejectsNull("RedisBackend.circuitBreaker null",
         () -> RedisBackend.builder(connection).circuitBreaker(null).build(), "circuitBreaker");
     cases.works("RedisBackend.circuitBreaker",
