@@ -13,6 +13,9 @@ import org.HdrHistogram.Histogram;
  * configuration the builder accepts.
  */
 final class BucketLayout {
+  /** {@link #largestLowestDiscernibleValue} for 0 to 5 significant digits. */
+  private static final long[] LARGEST_LOWEST = new long[6];
+
   private final long lowestDiscernibleValue;
   private final long highestTrackableValue;
   private final int significantDigits;
@@ -27,12 +30,11 @@ final class BucketLayout {
     this.lowestDiscernibleValue = lowestDiscernibleValue;
     this.highestTrackableValue = highestTrackableValue;
     this.significantDigits = significantDigits;
-    long largestValueWithSingleUnitResolution = 2 * (long) Math.pow(10, significantDigits);
-    int subBucketCountMagnitude = (int) Math.ceil(Math.log(largestValueWithSingleUnitResolution) / Math.log(2));
+    int subBucketCountMagnitude = subBucketCountMagnitude(significantDigits);
     this.subBucketHalfCountMagnitude = Math.max(subBucketCountMagnitude, 1) - 1;
     int subBucketCount = 1 << (subBucketHalfCountMagnitude + 1);
     this.subBucketHalfCount = subBucketCount / 2;
-    this.unitMagnitude = 63 - Long.numberOfLeadingZeros(lowestDiscernibleValue);
+    this.unitMagnitude = unitMagnitude(lowestDiscernibleValue);
     this.subBucketMask = ((long) subBucketCount - 1) << unitMagnitude;
     this.leadingZeroCountBase = 64 - unitMagnitude - subBucketHalfCountMagnitude - 1;
 
@@ -47,6 +49,48 @@ final class BucketLayout {
       bucketsNeeded++;
     }
     this.length = (bucketsNeeded + 1) * subBucketHalfCount;
+  }
+
+  /**
+   * {@code log2(lowestDiscernibleValue)} rounded down, computed in floating point exactly as
+   * HdrHistogram computes it: for values just below a power of two from 2<sup>48</sup> up, this
+   * rounds to that power, and the layout must agree with HdrHistogram's.
+   */
+  static int unitMagnitude(long lowestDiscernibleValue) {
+    return (int) (Math.log(lowestDiscernibleValue) / Math.log(2));
+  }
+
+  /** How many bits the sub-buckets of {@code significantDigits} digits need, as HdrHistogram counts them. */
+  static int subBucketCountMagnitude(int significantDigits) {
+    long largestValueWithSingleUnitResolution = 2 * (long) Math.pow(10, significantDigits);
+    return (int) Math.ceil(Math.log(largestValueWithSingleUnitResolution) / Math.log(2));
+  }
+
+  /**
+   * The largest lowest discernible value HdrHistogram accepts at {@code significantDigits}
+   * (0 to 5): at most {@code Long.MAX_VALUE / 2}, and its unit magnitude plus the sub-bucket
+   * bits at most 62, so that the first bucket's top, {@code subBucketCount << unitMagnitude},
+   * is a positive {@code long}. Any larger value would overflow that shift.
+   */
+  static long largestLowestDiscernibleValue(int significantDigits) {
+    return LARGEST_LOWEST[significantDigits];
+  }
+
+  static {
+    for (int digits = 0; digits < LARGEST_LOWEST.length; digits++) {
+      int maxUnitMagnitude = 62 - subBucketCountMagnitude(digits);
+      long lo = 1;
+      long hi = Long.MAX_VALUE / 2;
+      while (lo < hi) { // the largest v with unitMagnitude(v) <= max; unitMagnitude never decreases
+        long mid = lo + (hi - lo + 1) / 2;
+        if (unitMagnitude(mid) <= maxUnitMagnitude) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      LARGEST_LOWEST[digits] = lo;
+    }
   }
 
   static BucketLayout of(WindowConfig config) {

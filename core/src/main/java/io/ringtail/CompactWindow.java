@@ -1,8 +1,8 @@
 package io.ringtail;
 
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Objects;
 
 /**
  * A {@link RollingWindow} whose memory grows with what it holds, not with the value range it is
@@ -59,8 +59,8 @@ final class CompactWindow implements RollingWindow {
 
   /** An empty compact window of the given shape reading the given time source. */
   static CompactWindow create(WindowConfig config, TimeSource timeSource) {
-    return new CompactWindow(Objects.requireNonNull(config, "config"),
-        Objects.requireNonNull(timeSource, "timeSource"));
+    return new CompactWindow(Checks.requireNonNull("config", config),
+        Checks.requireNonNull("timeSource", timeSource));
   }
 
   @Override

@@ -2,8 +2,8 @@ package io.ringtail;
 
 import static io.ringtail.internal.Checks.requirePercentile;
 
+import io.ringtail.internal.Checks;
 import java.nio.ByteBuffer;
-import java.util.Objects;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
@@ -178,7 +178,7 @@ public final class HistogramSnapshot implements WindowSnapshot {
    * precision and grows its range to fit the other's values.
    */
   public HistogramSnapshot merge(HistogramSnapshot other) {
-    Objects.requireNonNull(other, "other");
+    Checks.requireNonNull("other", other);
     Histogram merged = histogram();
     merged.setAutoResize(true);
     merged.add(other.histogram());
@@ -205,11 +205,11 @@ public final class HistogramSnapshot implements WindowSnapshot {
    * @throws IllegalArgumentException if the bytes are not such a snapshot
    */
   public static HistogramSnapshot fromByteArray(byte[] bytes) {
-    Objects.requireNonNull(bytes, "bytes");
+    Checks.requireNonNull("bytes", bytes);
     ByteBuffer in = ByteBuffer.wrap(bytes);
     if (bytes.length < 4 + 6 * Long.BYTES || in.getInt() != MAGIC) {
       throw new IllegalArgumentException(
-          "bytes must start with a Ringtail snapshot header, but " + bytes.length + " bytes did not");
+          "bytes must start with a Ringtail snapshot header, but was " + bytes.length + " bytes without one");
     }
     long sum = in.getLong();
     long min = in.getLong();
@@ -222,7 +222,7 @@ public final class HistogramSnapshot implements WindowSnapshot {
       return of(histogram, sum, min, max, rejected, start, end);
     } catch (DataFormatException | RuntimeException e) {
       throw new IllegalArgumentException(
-          "bytes must hold a whole Ringtail snapshot, but the histogram could not be decoded: " + e, e);
+          "bytes must hold a whole Ringtail snapshot, but was one whose histogram could not be decoded: " + e, e);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.ringtail;
 
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -26,9 +27,14 @@ public final class ManualTimeSource implements TimeSource {
     return nanos.get();
   }
 
-  /** Moves the reading forward (or, for a negative amount, backward) by {@code amount}. */
+  /**
+   * Moves the reading forward (or, for a negative amount, backward) by {@code amount}.
+   *
+   * @throws NullPointerException if amount is null
+   * @throws IllegalArgumentException if amount does not fit in a {@code long} of nanoseconds
+   */
   public ManualTimeSource advance(Duration amount) {
-    return advanceNanos(amount.toNanos());
+    return advanceNanos(Checks.requireNanos("amount", amount));
   }
 
   /** Moves the reading by {@code deltaNanos}, wrapping like {@link System#nanoTime()} would. */

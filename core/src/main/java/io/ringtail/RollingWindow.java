@@ -1,7 +1,7 @@
 package io.ringtail;
 
+import io.ringtail.internal.Checks;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * A rolling window over a stream of non-negative {@code long} samples (typically latencies in
@@ -46,8 +46,8 @@ public interface RollingWindow {
 
   /** An in-process window reading the given time source. */
   static RollingWindow create(WindowConfig config, TimeSource timeSource) {
-    return new StripedWindow(Objects.requireNonNull(config, "config"),
-        Objects.requireNonNull(timeSource, "timeSource"));
+    return new StripedWindow(Checks.requireNonNull("config", config),
+        Checks.requireNonNull("timeSource", timeSource));
   }
 
   /**
@@ -58,8 +58,8 @@ public interface RollingWindow {
    * window to keep per key when there are many keys.
    */
   static RollingWindow createCompact(WindowConfig config, TimeSource timeSource) {
-    return CompactWindow.create(Objects.requireNonNull(config, "config"),
-        Objects.requireNonNull(timeSource, "timeSource"));
+    return CompactWindow.create(Checks.requireNonNull("config", config),
+        Checks.requireNonNull("timeSource", timeSource));
   }
 
   /** Records a sample at the time source's current reading. */

@@ -2,7 +2,7 @@ package io.ringtail;
 
 import static io.ringtail.internal.Checks.requireAtLeast;
 import static io.ringtail.internal.Checks.requireBetween;
-import static io.ringtail.internal.Checks.requirePositive;
+import static io.ringtail.internal.Checks.requirePositiveNanos;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -12,8 +12,9 @@ import java.util.concurrent.TimeUnit;
  * The immutable shape of a rolling window: how long it is, how many buckets it rotates through,
  * and how precisely its histogram resolves values.
  *
- * <p>Built fluently and validated by {@link Builder#build()}: a bad value throws
- * {@link IllegalArgumentException} naming the parameter and the value. Defaults suit latencies
+ * <p>Built fluently and validated by {@link Builder#build()}: a null throws
+ * {@link NullPointerException} and a bad value {@link IllegalArgumentException}, each naming the
+ * parameter. The value ranges accepted are exactly HdrHistogram's. Defaults suit latencies
  * in nanoseconds: 60 s in 60 buckets, 2 significant digits (values resolved to within 1 %),
  * values from 1 ns to 1 h, and one recording stripe per available processor (at most 4).
  *
@@ -156,7 +157,7 @@ public final class WindowConfig {
 
     /** How far back the window reaches. Must be a positive whole number of nanoseconds per bucket. */
     public Builder length(Duration length) {
-      this.length = Objects.requireNonNull(length, "length");
+      this.length = length;
       return this;
     }
 
@@ -172,7 +173,11 @@ public final class WindowConfig {
       return this;
     }
 
-    /** The finest resolution step, at least 1. */
+    /**
+     * The finest resolution step: at least 1, at most {@code Long.MAX_VALUE / 2}, and small
+     * enough to leave room for the significant digits below 2<sup>62</sup> (at 2 digits, below
+     * about 2<sup>54</sup>), as HdrHistogram requires.
+     */
     public Builder lowestDiscernibleValue(long lowestDiscernibleValue) {
       this.lowestDiscernibleValue = lowestDiscernibleValue;
       return this;
@@ -192,20 +197,15 @@ public final class WindowConfig {
 
     /** Validates every value and returns the immutable configuration. */
     public WindowConfig build() {
-      long lengthNanos;
-      try {
-        lengthNanos = length.toNanos();
-      } catch (ArithmeticException e) {
-        throw new IllegalArgumentException("length must fit in 292 years of nanoseconds, but was " + length);
-      }
-      requirePositive("length (nanoseconds)", lengthNanos);
+      long lengthNanos = requirePositiveNanos("length", length);
       requireBetween("buckets", buckets, 1, MAX_BUCKETS);
       if (lengthNanos % buckets != 0) {
         throw new IllegalArgumentException("length must divide into buckets of whole nanoseconds, but was "
             + length + " over " + buckets + " buckets");
       }
       requireBetween("significantDigits", significantDigits, 0, 5);
-      requireAtLeast("lowestDiscernibleValue", lowestDiscernibleValue, 1);
+      requireBetween("lowestDiscernibleValue", lowestDiscernibleValue, 1,
+          BucketLayout.largestLowestDiscernibleValue(significantDigits));
       requireAtLeast("highestTrackableValue", highestTrackableValue, 2 * lowestDiscernibleValue);
       requireBetween("stripes", stripes, 1, MAX_STRIPES);
       int roundedStripes = Integer.bitCount(stripes) == 1 ? stripes : Integer.highestOneBit(stripes) << 1;

@@ -1,7 +1,7 @@
 package io.ringtail.alert;
 
 import io.ringtail.WindowSnapshot;
-import java.util.Objects;
+import io.ringtail.internal.Checks;
 import java.util.Optional;
 
 /**
@@ -28,10 +28,10 @@ public final class AlertEvent {
 
   AlertEvent(AlertRule rule, Type type, double value, WindowSnapshot snapshot,
       WindowSnapshot baseline, long timeNanos) {
-    this.rule = Objects.requireNonNull(rule);
-    this.type = Objects.requireNonNull(type);
+    this.rule = Checks.requireNonNull("rule", rule);
+    this.type = Checks.requireNonNull("type", type);
     this.value = value;
-    this.snapshot = Objects.requireNonNull(snapshot);
+    this.snapshot = Checks.requireNonNull("snapshot", snapshot);
     this.baseline = baseline;
     this.timeNanos = timeNanos;
   }

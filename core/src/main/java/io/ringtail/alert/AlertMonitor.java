@@ -3,13 +3,13 @@ package io.ringtail.alert;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.internal.Checks;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -59,7 +59,7 @@ public final class AlertMonitor {
 
   /** A monitor reading {@code time} for pending, cooldown and baseline periods. */
   public static AlertMonitor create(TimeSource time) {
-    return new AlertMonitor(Objects.requireNonNull(time, "time"));
+    return new AlertMonitor(Checks.requireNonNull("time", time));
   }
 
   /**
@@ -68,10 +68,10 @@ public final class AlertMonitor {
    * @throws IllegalArgumentException if a rule of the same name is already added
    */
   public synchronized AlertMonitor add(AlertRule rule) {
-    Objects.requireNonNull(rule, "rule");
+    Checks.requireNonNull("rule", rule);
     for (RuleState r : rules) {
       if (r.rule().name().equals(rule.name())) {
-        throw new IllegalArgumentException("rule name must be unique in a monitor, but was " + rule.name());
+        throw Checks.invalid("rule name", "unique in a monitor", rule.name());
       }
     }
     rules.add(new RuleState(rule));
@@ -80,6 +80,7 @@ public final class AlertMonitor {
 
   /** Removes the rule of this name, with its state, without an event; whether there was one. */
   public synchronized boolean remove(String ruleName) {
+    Checks.requireNonNull("ruleName", ruleName);
     return rules.removeIf(r -> r.rule().name().equals(ruleName));
   }
 
@@ -94,17 +95,18 @@ public final class AlertMonitor {
    * @throws IllegalArgumentException if no rule has this name
    */
   public synchronized State state(String ruleName) {
+    Checks.requireNonNull("ruleName", ruleName);
     for (RuleState r : rules) {
       if (r.rule().name().equals(ruleName)) {
         return r.state();
       }
     }
-    throw new IllegalArgumentException("ruleName must name a rule of this monitor, but was " + ruleName);
+    throw Checks.invalid("ruleName", "the name of a rule of this monitor", ruleName);
   }
 
   /** Adds a listener. */
   public AlertMonitor addListener(AlertListener listener) {
-    listeners.add(Objects.requireNonNull(listener, "listener"));
+    listeners.add(Checks.requireNonNull("listener", listener));
     return this;
   }
 
@@ -150,7 +152,7 @@ public final class AlertMonitor {
 
   /** Hands one evaluation to {@code executor}. */
   public void evaluateOn(Executor executor) {
-    Objects.requireNonNull(executor, "executor").execute(this::evaluate);
+    Checks.requireNonNull("executor", executor).execute(this::evaluate);
   }
 
   /**
@@ -158,12 +160,8 @@ public final class AlertMonitor {
    * returned future to stop. The schedule survives failing rules and listeners.
    */
   public ScheduledFuture<?> scheduleWith(ScheduledExecutorService scheduler, Duration period) {
-    Objects.requireNonNull(scheduler, "scheduler");
-    Objects.requireNonNull(period, "period");
-    if (period.isNegative() || period.isZero()) {
-      throw new IllegalArgumentException("period must be positive, but was " + period);
-    }
-    long nanos = period.toNanos();
+    Checks.requireNonNull("scheduler", scheduler);
+    long nanos = Checks.requirePositiveNanos("period", period);
     return scheduler.scheduleAtFixedRate(this::evaluate, nanos, nanos, TimeUnit.NANOSECONDS);
   }
 

@@ -2,8 +2,9 @@ package io.ringtail.alert;
 
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
-import java.util.Objects;
+
 
 /**
  * An immutable anomaly rule over rolling windows: what to measure, when it fires, when it
@@ -68,7 +69,7 @@ public final class AlertRule {
     this.fireAfterNanos = b.fireAfter.toNanos();
     this.cooldownNanos = b.cooldown.toNanos();
     this.minimumSamples = b.minimumSamples;
-    this.baselineNanos = b.baselinePeriod == null ? 0 : b.baselinePeriod.toNanos();
+    this.baselineNanos = b.kind == Kind.DEVIATION ? b.baselinePeriod.toNanos() : 0;
     this.minimumBaselinePoints = b.minimumBaselinePoints;
   }
 
@@ -84,7 +85,7 @@ public final class AlertRule {
    */
   public static Builder sloBurn(String name, RollingWindow window, long target, double objective) {
     if (!(objective > 0.0 && objective < 1.0)) {
-      throw new IllegalArgumentException("objective must be between 0 and 1 exclusive, but was " + objective);
+      throw Checks.invalid("objective", "between 0 and 1 exclusive", objective);
     }
     Measure fraction = Measure.fractionAbove(target);
     double budget = 1.0 - objective;
@@ -95,7 +96,7 @@ public final class AlertRule {
 
   /** A rule on {@code measure(window) / measure(baseline)}; no data if either is NaN or the baseline's is 0. */
   public static Builder ratio(String name, RollingWindow window, RollingWindow baseline, Measure measure) {
-    return new Builder(name, Kind.RATIO, window, Objects.requireNonNull(baseline, "baseline"), measure, null);
+    return new Builder(name, Kind.RATIO, window, Checks.requireNonNull("baseline", baseline), measure, null);
   }
 
   /**
@@ -106,7 +107,7 @@ public final class AlertRule {
    */
   public static Builder deviation(String name, RollingWindow window, Measure measure, Duration baselinePeriod) {
     return new Builder(name, Kind.DEVIATION, window, null, measure,
-        Objects.requireNonNull(baselinePeriod, "baselinePeriod"));
+        Checks.requireNonNull("baselinePeriod", baselinePeriod));
   }
 
   /** The rule's name, unique within a monitor. */
@@ -172,7 +173,10 @@ public final class AlertRule {
         + "]";
   }
 
-  /** Fluent builder of an {@link AlertRule}; reusable, not thread-safe. */
+  /**
+   * Fluent builder of an {@link AlertRule}; reusable, not thread-safe. The factory's arguments
+   * are checked at once, every other value by {@link #build()}.
+   */
   public static final class Builder {
     private final String name;
     private final Kind kind;
@@ -181,8 +185,10 @@ public final class AlertRule {
     private final Measure measure;
     private final Duration baselinePeriod;
     private double threshold = Double.NaN;
+    private boolean thresholdSet;
     private boolean inclusive;
     private double resolveBelow = Double.NaN;
+    private boolean resolveBelowSet;
     private Duration fireAfter = Duration.ZERO;
     private Duration cooldown = Duration.ZERO;
     private long minimumSamples = 0;
@@ -190,29 +196,28 @@ public final class AlertRule {
 
     private Builder(String name, Kind kind, RollingWindow window, RollingWindow baseline,
         Measure measure, Duration baselinePeriod) {
-      Objects.requireNonNull(name, "name");
-      if (name.isBlank()) {
-        throw new IllegalArgumentException("name must not be blank, but was \"" + name + "\"");
-      }
-      this.name = name;
+      this.name = Checks.requireNonBlank("name", name);
       this.kind = kind;
-      this.window = Objects.requireNonNull(window, "window");
+      this.window = Checks.requireNonNull("window", window);
       this.baseline = baseline;
-      this.measure = Objects.requireNonNull(measure, "measure");
+      this.measure = Checks.requireNonNull("measure", measure);
       this.baselinePeriod = baselinePeriod;
     }
 
-    /** Breaches when the value is strictly above {@code threshold}. */
+    /** Breaches when the value is strictly above {@code threshold}, a finite number. */
     public Builder above(double threshold) {
-      this.threshold = requireFinite("threshold", threshold);
-      this.inclusive = false;
-      return this;
+      return threshold(threshold, false);
     }
 
-    /** Breaches when the value is at least {@code threshold}. */
+    /** Breaches when the value is at least {@code threshold}, a finite number. */
     public Builder atLeast(double threshold) {
-      this.threshold = requireFinite("threshold", threshold);
-      this.inclusive = true;
+      return threshold(threshold, true);
+    }
+
+    private Builder threshold(double threshold, boolean inclusive) {
+      this.threshold = threshold;
+      this.thresholdSet = true;
+      this.inclusive = inclusive;
       return this;
     }
 
@@ -222,19 +227,20 @@ public final class AlertRule {
      * as soon as it no longer breaches.
      */
     public Builder resolveBelow(double level) {
-      this.resolveBelow = requireFinite("resolveBelow", level);
+      this.resolveBelow = level;
+      this.resolveBelowSet = true;
       return this;
     }
 
     /** Fires only after breaching at every evaluation for this long; zero (at once) unless set. */
     public Builder fireAfter(Duration fireAfter) {
-      this.fireAfter = requireNonNegative("fireAfter", fireAfter);
+      this.fireAfter = fireAfter;
       return this;
     }
 
     /** After resolving, stays quiet for this long whatever the value; zero unless set. */
     public Builder cooldown(Duration cooldown) {
-      this.cooldown = requireNonNegative("cooldown", cooldown);
+      this.cooldown = cooldown;
       return this;
     }
 
@@ -243,56 +249,45 @@ public final class AlertRule {
      * window is no data anyway for every measure but the count).
      */
     public Builder minimumSamples(long minimumSamples) {
-      if (minimumSamples < 0) {
-        throw new IllegalArgumentException("minimumSamples must not be negative, but was " + minimumSamples);
-      }
       this.minimumSamples = minimumSamples;
       return this;
     }
 
     /** For a deviation rule: earlier values needed before it can fire, at least 2; 10 unless set. */
     public Builder minimumBaselinePoints(int points) {
-      if (points < 2) {
-        throw new IllegalArgumentException("minimumBaselinePoints must be at least 2, but was " + points);
-      }
       this.minimumBaselinePoints = points;
       return this;
     }
 
     /**
-     * Validates and returns the rule.
+     * Validates and returns the rule. Durations must fit in a {@code long} of nanoseconds
+     * (about 292 years).
      *
      * @throws IllegalStateException if no threshold was set
-     * @throws IllegalArgumentException if the resolve level is above the threshold, or a
-     *     deviation rule's baseline period is not positive
+     * @throws NullPointerException if a duration was set to null
+     * @throws IllegalArgumentException if a value is out of range (a threshold or resolve level
+     *     that is not finite, a resolve level above the threshold, a negative or too long
+     *     duration, a deviation rule's baseline period that is not positive), naming it
      */
     public AlertRule build() {
-      if (Double.isNaN(threshold)) {
+      if (!thresholdSet) {
         throw new IllegalStateException("a threshold must be set with above() or atLeast() for rule " + name);
       }
-      if (!Double.isNaN(resolveBelow) && resolveBelow > threshold) {
-        throw new IllegalArgumentException(
-            "resolveBelow must be at most the threshold " + threshold + ", but was " + resolveBelow);
+      Checks.requireFinite("threshold", threshold);
+      if (resolveBelowSet) {
+        Checks.requireFinite("resolveBelow", resolveBelow);
+        if (resolveBelow > threshold) {
+          throw Checks.invalid("resolveBelow", "at most the threshold " + threshold, resolveBelow);
+        }
       }
-      if (kind == Kind.DEVIATION && (baselinePeriod.isNegative() || baselinePeriod.isZero())) {
-        throw new IllegalArgumentException("baselinePeriod must be positive, but was " + baselinePeriod);
+      Checks.requireNonNegativeNanos("fireAfter", fireAfter);
+      Checks.requireNonNegativeNanos("cooldown", cooldown);
+      Checks.requireNonNegative("minimumSamples", minimumSamples);
+      Checks.requireBetween("minimumBaselinePoints", minimumBaselinePoints, 2, Integer.MAX_VALUE);
+      if (kind == Kind.DEVIATION) {
+        Checks.requirePositiveNanos("baselinePeriod", baselinePeriod);
       }
       return new AlertRule(this);
-    }
-
-    private static double requireFinite(String name, double value) {
-      if (!Double.isFinite(value)) {
-        throw new IllegalArgumentException(name + " must be a finite number, but was " + value);
-      }
-      return value;
-    }
-
-    private static Duration requireNonNegative(String name, Duration value) {
-      Objects.requireNonNull(value, name);
-      if (value.isNegative()) {
-        throw new IllegalArgumentException(name + " must not be negative, but was " + value);
-      }
-      return value;
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.ringtail.alert;
 
 import io.ringtail.WindowSnapshot;
+import io.ringtail.internal.Checks;
 
 /**
  * What a rule reads from a {@link WindowSnapshot}: a percentile, the mean, the count, the
@@ -17,9 +18,7 @@ public interface Measure {
 
   /** The nearest-rank percentile (0 to 100: 95 for P95), NaN when empty. */
   static Measure percentile(double percentile) {
-    if (!(percentile >= 0.0 && percentile <= 100.0)) {
-      throw new IllegalArgumentException("percentile must be between 0 and 100, but was " + percentile);
-    }
+    Checks.requirePercentile(percentile);
     return new NamedMeasure(s -> s.valueAtPercentile(percentile), "p" + format(percentile));
   }
 
@@ -48,9 +47,7 @@ public interface Measure {
    * percentiles.
    */
   static Measure fractionAbove(long target) {
-    if (target < 0) {
-      throw new IllegalArgumentException("target must not be negative, but was " + target);
-    }
+    Checks.requireNonNegative("target", target);
     return new NamedMeasure(s -> s.fractionAbove(target), "fractionAbove(" + target + ")");
   }
 

@@ -1,13 +1,13 @@
 package io.ringtail.alert;
 
 import io.ringtail.WindowSnapshot;
-import java.util.Objects;
+import io.ringtail.internal.Checks;
 
 /** A {@link Measure} with a readable name for events and toString. Immutable. */
 record NamedMeasure(Measure measure, String name) implements Measure {
   NamedMeasure {
-    Objects.requireNonNull(measure, "measure");
-    Objects.requireNonNull(name, "name");
+    Checks.requireNonNull("measure", measure);
+    Checks.requireNonNull("name", name);
   }
 
   @Override

@@ -1,10 +1,11 @@
 package io.ringtail.decision;
 
-import static io.ringtail.internal.Checks.requireNonNegative;
+import static io.ringtail.internal.Checks.requireNonNegativeNanos;
 import static io.ringtail.internal.Checks.requireNonNull;
-import static io.ringtail.internal.Checks.requirePositive;
+import static io.ringtail.internal.Checks.requirePositiveNanos;
 
 import io.ringtail.TimeSource;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -73,8 +74,8 @@ final class DecisionWindowSettings<D> {
     d.window = Duration.ofNanos(windowNanos);
     d.timeSource = timeSource;
     d.listener = listener;
-    d.listenerCooldown = Duration.ofNanos(listenerCooldownNanos);
-    d.idleExpiry = Duration.ofNanos(idleExpiryNanos);
+    d.listenerCooldown(Duration.ofNanos(listenerCooldownNanos));
+    d.idleExpiry(Duration.ofNanos(idleExpiryNanos));
     return d;
   }
 
@@ -97,8 +98,22 @@ final class DecisionWindowSettings<D> {
     Duration window = Duration.ofSeconds(60);
     TimeSource timeSource = TimeSource.system();
     DecisionListener<? super D> listener;
-    Duration listenerCooldown;
-    Duration idleExpiry;
+    private Duration listenerCooldown;
+    private boolean listenerCooldownSet;
+    private Duration idleExpiry;
+    private boolean idleExpirySet;
+
+    /** Sets the listener cooldown; null is rejected by {@link #build}. */
+    void listenerCooldown(Duration listenerCooldown) {
+      this.listenerCooldown = listenerCooldown;
+      this.listenerCooldownSet = true;
+    }
+
+    /** Sets the idle expiry; null is rejected by {@link #build}. */
+    void idleExpiry(Duration idleExpiry) {
+      this.idleExpiry = idleExpiry;
+      this.idleExpirySet = true;
+    }
 
     /** Validates the values. */
     DecisionWindowSettings<D> build() {
@@ -112,12 +127,12 @@ final class DecisionWindowSettings<D> {
      * cooldown is longer.
      */
     DecisionWindowSettings<D> build(Runnable afterWindow) {
-      long windowNanos = requirePositive("window", window);
+      long windowNanos = requirePositiveNanos("window", window);
       afterWindow.run();
       requireNonNull("timeSource", timeSource);
-      long cooldown = listenerCooldown == null ? windowNanos
-          : requireNonNegative("listenerCooldown", listenerCooldown);
-      long idle = idleExpiry != null ? requirePositive("idleExpiry", idleExpiry)
+      long cooldown = !listenerCooldownSet ? windowNanos
+          : requireNonNegativeNanos("listenerCooldown", listenerCooldown);
+      long idle = idleExpirySet ? requirePositiveNanos("idleExpiry", idleExpiry)
           : listener == null ? windowNanos : Math.max(windowNanos, cooldown);
       if (idle < windowNanos) {
         throw new IllegalArgumentException("idleExpiry must be at least the window " + window

@@ -1,8 +1,7 @@
 package io.ringtail.decision;
 
-import io.ringtail.internal.Checks;
-
 import io.ringtail.decision.ThresholdDecision.Outcome;
+import io.ringtail.internal.Checks;
 import java.util.Arrays;
 
 /**
@@ -39,8 +38,8 @@ final class EventLogThresholdDetector
 
   @Override
   public ThresholdDecision record(String key, String eventId, long eventTimeNanos) {
-    Checks.requireKey(key);
-    Checks.requireEventId(eventId);
+    Checks.requireNonEmpty("key", key);
+    Checks.requireNonEmpty("eventId", eventId);
     return decide(key, eventId, 1, eventTimeNanos);
   }
 

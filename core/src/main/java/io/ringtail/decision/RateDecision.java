@@ -2,6 +2,7 @@ package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
 
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 
 /**
@@ -22,7 +23,7 @@ public record RateDecision(boolean allowed, int remaining, int limit, Duration r
   public RateDecision {
     Checks.requirePositive("limit", limit);
     Checks.requireBetween("remaining", remaining, 0, limit);
-    Checks.requireNonNegative("retryAfter", retryAfter);
+    Checks.requireNonNegativeNanos("retryAfter", retryAfter);
     if ((remaining > 0) != retryAfter.isZero()) {
       throw new IllegalArgumentException("retryAfter must be zero exactly when requests remain, but was "
           + retryAfter + " with " + remaining + " remaining");

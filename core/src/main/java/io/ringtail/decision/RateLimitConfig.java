@@ -3,6 +3,7 @@ package io.ringtail.decision;
 import static io.ringtail.internal.Checks.requireBetween;
 
 import io.ringtail.TimeSource;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -122,7 +123,7 @@ public final class RateLimitConfig {
 
     /** The least time between two notifications for one key; zero or more, default the window. */
     public Builder listenerCooldown(Duration listenerCooldown) {
-      common.listenerCooldown = listenerCooldown;
+      common.listenerCooldown(listenerCooldown);
       return this;
     }
 
@@ -132,7 +133,7 @@ public final class RateLimitConfig {
      * cooldown too).
      */
     public Builder idleExpiry(Duration idleExpiry) {
-      common.idleExpiry = idleExpiry;
+      common.idleExpiry(idleExpiry);
       return this;
     }
 

@@ -2,6 +2,8 @@ package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
 
+import io.ringtail.internal.Checks;
+
 /**
  * A sliding-log rate limiter: at most {@code N} requests per key in any rolling window
  * {@code W}, exactly.
@@ -37,7 +39,8 @@ public interface RateLimiter {
    * that grows on demand): 250 bytes for a key with 3 requests in its window, 700 bytes for a
    * key at a limit of 60 (measured by {@code MillionKeysFootprintTest}).
    *
-   * @throws IllegalArgumentException if maximumKeys is not positive or config is null
+   * @throws NullPointerException if config is null
+   * @throws IllegalArgumentException if maximumKeys is not positive
    */
   static RateLimiter inProcess(RateLimitConfig config, long maximumKeys) {
     return new SlidingLogRateLimiter(Checks.requireNonNull("config", config), maximumKeys);
@@ -51,7 +54,8 @@ public interface RateLimiter {
   /**
    * Decides a request made at {@code timeNanos} on the configuration's time base.
    *
-   * @throws IllegalArgumentException if the key is null or empty; nothing is recorded
+   * @throws NullPointerException if the key is null
+   * @throws IllegalArgumentException if the key is empty; nothing is recorded
    */
   RateDecision tryAcquire(String key, long timeNanos);
 

@@ -2,6 +2,7 @@ package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
 
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 
 /**
@@ -28,7 +29,7 @@ final class SlidingLogRateLimiter extends KeyedDecider<SlidingLogRateLimiter.Log
 
   @Override
   public RateDecision tryAcquire(String key, long timeNanos) {
-    Checks.requireKey(key);
+    Checks.requireNonEmpty("key", key);
     return decide(key, null, 1, timeNanos);
   }
 

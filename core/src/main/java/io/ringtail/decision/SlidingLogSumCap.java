@@ -2,6 +2,7 @@ package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
 
+import io.ringtail.internal.Checks;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Optional;
@@ -23,7 +24,6 @@ final class SlidingLogSumCap extends KeyedDecider<SlidingLogSumCap.Ledger, BigDe
   private final SumCapConfig config;
   private final long capUnits;
   private final int maxEntries;
-  private final int scale;
 
   SlidingLogSumCap(SumCapConfig config, long maximumKeys) {
     super(config.settings(), maximumKeys,
@@ -31,14 +31,13 @@ final class SlidingLogSumCap extends KeyedDecider<SlidingLogSumCap.Ledger, BigDe
     this.config = config;
     this.capUnits = config.capUnits();
     this.maxEntries = config.maxEntriesPerKey();
-    this.scale = config.scale();
   }
 
   @Override
   public SumDecision tryAdd(String key, BigDecimal amount, long timeNanos) {
-    Checks.requireKey(key);
+    Checks.requireNonEmpty("key", key);
     long units = config.toUnits(amount);
-    return decide(key, amount.setScale(scale), units, timeNanos);
+    return decide(key, config.atScale(amount), units, timeNanos);
   }
 
   /** Decides {@code units} (the amount {@code decided}, or above the cap) at {@code timeNanos}. */

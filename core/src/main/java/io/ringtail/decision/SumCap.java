@@ -2,6 +2,7 @@ package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
 
+import io.ringtail.internal.Checks;
 import java.math.BigDecimal;
 
 /**
@@ -45,7 +46,8 @@ public interface SumCap {
    * about 300 bytes for a key with 3 amounts in its window (measured by
    * {@code MillionKeysFootprintTest}).
    *
-   * @throws IllegalArgumentException if maximumKeys is not positive or config is null
+   * @throws NullPointerException if config is null
+   * @throws IllegalArgumentException if maximumKeys is not positive
    */
   static SumCap inProcess(SumCapConfig config, long maximumKeys) {
     return new SlidingLogSumCap(Checks.requireNonNull("config", config), maximumKeys);
@@ -59,9 +61,9 @@ public interface SumCap {
   /**
    * Decides an amount added at {@code timeNanos} on the configuration's time base.
    *
-   * @throws IllegalArgumentException if the key is null or empty, or the amount is null,
-   *     negative or has more digits after the point than the configured scale; nothing is
-   *     recorded
+   * @throws NullPointerException if the key or the amount is null
+   * @throws IllegalArgumentException if the key is empty, or the amount is negative or, within
+   *     the cap, has more digits after the point than the configured scale; nothing is recorded
    */
   SumDecision tryAdd(String key, BigDecimal amount, long timeNanos);
 

@@ -1,8 +1,12 @@
 package io.ringtail.decision;
 
+import static io.ringtail.internal.Checks.invalid;
 import static io.ringtail.internal.Checks.requireBetween;
+import static io.ringtail.internal.Checks.requireNonNull;
+import static io.ringtail.internal.Checks.requirePositive;
 
 import io.ringtail.TimeSource;
+import io.ringtail.internal.Checks;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Optional;
@@ -11,7 +15,9 @@ import java.util.Optional;
  * The immutable rule of a {@link SumCap}: the total amount per key within any rolling
  * {@link #window()} stays at or under {@link #cap()}.
  *
- * <p>Amounts are exact decimals with at most {@link #scale()} digits after the point (2, cents,
+ * <p>An amount above the cap is denied whatever its digits ({@link SumDecision#exceedsCap()}),
+ * judged in time independent of its exponent. Amounts within the cap are exact decimals with at
+ * most {@link #scale()} digits after the point (2, cents,
  * by default): an amount with more digits is rejected, never rounded. Sums are exact, so
  * {@code 3.33 + 3.33 + 3.34} is {@code 10.00}. {@code cap × 10^scale} must fit in 62 bits.
  *
@@ -119,29 +125,57 @@ public final class SumCapConfig {
 
   /**
    * {@code amount} in units of {@code 10^-scale}, or {@link Long#MAX_VALUE} for any amount above
-   * the cap (such an amount is denied whatever its size).
+   * the cap (such an amount is denied whatever its size or digits). Takes time independent of
+   * the amount's exponent: {@code 1E+10000000} and {@code 1E-30000000} are decided at once.
    *
-   * @throws IllegalArgumentException if amount is null, negative, or has more than
+   * @throws NullPointerException if amount is null
+   * @throws IllegalArgumentException if amount is negative, or within the cap with more than
    *     {@link #scale()} digits after the point
    */
   public long toUnits(BigDecimal amount) {
-    if (amount == null) {
-      throw new IllegalArgumentException("amount must be zero or positive, but was null");
-    }
+    requireNonNull("amount", amount);
     if (amount.signum() < 0) {
-      throw new IllegalArgumentException("amount must be zero or positive, but was " + amount);
+      throw invalid("amount", "zero or positive", amount);
     }
-    BigDecimal scaled;
-    try {
-      scaled = amount.setScale(scale);
-    } catch (ArithmeticException e) {
-      throw new IllegalArgumentException("amount must have at most " + scale
-          + " digits after the decimal point, but was " + amount);
+    if (amount.signum() == 0) {
+      return 0;
     }
-    if (scaled.compareTo(cap) > 0) {
+    if (amount.compareTo(cap) > 0) { // compares exponents first: O(1) in them
       return Long.MAX_VALUE;
     }
-    return scaled.unscaledValue().longValueExact();
+    return unitsWithin(amount, scale, "amount");
+  }
+
+  /**
+   * {@code amount} at {@link #scale()}, as a decision reports it. Exact: an amount above the cap
+   * that has more digits after the point than the scale, or more than 100 before it, is
+   * returned as given rather than expanded.
+   */
+  public BigDecimal atScale(BigDecimal amount) {
+    requireNonNull("amount", amount);
+    long integerDigits = (long) amount.precision() - amount.scale();
+    if (amount.scale() > scale || integerDigits > 100) {
+      return amount.compareTo(cap) > 0 ? amount : fromUnits(toUnits(amount));
+    }
+    return amount.setScale(scale);
+  }
+
+  /**
+   * A positive {@code value} of at most {@code 2^62} in units of {@code 10^-scale}: its digits
+   * after the point beyond {@code scale} must be zeros. A nonzero unscaled value of {@code p}
+   * digits ends in fewer than {@code p} zeros, so an excess of {@code p} or more decimals is
+   * rejected without dividing by {@code 10^excess}.
+   */
+  private static long unitsWithin(BigDecimal value, int scale, String name) {
+    long excess = (long) value.scale() - scale;
+    if (excess < value.precision()) {
+      try {
+        return value.setScale(scale).unscaledValue().longValueExact();
+      } catch (ArithmeticException e) {
+        // more decimals than the scale
+      }
+    }
+    throw invalid(name, "a decimal with at most " + scale + " digits after the point", value);
   }
 
   /** {@code units} of {@code 10^-scale} as an amount. */
@@ -204,7 +238,7 @@ public final class SumCapConfig {
 
     /** The least time between two notifications for one key; zero or more, default the window. */
     public Builder listenerCooldown(Duration listenerCooldown) {
-      common.listenerCooldown = listenerCooldown;
+      common.listenerCooldown(listenerCooldown);
       return this;
     }
 
@@ -214,27 +248,19 @@ public final class SumCapConfig {
      * cooldown too).
      */
     public Builder idleExpiry(Duration idleExpiry) {
-      common.idleExpiry = idleExpiry;
+      common.idleExpiry(idleExpiry);
       return this;
     }
 
     /** Validates every value and returns the immutable configuration. */
     public SumCapConfig build() {
-      if (cap == null || cap.signum() <= 0) {
-        throw new IllegalArgumentException("cap must be positive, but was " + cap);
-      }
+      requirePositive("cap", cap);
       requireBetween("scale", scale, 0, MAX_SCALE);
-      BigDecimal units;
-      try {
-        units = cap.setScale(scale).movePointRight(scale);
-      } catch (ArithmeticException e) {
-        throw new IllegalArgumentException("cap must have at most " + scale
-            + " digits after the decimal point, but was " + cap);
+      BigDecimal largest = MAX_CAP_UNITS.movePointLeft(scale);
+      if (cap.compareTo(largest) > 0) { // before any rescaling: O(1) in the exponent
+        throw invalid("cap", "at most " + largest + " at scale " + scale, cap);
       }
-      if (units.compareTo(MAX_CAP_UNITS) > 0) {
-        throw new IllegalArgumentException("cap must be at most " + MAX_CAP_UNITS.movePointLeft(scale)
-            + " at scale " + scale + ", but was " + cap);
-      }
+      unitsWithin(cap, scale, "cap");
       DecisionWindowSettings<SumDecision> settings = common.build(
           () -> requireBetween("maxEntriesPerKey", maxEntriesPerKey, 1, MAX_ENTRIES_PER_KEY));
       return new SumCapConfig(this, settings);

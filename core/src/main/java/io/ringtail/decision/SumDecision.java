@@ -2,6 +2,7 @@ package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
 
+import io.ringtail.internal.Checks;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Optional;
@@ -9,7 +10,8 @@ import java.util.Optional;
 /**
  * What a {@link SumCap} decided about one amount.
  *
- * <p>Immutable and thread-safe. Every amount is at the configuration's scale.
+ * <p>Immutable and thread-safe. Every amount is at the configuration's scale, except an amount
+ * above the cap that {@link SumCapConfig#atScale} reports as given.
  *
  * @param allowed whether the amount was admitted (and recorded)
  * @param exceedsCap whether the amount alone is larger than the cap, so can never be admitted
@@ -30,7 +32,7 @@ public record SumDecision(boolean allowed, boolean exceedsCap, BigDecimal amount
     Checks.requireNonNull("total", total);
     Checks.requireNonNull("cap", cap);
     Checks.requireNonNull("retryAfter", retryAfter);
-    Checks.requireNonNegative("freesIn", freesIn);
+    Checks.requireNonNegativeNanos("freesIn", freesIn);
     if (exceedsCap != (amount.compareTo(cap) > 0)) {
       throw new IllegalArgumentException("exceedsCap must say whether amount " + amount
           + " is above cap " + cap + ", but was " + exceedsCap);

@@ -3,6 +3,7 @@ package io.ringtail.decision;
 import static io.ringtail.internal.Checks.requireBetween;
 
 import io.ringtail.TimeSource;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -143,7 +144,7 @@ public final class ThresholdConfig {
 
     /** The least time between two notifications for one key; zero or more, default the window. */
     public Builder listenerCooldown(Duration listenerCooldown) {
-      common.listenerCooldown = listenerCooldown;
+      common.listenerCooldown(listenerCooldown);
       return this;
     }
 
@@ -153,7 +154,7 @@ public final class ThresholdConfig {
      * cooldown too).
      */
     public Builder idleExpiry(Duration idleExpiry) {
-      common.idleExpiry = idleExpiry;
+      common.idleExpiry(idleExpiry);
       return this;
     }
 

@@ -2,6 +2,8 @@ package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
 
+import io.ringtail.internal.Checks;
+
 /**
  * What a {@link ThresholdDetector} decided about one event: whether it counted, how many events
  * the key now holds within its window, and whether the key fires.

@@ -2,6 +2,8 @@ package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
 
+import io.ringtail.internal.Checks;
+
 /**
  * Fires when at least {@code N} distinct events for one key fall within a window {@code W}:
  * the correlation rule "10 failed logons for one account within 60 s".
@@ -48,7 +50,8 @@ public interface ThresholdDetector {
    * (at most {@code maxEventsPerKey} events): about 570 bytes for a key holding 5 events with
    * short ids (measured by {@code MillionKeysFootprintTest}).
    *
-   * @throws IllegalArgumentException if maximumKeys is not positive or config is null
+   * @throws NullPointerException if config is null
+   * @throws IllegalArgumentException if maximumKeys is not positive
    */
   static ThresholdDetector inProcess(ThresholdConfig config, long maximumKeys) {
     return new EventLogThresholdDetector(Checks.requireNonNull("config", config), maximumKeys);
@@ -62,7 +65,8 @@ public interface ThresholdDetector {
   /**
    * Records an event with its own time, in nanoseconds on the configuration's time base.
    *
-   * @throws IllegalArgumentException if the key or event id is null or empty; nothing is recorded
+   * @throws NullPointerException if the key or event id is null
+   * @throws IllegalArgumentException if the key or event id is empty; nothing is recorded
    */
   ThresholdDecision record(String key, String eventId, long eventTimeNanos);
 

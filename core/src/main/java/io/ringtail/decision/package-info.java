@@ -28,7 +28,8 @@
  * time in some order, so a limit is never over-admitted and nothing is counted twice or lost.
  *
  * <h2>Bad input</h2>
- * A null or empty key, a negative amount, a non-positive limit or window throw
+ * A null argument throws {@link java.lang.NullPointerException} naming the parameter; an empty
+ * key, a negative amount, a non-positive limit or window throw
  * {@link java.lang.IllegalArgumentException} naming the parameter and the value, before any
  * state is touched.
  */

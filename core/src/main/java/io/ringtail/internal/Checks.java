@@ -1,93 +1,182 @@
 package io.ringtail.internal;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 
 /**
- * Argument checks shared by every Ringtail module, with messages that name the parameter and the
- * rejected value. Not API: this package may change in any release. Stateless and thread-safe.
+ * The argument checks every Ringtail module uses, so that bad input fails the same way
+ * everywhere: {@link NullPointerException} naming the parameter for a null, and
+ * {@link IllegalArgumentException} reading {@code "<name> must be <requirement>, but was <value>"}
+ * for a bad value. Each check costs a comparison or two: none depends on the size of the value
+ * (a duration's nanoseconds or a decimal's exponent are never expanded).
+ *
+ * <p>Internal: public only so that every module can reach it. Stateless and thread-safe.
  */
 public final class Checks {
+  /** The longest duration that fits in a {@code long} of nanoseconds, about 292 years. */
+  public static final Duration MAX_NANOS = Duration.ofNanos(Long.MAX_VALUE);
+
   private Checks() {}
 
-  public static String requireKey(String key) {
-    if (key == null || key.isEmpty()) {
-      throw new IllegalArgumentException("key must be non-empty, but was "
-          + (key == null ? "null" : "\"\""));
-    }
-    return key;
-  }
-
-  public static String requireEventId(String eventId) {
-    if (eventId == null || eventId.isEmpty()) {
-      throw new IllegalArgumentException("eventId must be non-empty, but was "
-          + (eventId == null ? "null" : "\"\""));
-    }
-    return eventId;
-  }
-
-  public static long requirePositive(String name, long value) {
-    if (value <= 0) {
-      throw new IllegalArgumentException(name + " must be positive, but was " + value);
-    }
-    return value;
-  }
-
-  public static long requireBetween(String name, long value, long min, long max) {
-    if (value < min || value > max) {
-      throw new IllegalArgumentException(
-          name + " must be between " + min + " and " + max + ", but was " + value);
-    }
-    return value;
-  }
-
-  /** A positive duration, returned in nanoseconds. */
-  public static long requirePositive(String name, Duration value) {
-    long nanos = toNanos(name, value, "positive");
-    if (nanos <= 0) {
-      throw new IllegalArgumentException(name + " must be positive, but was " + value);
-    }
-    return nanos;
-  }
-
-  /** A duration of zero or more, returned in nanoseconds. */
-  public static long requireNonNegative(String name, Duration value) {
-    long nanos = toNanos(name, value, "zero or positive");
-    if (nanos < 0) {
-      throw new IllegalArgumentException(name + " must be zero or positive, but was " + value);
-    }
-    return nanos;
-  }
-
-  /** A non-null duration that fits in a long of nanoseconds; null is reported as not {@code requirement}. */
-  private static long toNanos(String name, Duration value, String requirement) {
-    if (value == null) {
-      throw new IllegalArgumentException(name + " must be " + requirement + ", but was null");
-    }
-    try {
-      return value.toNanos();
-    } catch (ArithmeticException e) {
-      throw new IllegalArgumentException(name + " must fit in 292 years of nanoseconds, but was " + value);
-    }
-  }
-
+  /** {@code value}, or a {@link NullPointerException} whose message is {@code name}. */
   public static <T> T requireNonNull(String name, T value) {
     if (value == null) {
-      throw new IllegalArgumentException(name + " must not be null, but was null");
-    }
-    return value;
-  }
-  public static long requireAtLeast(String name, long value, long min) {
-    if (value < min) {
-      throw new IllegalArgumentException(name + " must be at least " + min + ", but was " + value);
+      throw new NullPointerException(name);
     }
     return value;
   }
 
+  /** A non-null, non-empty string. */
+  public static String requireNonEmpty(String name, String value) {
+    requireNonNull(name, value);
+    if (value.isEmpty()) {
+      throw invalid(name, "non-empty", value);
+    }
+    return value;
+  }
+
+  /** A non-null string that is not empty or only whitespace. */
+  public static String requireNonBlank(String name, String value) {
+    requireNonNull(name, value);
+    if (value.isBlank()) {
+      throw invalid(name, "non-blank", value);
+    }
+    return value;
+  }
+
+  /** A non-null string of 1 to {@code maxLength} characters. */
+  public static String requireLength(String name, String value, int maxLength) {
+    requireNonNull(name, value);
+    if (value.isEmpty() || value.length() > maxLength) {
+      String shown = value.length() > 64 ? value.length() + " characters" : quote(value);
+      throw new IllegalArgumentException(
+          name + " must be 1 to " + maxLength + " characters, but was " + shown);
+    }
+    return value;
+  }
+
+  /** A value above zero. */
+  public static long requirePositive(String name, long value) {
+    if (value <= 0) {
+      throw invalid(name, "positive", value);
+    }
+    return value;
+  }
+
+  /** A value of zero or more. */
+  public static long requireNonNegative(String name, long value) {
+    if (value < 0) {
+      throw invalid(name, "zero or positive", value);
+    }
+    return value;
+  }
+
+  /** A value of at least {@code min}. */
+  public static long requireAtLeast(String name, long value, long min) {
+    if (value < min) {
+      throw invalid(name, "at least " + min, value);
+    }
+    return value;
+  }
+
+  /** A value in {@code [min, max]}. */
+  public static long requireBetween(String name, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw invalid(name, "between " + min + " and " + max, value);
+    }
+    return value;
+  }
+
+  /** A value in {@code [min, max]}. */
+  public static int requireBetween(String name, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw invalid(name, "between " + min + " and " + max, value);
+    }
+    return value;
+  }
+
+  /** A number that is neither NaN nor infinite. */
+  public static double requireFinite(String name, double value) {
+    if (!Double.isFinite(value)) {
+      throw invalid(name, "a finite number", value);
+    }
+    return value;
+  }
+
+  /** A number in {@code [min, max]}; NaN never is. */
+  public static double requireBetween(String name, double value, double min, double max) {
+    if (!(value >= min && value <= max)) {
+      throw invalid(name, "between " + min + " and " + max, value);
+    }
+    return value;
+  }
+
+  /** A percentile, 0 to 100. */
   public static double requirePercentile(double percentile) {
     if (!(percentile >= 0.0 && percentile <= 100.0)) {
-      throw new IllegalArgumentException(
-          "percentile must be between 0 and 100, but was " + percentile);
+      throw invalid("percentile", "between 0 and 100", percentile);
     }
     return percentile;
+  }
+
+  /** A positive duration of at most {@link #MAX_NANOS}, returned in nanoseconds. */
+  public static long requirePositiveNanos(String name, Duration value) {
+    long nanos = requireNanos(name, value);
+    if (nanos <= 0) {
+      throw invalid(name, "positive", value);
+    }
+    return nanos;
+  }
+
+  /** A duration of zero to {@link #MAX_NANOS}, returned in nanoseconds. */
+  public static long requireNonNegativeNanos(String name, Duration value) {
+    long nanos = requireNanos(name, value);
+    if (nanos < 0) {
+      throw invalid(name, "zero or positive", value);
+    }
+    return nanos;
+  }
+
+  /** A duration in {@code [min, max]}, returned in nanoseconds; {@code max} fits in nanoseconds. */
+  public static long requireBetweenNanos(String name, Duration value, Duration min, Duration max) {
+    requireNonNull(name, value);
+    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+      throw invalid(name, "between " + min + " and " + max, value);
+    }
+    return value.toNanos();
+  }
+
+  /**
+   * A duration that fits in a {@code long} of nanoseconds (about ±292 years), returned in
+   * nanoseconds, without ever throwing {@link ArithmeticException}.
+   */
+  public static long requireNanos(String name, Duration value) {
+    requireNonNull(name, value);
+    if (value.compareTo(MAX_NANOS) > 0 || value.compareTo(MAX_NANOS.negated()) < 0) {
+      throw invalid(name, "within " + MAX_NANOS + " (a long of nanoseconds)", value);
+    }
+    return value.toNanos();
+  }
+
+  /** A non-null decimal above zero. */
+  public static BigDecimal requirePositive(String name, BigDecimal value) {
+    requireNonNull(name, value);
+    if (value.signum() <= 0) {
+      throw invalid(name, "positive", value);
+    }
+    return value;
+  }
+
+  /**
+   * {@code "<name> must be <requirement>, but was <value>"} as an
+   * {@link IllegalArgumentException}; a string value is quoted so an empty one shows.
+   */
+  public static IllegalArgumentException invalid(String name, String requirement, Object value) {
+    Object shown = value instanceof String s ? quote(s) : value;
+    return new IllegalArgumentException(name + " must be " + requirement + ", but was " + shown);
+  }
+
+  private static String quote(String s) {
+    return "\"" + s + "\"";
   }
 }

@@ -8,6 +8,7 @@ import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -52,7 +53,7 @@ final class CaffeineKeyedWindows implements KeyedWindows {
 
   @Override
   public void recordAt(String key, long value, long timeNanos) {
-    Checks.requireKey(key);
+    Checks.requireNonEmpty("key", key);
     windows.get(key, this::newWindow).recordAt(value, timeNanos);
   }
 
@@ -62,7 +63,7 @@ final class CaffeineKeyedWindows implements KeyedWindows {
 
   @Override
   public WindowSnapshot snapshot(String key) {
-    Checks.requireKey(key);
+    Checks.requireNonEmpty("key", key);
     RollingWindow window = windows.policy().getIfPresentQuietly(key);
     return (window == null ? empty : window).snapshot();
   }

@@ -6,6 +6,7 @@ import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.internal.Checks;
 import java.util.Map;
 
 /**
@@ -46,7 +47,8 @@ public interface KeyedWindows {
   /**
    * Records a sample for {@code key} at the time source's current reading.
    *
-   * @throws IllegalArgumentException if the key is null or empty
+   * @throws NullPointerException if the key is null
+   * @throws IllegalArgumentException if the key is empty
    */
   void record(String key, long value);
 

@@ -352,6 +352,25 @@ class AlertRuleTest {
   }
 
   @Test
+  public void durationsBeyondLongNanos_areRejectedNamingTheParameter() {
+    RollingWindow window = window(Duration.ofSeconds(10), 10);
+    Duration huge = Duration.ofSeconds(Long.MAX_VALUE);
+    assertThatThrownBy(() -> AlertRule.threshold("r", window, Measure.mean()).above(1).fireAfter(huge).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("fireAfter must be within")
+        .hasMessageEndingWith("but was " + huge);
+    assertThatThrownBy(() -> AlertRule.threshold("r", window, Measure.mean()).above(1).cooldown(huge).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("cooldown must be within");
+    assertThatThrownBy(() -> AlertRule.deviation("r", window, Measure.mean(), huge).above(3).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("baselinePeriod must be within");
+    assertThatThrownBy(() -> AlertRule.threshold("r", window, Measure.mean()).above(1)
+        .fireAfter(Duration.ofNanos(Long.MAX_VALUE).plusNanos(1)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("fireAfter must be within");
+    AlertRule longest = AlertRule.threshold("r", window, Measure.mean()).above(1)
+        .fireAfter(Duration.ofNanos(Long.MAX_VALUE)).cooldown(Duration.ofNanos(Long.MAX_VALUE)).build();
+    assertThat(longest.fireAfterNanos()).isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
   public void builder_rejectsBadRules() {
     RollingWindow window = window(Duration.ofSeconds(10), 10);
     assertThatThrownBy(() -> AlertRule.threshold("r", window, Measure.mean()).build())
@@ -359,12 +378,13 @@ class AlertRuleTest {
     assertThatThrownBy(() -> AlertRule.threshold("r", window, Measure.mean()).above(10).resolveBelow(20).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("resolveBelow must be at most the threshold 10.0, but was 20.0");
-    assertThatThrownBy(() -> AlertRule.threshold("r", window, Measure.mean()).above(Double.NaN))
+    assertThatThrownBy(() -> AlertRule.threshold("r", window, Measure.mean()).above(Double.NaN).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessage("threshold must be a finite number, but was NaN");
-    assertThatThrownBy(() -> AlertRule.threshold("r", window, Measure.mean()).cooldown(Duration.ofSeconds(-1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("cooldown must not be negative, but was PT-1S");
-    assertThatThrownBy(() -> AlertRule.threshold("r", window, Measure.mean()).minimumSamples(-1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("minimumSamples must not be negative, but was -1");
+    assertThatThrownBy(() -> AlertRule.threshold("r", window, Measure.mean()).above(1)
+        .cooldown(Duration.ofSeconds(-1)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("cooldown must be zero or positive, but was PT-1S");
+    assertThatThrownBy(() -> AlertRule.threshold("r", window, Measure.mean()).above(1).minimumSamples(-1).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("minimumSamples must be zero or positive, but was -1");
     assertThatThrownBy(() -> AlertRule.sloBurn("r", window, 5, 1.0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("objective must be between 0 and 1 exclusive, but was 1.0");
@@ -373,8 +393,8 @@ class AlertRuleTest {
     assertThatThrownBy(() -> Measure.percentile(101))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("percentile must be between 0 and 100, but was 101.0");
     assertThatThrownBy(() -> Measure.fractionAbove(-1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("target must not be negative, but was -1");
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("target must be zero or positive, but was -1");
     assertThatThrownBy(() -> AlertRule.threshold(" ", window, Measure.mean()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name must not be blank");
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("name must be non-blank, but was \" \"");
   }
 }

@@ -2,6 +2,7 @@ package io.ringtail.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -17,6 +18,10 @@ class KeyedConfigTest {
     }
   }
 
+  private static void rejectsNull(ThrowingCallable call, String parameter) {
+    assertThatThrownBy(call).isInstanceOf(NullPointerException.class).hasMessage(parameter);
+  }
+
   @Test
   public void threshold_zeroOrNegative_rejected() {
     rejects(() -> ThresholdConfig.builder().threshold(0).build(), "threshold", "but was 0");
@@ -28,7 +33,7 @@ class KeyedConfigTest {
     rejects(() -> ThresholdConfig.builder().threshold(1).window(Duration.ZERO).build(), "window", "PT0S");
     rejects(() -> RateLimitConfig.builder().limit(1).window(Duration.ofSeconds(-1)).build(),
         "window", "PT-1S");
-    rejects(() -> SumCapConfig.builder().cap(BigDecimal.ONE).window(null).build(), "window", "null");
+    rejectsNull(() -> SumCapConfig.builder().cap(BigDecimal.ONE).window(null).build(), "window");
   }
 
   @Test
@@ -45,12 +50,30 @@ class KeyedConfigTest {
 
   @Test
   public void cap_zeroNegativeOrTooPrecise_rejected() {
-    rejects(() -> SumCapConfig.builder().build(), "cap", "null");
+    rejectsNull(() -> SumCapConfig.builder().build(), "cap");
     rejects(() -> SumCapConfig.builder().cap(BigDecimal.ZERO).build(), "cap", "0");
     rejects(() -> SumCapConfig.builder().cap(new BigDecimal("-1")).build(), "cap", "-1");
     rejects(() -> SumCapConfig.builder().cap(new BigDecimal("1.005")).build(), "cap", "1.005");
     rejects(() -> SumCapConfig.builder().cap(new BigDecimal("1e30")).build(), "cap");
     rejects(() -> SumCapConfig.builder().cap(BigDecimal.TEN).scale(10).build(), "scale", "10");
+  }
+
+  @Test
+  public void cap_andAmounts_withHugeExponents_areJudgedAtOnce() {
+    assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
+      rejects(() -> SumCapConfig.builder().cap(new BigDecimal("1E+10000000")).build(),
+          "cap", "at most", "1E+10000000");
+      rejects(() -> SumCapConfig.builder().cap(new BigDecimal("1E-30000000")).build(),
+          "cap must be a decimal with at most 2 digits after the point", "1E-30000000");
+      SumCapConfig config = SumCapConfig.builder().cap(new BigDecimal("10")).build();
+      assertThat(config.toUnits(new BigDecimal("1E+10000000"))).isEqualTo(Long.MAX_VALUE);
+      assertThat(config.toUnits(new BigDecimal("10.001"))).isEqualTo(Long.MAX_VALUE);
+      rejects(() -> config.toUnits(new BigDecimal("1E-30000000")), "amount", "1E-30000000");
+      assertThat(config.atScale(new BigDecimal("1E+10000000"))).isEqualTo(new BigDecimal("1E+10000000"));
+      assertThat(config.atScale(new BigDecimal("1e30")).scale()).isEqualTo(2);
+      assertThat(config.toUnits(new BigDecimal("0E-30000000"))).isZero();
+      assertThat(config.toUnits(new BigDecimal("2.5000000000000"))).isEqualTo(250);
+    });
   }
 
   @Test
@@ -69,7 +92,7 @@ class KeyedConfigTest {
         "listenerCooldown", "PT-1S");
     rejects(() -> RateLimitConfig.builder().limit(1).window(Duration.ofSeconds(60))
         .idleExpiry(Duration.ofSeconds(59)).build(), "idleExpiry", "PT59S");
-    rejects(() -> ThresholdConfig.builder().threshold(1).timeSource(null).build(), "timeSource");
+    rejectsNull(() -> ThresholdConfig.builder().threshold(1).timeSource(null).build(), "timeSource");
   }
 
   @Test
@@ -98,7 +121,7 @@ class KeyedConfigTest {
   @Test
   public void inProcess_maximumKeysZero_rejected() {
     rejects(() -> RateLimiter.inProcess(RateLimitConfig.builder().limit(1).build(), 0), "maximumKeys", "0");
-    rejects(() -> SumCap.inProcess(null), "config");
+    rejectsNull(() -> SumCap.inProcess(null), "config");
   }
 
   @Test

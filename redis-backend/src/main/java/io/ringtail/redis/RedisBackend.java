@@ -15,8 +15,8 @@ import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDetector;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -36,6 +36,7 @@ import java.util.function.Supplier;
  * }</pre>
  */
 public final class RedisBackend {
+  private static final Duration MAX_COMMAND_TIMEOUT = Duration.ofMinutes(1);
   final ScriptRunner runner;
   final String keyPrefix;
   final OutagePolicy outagePolicy;
@@ -57,12 +58,12 @@ public final class RedisBackend {
 
   /** A builder over a standalone (or Sentinel-managed) connection. */
   public static Builder builder(StatefulRedisConnection<String, String> connection) {
-    return new Builder(Objects.requireNonNull(connection, "connection").async());
+    return new Builder(Checks.requireNonNull("connection", connection).async());
   }
 
   /** A builder over a Redis Cluster connection. */
   public static Builder builder(StatefulRedisClusterConnection<String, String> connection) {
-    return new Builder(Objects.requireNonNull(connection, "connection").async());
+    return new Builder(Checks.requireNonNull("connection", connection).async());
   }
 
   /**
@@ -102,17 +103,17 @@ public final class RedisBackend {
    * example epoch nanoseconds).
    */
   public ThresholdDetector thresholdDetector(String name, ThresholdConfig config) {
-    return new RedisThresholdDetector(this, name, Objects.requireNonNull(config, "config"));
+    return new RedisThresholdDetector(this, name, Checks.requireNonNull("config", config));
   }
 
   /** A fleet-wide sliding-log {@link RateLimiter} shared under {@code name}; see {@link #thresholdDetector}. */
   public RateLimiter rateLimiter(String name, RateLimitConfig config) {
-    return new RedisRateLimiter(this, name, Objects.requireNonNull(config, "config"));
+    return new RedisRateLimiter(this, name, Checks.requireNonNull("config", config));
   }
 
   /** A fleet-wide {@link SumCap} with exact decimal totals, shared under {@code name}. */
   public SumCap sumCap(String name, SumCapConfig config) {
-    return new RedisSumCap(this, name, Objects.requireNonNull(config, "config"));
+    return new RedisSumCap(this, name, Checks.requireNonNull("config", config));
   }
 
   /**
@@ -164,18 +165,19 @@ public final class RedisBackend {
   }
 
   static Duration requireTimeout(Duration timeout) {
-    Objects.requireNonNull(timeout, "commandTimeout");
-    if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
-      throw new IllegalArgumentException("commandTimeout must be between 1 ns and 1 minute, but was " + timeout);
-    }
+    Checks.requireBetweenNanos("commandTimeout", timeout, Duration.ofNanos(1), MAX_COMMAND_TIMEOUT);
     return timeout;
   }
 
-  /** Configures a {@link RedisBackend}; not thread-safe, {@link #build()} may be called again. */
+  /**
+   * Configures a {@link RedisBackend}; not thread-safe. {@link #build()} checks every value and
+   * may be called again.
+   */
   public static final class Builder {
     private final RedisScriptingAsyncCommands<String, String> commands;
     private Duration commandTimeout = Duration.ofMillis(500);
     private CircuitBreaker breaker;
+    private boolean breakerSet;
     private String keyPrefix = "ringtail";
     private OutagePolicy outagePolicy = OutagePolicy.FAIL_CLOSED;
     private Duration outageRetryAfter = Duration.ofSeconds(1);
@@ -187,7 +189,7 @@ public final class RedisBackend {
 
     /** Longest a caller waits for Redis before falling back (default 500 ms, at most 1 minute). */
     public Builder commandTimeout(Duration timeout) {
-      this.commandTimeout = requireTimeout(timeout);
+      this.commandTimeout = timeout;
       return this;
     }
 
@@ -196,33 +198,25 @@ public final class RedisBackend {
      * failed or took longer than the timeout; probes again after 1 s).
      */
     public Builder circuitBreaker(CircuitBreaker breaker) {
-      this.breaker = Objects.requireNonNull(breaker, "circuitBreaker");
+      this.breaker = breaker;
+      this.breakerSet = true;
       return this;
     }
 
     /** Prefix of every key (default {@code ringtail}); no braces, at most 64 characters. */
     public Builder keyPrefix(String prefix) {
-      Objects.requireNonNull(prefix, "keyPrefix");
-      if (prefix.isEmpty() || prefix.length() > 64 || prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-        throw new IllegalArgumentException(
-            "keyPrefix must be 1 to 64 characters without braces, but was \"" + prefix + "\"");
-      }
       this.keyPrefix = prefix;
       return this;
     }
 
     /** What decisions answer while Redis cannot (default {@link OutagePolicy#FAIL_CLOSED}). */
     public Builder outagePolicy(OutagePolicy policy) {
-      this.outagePolicy = Objects.requireNonNull(policy, "outagePolicy");
+      this.outagePolicy = policy;
       return this;
     }
 
     /** The retry-after a decision denied by {@link OutagePolicy#FAIL_CLOSED} reports (default 1 s). */
     public Builder outageRetryAfter(Duration retryAfter) {
-      Objects.requireNonNull(retryAfter, "outageRetryAfter");
-      if (retryAfter.isNegative() || retryAfter.isZero()) {
-        throw new IllegalArgumentException("outageRetryAfter must be positive, but was " + retryAfter);
-      }
       this.outageRetryAfter = retryAfter;
       return this;
     }
@@ -232,14 +226,28 @@ public final class RedisBackend {
      * (default 10,000; 0 keeps none, so every such event counts as dropped).
      */
     public Builder eventBufferCapacity(int capacity) {
-      if (capacity < 0 || capacity > 10_000_000) {
-        throw new IllegalArgumentException("eventBufferCapacity must be between 0 and 10000000, but was " + capacity);
-      }
       this.eventBufferCapacity = capacity;
       return this;
     }
 
+    /**
+     * Checks every value and returns the backend.
+     *
+     * @throws NullPointerException if a value was set to null
+     * @throws IllegalArgumentException if a value is out of range, naming it
+     */
     public RedisBackend build() {
+      requireTimeout(commandTimeout);
+      if (breakerSet) {
+        Checks.requireNonNull("circuitBreaker", breaker);
+      }
+      Checks.requireLength("keyPrefix", keyPrefix, 64);
+      if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
+        throw Checks.invalid("keyPrefix", "1 to 64 characters without braces", keyPrefix);
+      }
+      Checks.requireNonNull("outagePolicy", outagePolicy);
+      Checks.requirePositiveNanos("outageRetryAfter", outageRetryAfter);
+      Checks.requireBetween("eventBufferCapacity", eventBufferCapacity, 0, 10_000_000);
       return new RedisBackend(this);
     }
   }

@@ -1,6 +1,7 @@
 package io.ringtail.redis;
 
 import io.ringtail.decision.DecisionListener;
+import io.ringtail.internal.Checks;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -18,18 +19,11 @@ abstract class RedisDecision {
 
   RedisDecision(RedisBackend backend, String name) {
     this.backend = backend;
-    if (name == null || name.isEmpty() || name.length() > 256) {
-      throw new IllegalArgumentException("name must be 1 to 256 characters, but was "
-          + (name == null ? "null" : "\"" + name + "\""));
-    }
-    this.name = name;
+    this.name = Checks.requireLength("name", name, 256);
   }
 
   static String requireKey(String key) {
-    if (key == null || key.isEmpty()) {
-      throw new IllegalArgumentException("key must be non-empty, but was " + (key == null ? "null" : "\"\""));
-    }
-    return key;
+    return Checks.requireNonEmpty("key", key);
   }
 
   /** A member id unique to this call across the fleet (random per instance, then a counter). */
@@ -37,9 +31,13 @@ abstract class RedisDecision {
     return idPrefix + Long.toString(sequence.getAndIncrement(), 36);
   }
 
-  /** PEXPIRE for state idle for {@code idleNanos} on the time base: rounded up, plus 1 s. */
+  /**
+   * PEXPIRE for state idle for {@code idleNanos} (positive) on the time base: rounded up, plus
+   * 1 s; never overflows, up to {@code Long.MAX_VALUE} nanoseconds.
+   */
   static String ttlMillis(long idleNanos) {
-    return Long.toString(Math.addExact(Math.floorDiv(idleNanos + 999_999, 1_000_000), 1_000));
+    long millis = idleNanos / 1_000_000 + (idleNanos % 1_000_000 == 0 ? 0 : 1);
+    return Long.toString(millis + 1_000);
   }
 
   <D> void notifyListener(Optional<? extends DecisionListener<? super D>> listener, String key, D decision) {

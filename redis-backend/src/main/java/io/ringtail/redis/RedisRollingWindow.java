@@ -4,6 +4,7 @@ import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.internal.Checks;
 import java.lang.System.Logger.Level;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -12,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -166,13 +166,11 @@ public final class RedisRollingWindow implements RollingWindow {
    * Records a sample under the caller's event id: recording (or replaying) the same id and value
    * again while the first is in the window is counted once ({@link RedisWindowStats#duplicates()}).
    *
-   * @throws IllegalArgumentException if eventId is null, empty or longer than 256 characters
+   * @throws NullPointerException if eventId is null
+   * @throws IllegalArgumentException if eventId is empty or longer than 256 characters
    */
   public void record(String eventId, long value) {
-    if (eventId == null || eventId.isEmpty() || eventId.length() > 256) {
-      throw new IllegalArgumentException("eventId must be 1 to 256 characters, but was "
-          + (eventId == null ? "null" : "\"" + eventId + "\""));
-    }
+    Checks.requireLength("eventId", eventId, 256);
     submit(value, eventId, clientTime == null ? 0L : clientTime.nanoTime());
   }
 
@@ -388,7 +386,7 @@ public final class RedisRollingWindow implements RollingWindow {
    * Returns whether nothing is left pending.
    */
   public boolean flush(Duration timeout) {
-    long deadline = System.nanoTime() + requirePositive("timeout", timeout).toNanos();
+    long deadline = System.nanoTime() + Checks.requirePositiveNanos("timeout", timeout);
     awaitInFlight(deadline);
     while (!buffer.isEmpty() && System.nanoTime() < deadline) {
       boolean delivered = false;
@@ -439,9 +437,9 @@ public final class RedisRollingWindow implements RollingWindow {
    * @throws IllegalArgumentException if a percentile is outside 0..100 or NaN
    */
   public WindowSnapshot snapshot(double... percentiles) {
-    double[] ps = percentiles.clone();
+    double[] ps = Checks.requireNonNull("percentiles", percentiles).clone();
     for (double p : ps) {
-      requirePercentile(p);
+      Checks.requirePercentile(p);
     }
     return take(ps, scaled(ps));
   }
@@ -560,21 +558,6 @@ public final class RedisRollingWindow implements RollingWindow {
     return "RedisRollingWindow[" + name + ", " + length + ", keys " + keys[0] + "]";
   }
 
-  private static double requirePercentile(double p) {
-    if (!(p >= 0.0 && p <= 100.0)) {
-      throw new IllegalArgumentException("percentile must be between 0 and 100, but was " + p);
-    }
-    return p;
-  }
-
-  private static Duration requirePositive(String what, Duration d) {
-    Objects.requireNonNull(d, what);
-    if (d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException(what + " must be positive, but was " + d);
-    }
-    return d;
-  }
-
   private record Pending(long micros, String member, String value) {}
 
   /**
@@ -591,26 +574,19 @@ public final class RedisRollingWindow implements RollingWindow {
     private Duration maxClockSkew;
     private double[] percentiles = DEFAULT_PERCENTILES;
     private WindowConfig localFallback;
+    private boolean timeSourceSet;
+    private boolean maxClockSkewSet;
+    private boolean localFallbackSet;
     private int bufferCapacity = 100_000;
     private int maxInFlight = 4_096;
 
     Builder(RedisBackend backend, String name) {
       this.backend = backend;
-      Objects.requireNonNull(name, "name");
-      if (name.isEmpty() || name.length() > 1024) {
-        throw new IllegalArgumentException("name must be 1 to 1024 characters, but was \"" + name + "\"");
-      }
       this.name = name;
     }
 
     /** How far back the window reaches: 1 ms to 31 days, whole microseconds (default 1 minute). */
     public Builder length(Duration length) {
-      Objects.requireNonNull(length, "length");
-      if (length.compareTo(Duration.ofMillis(1)) < 0 || length.compareTo(MAX_LENGTH) > 0
-          || length.toNanos() % 1000 != 0) {
-        throw new IllegalArgumentException(
-            "length must be whole microseconds between 1 ms and 31 days, but was " + length);
-      }
       this.length = length;
       return this;
     }
@@ -620,9 +596,6 @@ public final class RedisRollingWindow implements RollingWindow {
      * trimmed, counted and logged with {@value RedisRollingWindow#CARDINALITY_CAP_WARNING}.
      */
     public Builder maxSamples(int maxSamples) {
-      if (maxSamples < 1 || maxSamples > 10_000_000) {
-        throw new IllegalArgumentException("maxSamples must be between 1 and 10000000, but was " + maxSamples);
-      }
       this.maxSamples = maxSamples;
       return this;
     }
@@ -634,34 +607,28 @@ public final class RedisRollingWindow implements RollingWindow {
      * that range are counted as rejected.
      */
     public Builder timeSource(TimeSource timeSource) {
-      this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+      this.timeSource = timeSource;
+      this.timeSourceSet = true;
       return this;
     }
 
     /**
      * With {@link #timeSource}: a reading further than this from the Redis server's clock is
      * replaced by the server's clock (and counted), so a skewed client cannot misplace samples.
-     * Requires readings in epoch nanoseconds.
+     * Requires readings in epoch nanoseconds; 0 to 1 hour.
      */
     public Builder maxClockSkew(Duration maxSkew) {
-      Objects.requireNonNull(maxSkew, "maxClockSkew");
-      if (maxSkew.isNegative() || maxSkew.compareTo(Duration.ofHours(1)) > 0) {
-        throw new IllegalArgumentException("maxClockSkew must be between 0 and 1 hour, but was " + maxSkew);
-      }
       this.maxClockSkew = maxSkew;
+      this.maxClockSkewSet = true;
       return this;
     }
 
-    /** Percentiles every {@link RedisRollingWindow#snapshot()} fetches exactly (0 and 100 always are). */
+    /**
+     * Percentiles every {@link RedisRollingWindow#snapshot()} fetches exactly (0 and 100 always
+     * are); at most 64, each 0 to 100.
+     */
     public Builder percentiles(double... percentiles) {
-      double[] ps = Objects.requireNonNull(percentiles, "percentiles").clone();
-      if (ps.length > 64) {
-        throw new IllegalArgumentException("percentiles must be at most 64, but was " + ps.length);
-      }
-      for (double p : ps) {
-        requirePercentile(p);
-      }
-      this.percentiles = ps;
+      this.percentiles = percentiles == null ? null : percentiles.clone();
       return this;
     }
 
@@ -671,32 +638,58 @@ public final class RedisRollingWindow implements RollingWindow {
      * cannot answer. Off by default: then such a snapshot throws {@link RedisUnavailableException}.
      */
     public Builder localFallback(WindowConfig config) {
-      this.localFallback = Objects.requireNonNull(config, "localFallback");
+      this.localFallback = config;
+      this.localFallbackSet = true;
       return this;
     }
 
     /** Samples kept in memory for replay while Redis is unreachable (default 100,000). */
     public Builder bufferCapacity(int capacity) {
-      if (capacity < 1 || capacity > 10_000_000) {
-        throw new IllegalArgumentException("bufferCapacity must be between 1 and 10000000, but was " + capacity);
-      }
       this.bufferCapacity = capacity;
       return this;
     }
 
     /** Record calls outstanding at once before a recording thread waits (default 4,096). */
     public Builder maxInFlight(int maxInFlight) {
-      if (maxInFlight < 1 || maxInFlight > 1_000_000) {
-        throw new IllegalArgumentException("maxInFlight must be between 1 and 1000000, but was " + maxInFlight);
-      }
       this.maxInFlight = maxInFlight;
       return this;
     }
 
+    /**
+     * Checks every value and returns the window.
+     *
+     * @throws NullPointerException if a value was set to null
+     * @throws IllegalArgumentException if a value is out of range, naming it
+     */
     public RedisRollingWindow build() {
-      if (maxClockSkew != null && timeSource == null) {
-        throw new IllegalArgumentException("maxClockSkew needs a timeSource, but was set without one");
+      Checks.requireLength("name", name, 1024);
+      Checks.requireNonNull("length", length);
+      if (length.compareTo(Duration.ofMillis(1)) < 0 || length.compareTo(MAX_LENGTH) > 0
+          || length.toNanos() % 1000 != 0) {
+        throw Checks.invalid("length", "whole microseconds between 1 ms and 31 days", length);
       }
+      Checks.requireBetween("maxSamples", maxSamples, 1, 10_000_000);
+      if (timeSourceSet) {
+        Checks.requireNonNull("timeSource", timeSource);
+      }
+      if (maxClockSkewSet) {
+        Checks.requireBetweenNanos("maxClockSkew", maxClockSkew, Duration.ZERO, Duration.ofHours(1));
+        if (timeSource == null) {
+          throw Checks.invalid("maxClockSkew", "set with a timeSource", maxClockSkew + " without one");
+        }
+      }
+      Checks.requireNonNull("percentiles", percentiles);
+      if (percentiles.length > 64) {
+        throw Checks.invalid("percentiles", "at most 64 values", percentiles.length + " values");
+      }
+      for (double p : percentiles) {
+        Checks.requirePercentile(p);
+      }
+      if (localFallbackSet) {
+        Checks.requireNonNull("localFallback", localFallback);
+      }
+      Checks.requireBetween("bufferCapacity", bufferCapacity, 1, 10_000_000);
+      Checks.requireBetween("maxInFlight", maxInFlight, 1, 1_000_000);
       return new RedisRollingWindow(this);
     }
   }

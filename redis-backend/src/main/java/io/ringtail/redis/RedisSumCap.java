@@ -35,7 +35,7 @@ final class RedisSumCap extends RedisDecision implements SumCap {
     requireKey(key);
     long units = config.toUnits(amount);
     boolean exceeds = units == Long.MAX_VALUE;
-    BigDecimal scaled = exceeds ? amount.setScale(config.scale()) : config.fromUnits(units);
+    BigDecimal scaled = exceeds ? config.atScale(amount) : config.fromUnits(units);
     String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, "se", "sm");
     List<Object> reply;
     try {

@@ -3,6 +3,7 @@ package io.ringtail.redis;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDecision;
 import io.ringtail.decision.ThresholdDetector;
+import io.ringtail.internal.Checks;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -41,9 +42,7 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
   @Override
   public ThresholdDecision record(String key, String eventId, long eventTimeNanos) {
     requireKey(key);
-    if (eventId == null || eventId.isEmpty()) {
-      throw new IllegalArgumentException("eventId must be non-empty, but was " + (eventId == null ? "null" : "\"\""));
-    }
+    Checks.requireNonEmpty("eventId", eventId);
     String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, "te", "ti", "tm");
     String[] args = {Decimal64.time(eventTimeNanos), window, threshold, cap, eventId, ttl, cooldown, CHUNK};
     List<Object> reply;

@@ -1,6 +1,7 @@
 package io.ringtail.redis;
 
 import io.ringtail.WindowSnapshot;
+import io.ringtail.internal.Checks;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
@@ -63,9 +64,7 @@ final class RedisWindowSnapshot implements WindowSnapshot {
    */
   @Override
   public double valueAtPercentile(double percentile) {
-    if (!(percentile >= 0.0 && percentile <= 100.0)) {
-      throw new IllegalArgumentException("percentile must be between 0 and 100, but was " + percentile);
-    }
+    Checks.requirePercentile(percentile);
     if (count == 0) {
       return Double.NaN;
     }

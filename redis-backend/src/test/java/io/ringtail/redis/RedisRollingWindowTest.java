@@ -301,15 +301,15 @@ class RedisRollingWindowTest {
   @Test
   public void badInput_isRejectedBeforeAnythingIsSent() {
     long before = commandCount();
-    assertThatThrownBy(() -> backend.window("")).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> backend.window("").build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("name");
-    assertThatThrownBy(() -> window("w").length(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> window("w").length(Duration.ZERO).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("length").hasMessageContaining("PT0S");
-    assertThatThrownBy(() -> window("w").length(Duration.ofDays(400))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> window("w").length(Duration.ofDays(400)).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("PT9600H");
-    assertThatThrownBy(() -> window("w").maxSamples(-5)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> window("w").maxSamples(-5).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("-5");
-    assertThatThrownBy(() -> window("w").percentiles(50, Double.NaN)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> window("w").percentiles(50, Double.NaN).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("NaN");
     assertThatThrownBy(() -> window("w").maxClockSkew(Duration.ofSeconds(1)).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeSource");
@@ -318,9 +318,9 @@ class RedisRollingWindowTest {
         .hasMessageContaining("eventId");
     assertThatThrownBy(() -> w.snapshot(101)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("101");
-    assertThatThrownBy(() -> RedisBackend.builder(connection).keyPrefix("a{b")).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> RedisBackend.builder(connection).keyPrefix("a{b").build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("keyPrefix");
-    assertThatThrownBy(() -> RedisBackend.builder(connection).commandTimeout(Duration.ofMillis(-1)))
+    assertThatThrownBy(() -> RedisBackend.builder(connection).commandTimeout(Duration.ofMillis(-1)).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("commandTimeout");
     assertThat(commandCount()).as("nothing reached Redis (INFO itself is one command)").isEqualTo(before + 1);
   }

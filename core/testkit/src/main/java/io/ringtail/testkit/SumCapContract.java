@@ -6,6 +6,7 @@ import io.ringtail.decision.SumDecision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.ringtail.ManualTimeSource;
 import java.math.BigDecimal;
@@ -147,11 +148,11 @@ public abstract class SumCapContract extends DecisionContract {
     SumCap cap = cap("10.00", time);
     cap.tryAdd(key("u"), eur("4.00"));
     assertThatThrownBy(() -> cap.tryAdd(null, eur("1")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
+        .isInstanceOf(NullPointerException.class).hasMessage("key");
     assertThatThrownBy(() -> cap.tryAdd("", eur("1")))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
     assertThatThrownBy(() -> cap.tryAdd(key("u"), null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("amount");
+        .isInstanceOf(NullPointerException.class).hasMessage("amount");
     assertThatThrownBy(() -> cap.tryAdd(key("u"), eur("-0.01")))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContainingAll("amount", "-0.01");
     assertThatThrownBy(() -> cap.tryAdd(key("u"), eur("0.001"), time.nanoTime()))
@@ -229,6 +230,34 @@ public abstract class SumCapContract extends DecisionContract {
     cap.tryAdd(key("u"), eur("8"));
     cap.tryAdd(key("u"), eur("3"));
     assertThat(seen).containsExactly(key("u") + ":3.00", key("u") + ":3.00");
+  }
+
+  @Test
+  public void hugeExponents_areDecidedAtOnce_andAboveTheCapIsExceedsCap() {
+    ManualTimeSource time = time();
+    SumCap cap = cap("10.00", time);
+    cap.tryAdd(key("u"), eur("4.00"));
+    assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
+      SumDecision huge = cap.tryAdd(key("u"), new BigDecimal("1E+10000000"));
+      assertThat(huge.allowed()).isFalse();
+      assertThat(huge.exceedsCap()).isTrue();
+      assertThat(huge.retryAfter()).isEmpty();
+      assertThat(huge.amount()).isEqualTo(new BigDecimal("1E+10000000"));
+      assertThat(huge.total()).isEqualTo(eur("4.00"));
+      assertThatThrownBy(() -> cap.tryAdd(key("u"), new BigDecimal("1E-30000000")))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContainingAll("amount", "amount must be a decimal with at most 2 digits after the point", "1E-30000000");
+      assertThatThrownBy(() -> cap.tryAdd(key("u"), new BigDecimal("7E-2147483647")))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("amount");
+      SumDecision fine = cap.tryAdd(key("u"), new BigDecimal("10.001"));
+      assertThat(fine.exceedsCap()).as("above the cap, whatever its decimals").isTrue();
+      assertThat(fine.allowed()).isFalse();
+      assertThat(cap.tryAdd(key("u"), new BigDecimal("0E-30000000")).allowed()).isTrue();
+      assertThat(cap.tryAdd(key("u"), new BigDecimal("1.000000000000000000000000000000")).total())
+          .isEqualTo(eur("5.00"));
+    });
+    assertThat(cap.tryAdd(key("u"), eur("5.00")).total()).as("nothing else was recorded")
+        .isEqualTo(eur("10.00"));
   }
 
   @Test

@@ -143,16 +143,30 @@ class AlertMonitorTest {
   }
 
   @Test
+  public void scheduleWith_aPeriodBeyondLongNanos_isRejectedNamingIt() {
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    try {
+      AlertMonitor monitor = AlertMonitor.create(time);
+      assertThatThrownBy(() -> monitor.scheduleWith(scheduler, Duration.ofDays(365L * 1_000)))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("period must be within");
+      assertThatThrownBy(() -> monitor.scheduleWith(scheduler, null))
+          .isInstanceOf(NullPointerException.class).hasMessage("period");
+    } finally {
+      scheduler.shutdownNow();
+    }
+  }
+
+  @Test
   public void add_rejectsDuplicateNamesAndStateRejectsUnknownOnes() {
     RollingWindow window = window();
     AlertMonitor monitor = AlertMonitor.create(time)
         .add(AlertRule.threshold("r", window, Measure.count()).atLeast(1).build());
     assertThatThrownBy(() -> monitor.add(AlertRule.threshold("r", window, Measure.max()).above(1).build()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("rule name must be unique in a monitor, but was r");
+        .hasMessage("rule name must be unique in a monitor, but was \"r\"");
     assertThatThrownBy(() -> monitor.state("nope"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("ruleName must name a rule of this monitor, but was nope");
+        .hasMessage("ruleName must be the name of a rule of this monitor, but was \"nope\"");
     assertThatThrownBy(() -> monitor.scheduleWith(Executors.newSingleThreadScheduledExecutor(), Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("period must be positive, but was PT0S");
     assertThat(monitor.rules()).extracting(AlertRule::name).containsExactly("r");

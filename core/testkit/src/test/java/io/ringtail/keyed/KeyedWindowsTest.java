@@ -121,8 +121,8 @@ class KeyedWindowsTest {
   public void badKey_throws_badSampleIsRejectedVisibly() {
     KeyedWindows windows = windows(new ManualTimeSource(), 10);
     windows.record("a", 5);
-    assertThatThrownBy(() -> windows.record(null, 1)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("key");
+    assertThatThrownBy(() -> windows.record(null, 1)).isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
     assertThatThrownBy(() -> windows.recordAt("", 1, 0)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("key");
     assertThatThrownBy(() -> windows.snapshot("")).isInstanceOf(IllegalArgumentException.class);
@@ -137,7 +137,7 @@ class KeyedWindowsTest {
     assertThatThrownBy(() -> KeyedWindows.builder().maximumKeys(0).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maximumKeys");
     assertThatThrownBy(() -> KeyedWindows.builder().window(null).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window");
+        .isInstanceOf(NullPointerException.class).hasMessage("window");
   }
 
   @Test

@@ -6,12 +6,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.RollingWindow;
+import io.ringtail.internal.Checks;
 import io.ringtail.keyed.KeyedWindows;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -46,6 +46,12 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
   private final List<Binding> bindings = new CopyOnWriteArrayList<>();
 
   private KeyedWindowMetrics(Builder<K> b) {
+    Checks.requireNonBlank("keyTag", b.keyTag);
+    if (b.keyTag.equals("window") || b.keyTag.equals("phi")) {
+      throw Checks.invalid("keyTag", "a non-blank tag other than window and phi", b.keyTag);
+    }
+    Checks.requireNonNull("keyFormatter", b.keyFormatter);
+    Checks.requireBetween("maximumKeys", b.maximumKeys, 1, 1_000_000);
     this.spec = b.spec();
     this.windows = b.keyed == null ? b.windows : keyedSource(b.keyed, spec.maxAgeNanos);
     this.keyTag = b.keyTag;
@@ -71,7 +77,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
 
   /** A builder binding the live map view {@code windows} under {@code name}. */
   public static <K> Builder<K> builder(Map<K, ? extends RollingWindow> windows, String name) {
-    Objects.requireNonNull(windows, "windows");
+    Checks.requireNonNull("windows", windows);
     return new Builder<>(() -> windows, null, name);
   }
 
@@ -82,7 +88,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
    * scrape costs about one snapshot per key held (bound or not).
    */
   public static Builder<String> builder(KeyedWindows keyed, String name) {
-    return new Builder<>(null, Objects.requireNonNull(keyed, "keyed"), name);
+    return new Builder<>(null, Checks.requireNonNull("keyed", keyed), name);
   }
 
   private static <K> Supplier<Map<K, RollingWindow>> keyedSource(KeyedWindows keyed, long maxAgeNanos) {
@@ -94,7 +100,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    Binding binding = new Binding(Objects.requireNonNull(registry, "registry"));
+    Binding binding = new Binding(Checks.requireNonNull("registry", registry));
     Tags tags = Tags.of("window", spec.name).and(spec.tags);
     Gauge.builder(spec.prefix + ".keys", binding, Binding::reconcile)
         .tags(tags)
@@ -147,7 +153,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
         size++;
         if (bound.size() < maximumKeys && !bound.containsKey(e.getKey())) {
           RollingWindow window = e.getValue();
-          String key = Objects.requireNonNull(keyFormatter.apply(e.getKey()), "formatted key");
+          String key = Checks.requireNonNull("formatted key", keyFormatter.apply(e.getKey()));
           List<Meter> meters = spec.register(registry, window, Tags.of(keyTag, key));
           bound.put(e.getKey(), new Bound(window, meters));
         }
@@ -177,29 +183,20 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
       this.keyed = keyed;
     }
 
-    /** The tag carrying the key; {@code key} unless set. */
+    /** The tag carrying the key, non-blank and neither {@code window} nor {@code phi}; {@code key} unless set. */
     public Builder<K> keyTag(String keyTag) {
-      Objects.requireNonNull(keyTag, "keyTag");
-      if (keyTag.isBlank() || keyTag.equals("window") || keyTag.equals("phi")) {
-        throw new IllegalArgumentException(
-            "keyTag must be a non-blank tag other than window and phi, but was \"" + keyTag + "\"");
-      }
       this.keyTag = keyTag;
       return this;
     }
 
     /** How a key becomes its tag value; {@link String#valueOf} unless set. */
     public Builder<K> keyFormatter(Function<? super K, String> keyFormatter) {
-      this.keyFormatter = Objects.requireNonNull(keyFormatter, "keyFormatter");
+      this.keyFormatter = keyFormatter;
       return this;
     }
 
     /** The most keys that have meters at once, 1 to 1,000,000; 100 unless set. */
     public Builder<K> maximumKeys(int maximumKeys) {
-      if (maximumKeys < 1 || maximumKeys > 1_000_000) {
-        throw new IllegalArgumentException(
-            "maximumKeys must be between 1 and 1000000, but was " + maximumKeys);
-      }
       this.maximumKeys = maximumKeys;
       return this;
     }

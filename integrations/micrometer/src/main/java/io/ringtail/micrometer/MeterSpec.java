@@ -9,10 +9,10 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.util.DoubleFormat;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.internal.Checks;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
@@ -50,35 +50,29 @@ final class MeterSpec {
   }
 
   static String requirePrefix(String prefix) {
-    Objects.requireNonNull(prefix, "prefix");
+    Checks.requireNonNull("prefix", prefix);
     if (!NAME.matcher(prefix).matches()) {
-      throw new IllegalArgumentException(
-          "prefix must be lowercase dot-separated words (like ringtail.window), but was " + prefix);
+      throw Checks.invalid("prefix", "lowercase dot-separated words (like ringtail.window)", prefix);
     }
     return prefix;
   }
 
   static String requireName(String name) {
-    Objects.requireNonNull(name, "name");
-    if (name.isBlank()) {
-      throw new IllegalArgumentException("name must not be blank, but was \"" + name + "\"");
-    }
-    return name;
+    return Checks.requireNonBlank("name", name);
   }
 
   static double[] requirePercentiles(double... percentiles) {
-    Objects.requireNonNull(percentiles, "percentiles");
+    Checks.requireNonNull("percentiles", percentiles);
     TreeSet<Double> distinct = new TreeSet<>();
     for (double p : percentiles) {
       if (!(p >= 0.0 && p <= 1.0)) {
-        throw new IllegalArgumentException(
-            "percentiles must be between 0 and 1 (0.95 for P95), but was " + p);
+        throw Checks.invalid("percentiles", "between 0 and 1 (0.95 for P95)", p);
       }
       distinct.add(p);
     }
     if (distinct.size() > MAX_PERCENTILES) {
-      throw new IllegalArgumentException(
-          "percentiles must number at most " + MAX_PERCENTILES + ", but was " + distinct.size());
+      throw Checks.invalid("percentiles", "at most " + MAX_PERCENTILES + " distinct values",
+          distinct.size());
     }
     return distinct.stream().mapToDouble(Double::doubleValue).toArray();
   }

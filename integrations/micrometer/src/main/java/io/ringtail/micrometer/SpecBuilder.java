@@ -2,19 +2,27 @@ package io.ringtail.micrometer;
 
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
-import java.util.Objects;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** The options {@link WindowMetrics.Builder} and {@link KeyedWindowMetrics.Builder} share. Not thread-safe. */
+/**
+ * The options {@link WindowMetrics.Builder} and {@link KeyedWindowMetrics.Builder} share. Setters
+ * store; {@code build()} checks every value (a conflicting unit setter throws at once). Not
+ * thread-safe.
+ */
 abstract class SpecBuilder<B extends SpecBuilder<B>> {
   private final String name;
   private String prefix;
-  private Tags tags = Tags.empty();
+  private final List<Object> tags = new ArrayList<>();
   private double[] percentiles = MeterSpec.DEFAULT_PERCENTILES;
   private TimeUnit timeUnit;
+  private boolean timeUnitSet;
   private String baseUnit;
-  private long maxAgeNanos = MeterSpec.DEFAULT_MAX_AGE_NANOS;
+  private boolean baseUnitSet;
+  private Duration maxAge = Duration.ofNanos(MeterSpec.DEFAULT_MAX_AGE_NANOS);
 
   SpecBuilder(String name, String defaultPrefix) {
     this.name = MeterSpec.requireName(name);
@@ -32,27 +40,30 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
    * carry the same tag keys, so windows bound with different tag keys need different prefixes.
    */
   public B prefix(String prefix) {
-    this.prefix = MeterSpec.requirePrefix(prefix);
+    this.prefix = prefix;
     return self();
   }
 
-  /** Extra tags on every meter, as key-value pairs. */
+  /** Extra tags on every meter, as key-value pairs (an even number of strings). */
   public B tags(String... keyValues) {
-    return tags(Tags.of(keyValues));
+    this.tags.add(keyValues == null ? NULL_TAGS : keyValues.clone());
+    return self();
   }
 
   /** Extra tags on every meter. */
   public B tags(Iterable<Tag> tags) {
-    this.tags = this.tags.and(Objects.requireNonNull(tags, "tags"));
+    this.tags.add(tags == null ? NULL_TAGS : tags);
     return self();
   }
+
+  private static final Object NULL_TAGS = new Object();
 
   /**
    * The percentiles published, as fractions like Micrometer's ({@code 0.95} for P95), each
    * tagged {@code phi}; 0.5, 0.95 and 0.99 unless set. An empty list publishes none.
    */
   public B percentiles(double... percentiles) {
-    this.percentiles = MeterSpec.requirePercentiles(percentiles);
+    this.percentiles = percentiles == null ? null : percentiles.clone();
     return self();
   }
 
@@ -64,10 +75,11 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
    * @throws IllegalStateException if {@link #baseUnit} was set
    */
   public B timeUnit(TimeUnit timeUnit) {
-    if (baseUnit != null) {
+    if (baseUnitSet) {
       throw new IllegalStateException("timeUnit and baseUnit are exclusive; baseUnit was set to " + baseUnit);
     }
-    this.timeUnit = Objects.requireNonNull(timeUnit, "timeUnit");
+    this.timeUnit = timeUnit;
+    this.timeUnitSet = true;
     return self();
   }
 
@@ -78,14 +90,11 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
    * @throws IllegalStateException if {@link #timeUnit} was set
    */
   public B baseUnit(String baseUnit) {
-    if (timeUnit != null) {
+    if (timeUnitSet) {
       throw new IllegalStateException("timeUnit and baseUnit are exclusive; timeUnit was set to " + timeUnit);
     }
-    Objects.requireNonNull(baseUnit, "baseUnit");
-    if (baseUnit.isBlank()) {
-      throw new IllegalArgumentException("baseUnit must not be blank, but was \"" + baseUnit + "\"");
-    }
     this.baseUnit = baseUnit;
+    this.baseUnitSet = true;
     return self();
   }
 
@@ -95,16 +104,42 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
    * some of them. Keep it well below the scrape interval and above how long one scrape takes.
    */
   public B maxSnapshotAge(Duration maxAge) {
-    Objects.requireNonNull(maxAge, "maxAge");
-    if (maxAge.isNegative()) {
-      throw new IllegalArgumentException("maxSnapshotAge must not be negative, but was " + maxAge);
-    }
-    this.maxAgeNanos = maxAge.toNanos();
+    this.maxAge = maxAge;
     return self();
   }
 
+  /** Checks every value; the spec the built binder registers. */
   MeterSpec spec() {
+    MeterSpec.requirePrefix(prefix);
+    Tags all = Tags.empty();
+    for (Object t : tags) {
+      if (t == NULL_TAGS) {
+        throw new NullPointerException("tags");
+      }
+      if (t instanceof String[] keyValues) {
+        if (keyValues.length % 2 != 0) {
+          throw Checks.invalid("tags", "key-value pairs (an even number of strings)",
+              keyValues.length + " strings");
+        }
+        for (int i = 0; i < keyValues.length; i++) {
+          Checks.requireNonNull(i % 2 == 0 ? "tag key" : "tag value", keyValues[i]);
+        }
+        all = all.and(Tags.of(keyValues));
+      } else {
+        @SuppressWarnings("unchecked")
+        Iterable<Tag> iterable = (Iterable<Tag>) t;
+        all = all.and(iterable);
+      }
+    }
+    double[] ps = MeterSpec.requirePercentiles(percentiles);
+    if (timeUnitSet) {
+      Checks.requireNonNull("timeUnit", timeUnit);
+    }
+    if (baseUnitSet) {
+      Checks.requireNonBlank("baseUnit", baseUnit);
+    }
+    long maxAgeNanos = Checks.requireNonNegativeNanos("maxSnapshotAge", maxAge);
     TimeUnit unit = baseUnit == null && timeUnit == null ? TimeUnit.NANOSECONDS : timeUnit;
-    return new MeterSpec(prefix, name, tags, percentiles.clone(), unit, baseUnit, maxAgeNanos);
+    return new MeterSpec(prefix, name, all, ps, unit, baseUnit, maxAgeNanos);
   }
 }

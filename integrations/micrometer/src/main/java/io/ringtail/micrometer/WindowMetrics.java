@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.RollingWindow;
-import java.util.Objects;
+import io.ringtail.internal.Checks;
 
 /**
  * Binds one {@link RollingWindow} (in-process, in Redis, any implementation) to a Micrometer
@@ -59,7 +59,7 @@ public final class WindowMetrics implements MeterBinder {
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    spec.register(Objects.requireNonNull(registry, "registry"), window, Tags.empty());
+    spec.register(Checks.requireNonNull("registry", registry), window, Tags.empty());
   }
 
   @Override
@@ -73,7 +73,7 @@ public final class WindowMetrics implements MeterBinder {
 
     private Builder(RollingWindow window, String name) {
       super(name, MeterSpec.DEFAULT_PREFIX);
-      this.window = Objects.requireNonNull(window, "window");
+      this.window = Checks.requireNonNull("window", window);
     }
 
     /** The binder, ready to {@link WindowMetrics#bindTo bind}. */

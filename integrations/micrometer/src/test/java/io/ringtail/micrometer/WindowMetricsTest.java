@@ -18,6 +18,7 @@ import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.testkit.CountingWindow;
 import java.time.Duration;
+import java.util.Map;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -209,18 +210,29 @@ class WindowMetricsTest {
   }
 
   @Test
+  public void maxSnapshotAge_beyondLongNanos_isRejectedNamingIt() {
+    RollingWindow window = window();
+    assertThatThrownBy(() -> WindowMetrics.builder(window, "w")
+        .maxSnapshotAge(Duration.ofSeconds(Long.MAX_VALUE)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("maxSnapshotAge must be within");
+    assertThatThrownBy(() -> KeyedWindowMetrics.builder(Map.<String, RollingWindow>of(), "w")
+        .maxSnapshotAge(Duration.ofDays(365L * 300)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("maxSnapshotAge must be within");
+  }
+
+  @Test
   public void builder_rejectsBadOptions() {
     RollingWindow window = window();
-    assertThatThrownBy(() -> WindowMetrics.builder(window, "w").prefix("Ringtail.Window"))
+    assertThatThrownBy(() -> WindowMetrics.builder(window, "w").prefix("Ringtail.Window").build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("prefix must be lowercase dot-separated words (like ringtail.window), but was Ringtail.Window");
-    assertThatThrownBy(() -> WindowMetrics.builder(window, "w").percentiles(0.5, 95))
+        .hasMessage("prefix must be lowercase dot-separated words (like ringtail.window), but was \"Ringtail.Window\"");
+    assertThatThrownBy(() -> WindowMetrics.builder(window, "w").percentiles(0.5, 95).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("percentiles must be between 0 and 1 (0.95 for P95), but was 95.0");
     assertThatThrownBy(() -> WindowMetrics.builder(window, " "))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name must not be blank");
-    assertThatThrownBy(() -> WindowMetrics.builder(window, "w").maxSnapshotAge(Duration.ofSeconds(-1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxSnapshotAge must not be negative, but was");
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("name must be non-blank, but was \" \"");
+    assertThatThrownBy(() -> WindowMetrics.builder(window, "w").maxSnapshotAge(Duration.ofSeconds(-1)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("maxSnapshotAge must be zero or positive, but was PT-1S");
     assertThatThrownBy(() -> WindowMetrics.builder(window, "w").baseUnit("bytes").timeUnit(TimeUnit.SECONDS))
         .isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> WindowMetrics.builder(window, "w").timeUnit(TimeUnit.SECONDS).baseUnit("bytes"))
