@@ -8,6 +8,7 @@ import java.util.List;
 
 /** A {@link RateLimiter} whose log lives in Redis (one ZSET per key), decided by rate_limit.lua. */
 final class RedisRateLimiter extends RedisDecision implements RateLimiter {
+  static final String[] KEY_SUFFIXES = {"rl", "rm"};
   private final RateLimitConfig config;
   private final String window;
   private final String limit;
@@ -26,7 +27,7 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
   @Override
   public RateDecision tryAcquire(String key, long timeNanos) {
     requireKey(key);
-    String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, "rl", "rm");
+    String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, KEY_SUFFIXES);
     List<Object> reply;
     try {
       reply = backend.runner.runSync(Scripts.RATE_LIMIT, keys,
