@@ -41,6 +41,8 @@ public final class RedisBackend {
   final OutagePolicy outagePolicy;
   final Duration outageRetryAfter;
   private final LongAdder outageDecisions = new LongAdder();
+  final LongAdder localDenials = new LongAdder();
+  private volatile RedisServerClock deadlineClock;
   final int eventBufferCapacity;
   final LongAdder eventsBuffered = new LongAdder();
   final LongAdder eventsReplayed = new LongAdder();
@@ -125,6 +127,29 @@ public final class RedisBackend {
    */
   public TimeSource serverClock() {
     return new RedisServerClock(runner, TimeSource.system());
+  }
+
+  /**
+   * Rate-limiter denials answered from this process's memory, without a Redis call: once Redis
+   * denied a key until some time, every request for it before that time is denied locally.
+   */
+  public long localDenials() {
+    return localDenials.sum();
+  }
+
+  /** The server clock that decision deadlines are set on, measured on first use within {@code timeoutNanos}. */
+  RedisServerClock deadlineClock(long timeoutNanos) {
+    RedisServerClock clock = deadlineClock;
+    if (clock == null) {
+      synchronized (this) {
+        clock = deadlineClock;
+        if (clock == null) {
+          clock = new RedisServerClock(runner, TimeSource.system(), timeoutNanos);
+          deadlineClock = clock;
+        }
+      }
+    }
+    return clock;
   }
 
   /** Decisions answered by the {@link OutagePolicy} because Redis could not answer. */

@@ -59,6 +59,11 @@ final class ScriptRunner {
 
   /** Runs the script; the future completes with its reply or fails, never later than the timeout. */
   CompletableFuture<List<Object>> run(LuaScript script, String[] keys, String[] args) {
+    return run(script, keys, args, timeoutNanos);
+  }
+
+  /** {@link #run} bounded by {@code timeoutNanos} instead of the runner's timeout. */
+  CompletableFuture<List<Object>> run(LuaScript script, String[] keys, String[] args, long timeoutNanos) {
     if (!breaker.tryAcquirePermission()) {
       return CompletableFuture.failedFuture(CallNotPermittedException.createCallNotPermittedException(breaker));
     }
@@ -98,8 +103,14 @@ final class ScriptRunner {
 
   /** {@link #run} and waits for it, up to the timeout. */
   List<Object> runSync(LuaScript script, String[] keys, String[] args) {
+    return runSync(script, keys, args, timeoutNanos);
+  }
+
+  /** {@link #runSync} bounded by {@code timeoutNanos}. */
+  List<Object> runSync(LuaScript script, String[] keys, String[] args, long timeoutNanos) {
     try {
-      return run(script, keys, args).get(timeoutNanos + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);
+      return run(script, keys, args, timeoutNanos)
+          .get(timeoutNanos + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RedisUnavailableException("interrupted while waiting for Redis", e);

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class AclTest {
   static final String ACL = "on >ringtail-secret resetkeys ~ringtail:* resetchannels -@all"
       + " +evalsha +eval +time +zadd +zrem +zrange +zcard +zcount +zscore +zlexcount"
-      + " +incrby +decrby +get +del +pexpire +hget +hset +hsetnx +hdel +hincrby";
+      + " +incrby +decrby +get +del +unlink +rename +pexpire +hget +hmget +hset +hsetnx +hdel +hincrby"
+      + " +zremrangebyscore +zremrangebyrank";
 
   @Test
   public void documentedAcl_allowsWindowsDecisionsAndScriptRecovery(RedisProcess server) {

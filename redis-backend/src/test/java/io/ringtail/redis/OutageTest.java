@@ -11,6 +11,7 @@ import io.ringtail.WindowSnapshot;
 import io.ringtail.keyed.RateDecision;
 import io.ringtail.keyed.RateLimitConfig;
 import io.ringtail.keyed.RateLimiter;
+import io.ringtail.keyed.SumCap;
 import io.ringtail.keyed.SumCapConfig;
 import io.ringtail.keyed.ThresholdConfig;
 import java.math.BigDecimal;
@@ -96,6 +97,35 @@ class OutageTest {
     assertThat(w.stats().dropped()).isZero();
     assertThat(w.stats().buffered()).isZero();
     assertThat(w.stats().replayed()).isPositive();
+  }
+
+  @Test
+  public void pausedServer_aDecisionAnsweredByPolicy_isNeverRecorded() {
+    RedisBackend backend = backend(OutagePolicy.FAIL_CLOSED);
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
+    RateLimiter limiter = backend.rateLimiter("paused", RateLimitConfig.builder().limit(1)
+        .window(Duration.ofMinutes(10)).timeSource(time).build());
+    SumCap cap = backend.sumCap("paused", SumCapConfig.builder().cap(new BigDecimal("10.00"))
+        .window(Duration.ofMinutes(10)).timeSource(time).build());
+    assertThat(limiter.tryAcquire("warm-up").allowed()).isTrue();
+    assertThat(cap.tryAdd("warm-up", BigDecimal.ONE).allowed()).isTrue();
+
+    server.pause();
+    RateDecision byPolicy = limiter.tryAcquire("alice");
+    assertThat(byPolicy.allowed()).isFalse();
+    assertThat(byPolicy.retryAfter()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(cap.tryAdd("alice", new BigDecimal("10.00")).allowed()).isFalse();
+    assertThat(backend.outageDecisions()).isEqualTo(2);
+    server.resume();
+    int[] probe = {0};
+    RedisTestSupport.await(Duration.ofSeconds(30), "Redis to decide again",
+        () -> limiter.tryAcquire("probe-" + probe[0]++).allowed());
+
+    RateDecision alice = limiter.tryAcquire("alice");
+    assertThat(alice.allowed()).as("the request the policy denied was not recorded when Redis resumed").isTrue();
+    assertThat(alice.retryAfter()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(cap.tryAdd("alice", new BigDecimal("10.00")).allowed())
+        .as("the amount the policy refused was not counted").isTrue();
   }
 
   @Test
