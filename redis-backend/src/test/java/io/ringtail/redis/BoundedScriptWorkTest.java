@@ -51,7 +51,7 @@ class BoundedScriptWorkTest {
     server.close();
   }
 
-  private static void fill(IntConsumer op) throws Exception {
+  private static void fill(IntConsumer op) {
     int threads = 8;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
@@ -67,6 +67,8 @@ class BoundedScriptWorkTest {
       for (Future<?> f : done) {
         f.get();
       }
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     } finally {
       pool.shutdown();
     }
@@ -81,47 +83,67 @@ class BoundedScriptWorkTest {
     return connection.sync().slowlogGet(128);
   }
 
-  @Test
-  public void sumCap_withAFullWindow_neverRunsOver10ms() throws Exception {
-    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
-    SumCap cap = backend.sumCap("big", SumCapConfig.builder().cap(new BigDecimal(ENTRIES + 10))
-        .maxEntriesPerKey(ENTRIES).window(WINDOW).timeSource(time).build());
-    long t0 = time.nanoTime();
-    fill(i -> cap.tryAdd("k", BigDecimal.ONE, t0));
-    resetSlowlog();
-
-    SumDecision denied = cap.tryAdd("k", new BigDecimal(ENTRIES), t0 + 1_000);
-    assertThat(denied.allowed()).isFalse();
-    assertThat(denied.total()).isEqualByComparingTo(new BigDecimal(ENTRIES));
-    assertThat(denied.retryAfter()).as("room for it once the entries have left")
-        .contains(Duration.ofNanos(WINDOW.toNanos() - 1_000));
-    time.advance(WINDOW.multipliedBy(2));
-    for (int i = 0; i < 200; i++) {
-      SumDecision d = cap.tryAdd("k", BigDecimal.ONE);
-      assertThat(d.allowed()).isTrue();
-      assertThat(d.total()).as("expired entries never count, evicted or not").isEqualByComparingTo(BigDecimal.valueOf(i + 1));
+  /**
+   * Runs {@code scenario} on fresh keys until the server logs no call over 10 ms, at most three
+   * times: other processes on a shared machine can stall the server now and then, but bounded
+   * work stays under 10 ms on a quiet attempt while unbounded work (hundreds of ms) never does.
+   */
+  private void withoutSlowCalls(java.util.function.Consumer<String> scenario) {
+    List<Object> slow = List.of();
+    for (int attempt = 0; attempt < 3; attempt++) {
+      scenario.accept("big-" + attempt);
+      slow = slowCalls();
+      if (slow.isEmpty()) {
+        return;
+      }
     }
-    assertThat(slowCalls()).as("SLOWLOG entries over 10 ms").isEmpty();
+    assertThat(slow).as("SLOWLOG entries over 10 ms, on each of three attempts").isEmpty();
   }
 
   @Test
-  public void rateLimiter_withAFullWindow_neverRunsOver10ms() throws Exception {
-    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
-    RateLimiter limiter = backend.rateLimiter("big", RateLimitConfig.builder().limit(ENTRIES)
-        .window(WINDOW).timeSource(time).build());
-    long t0 = time.nanoTime();
-    fill(i -> limiter.tryAcquire("k", t0));
-    resetSlowlog();
+  public void sumCap_withAFullWindow_neverRunsOver10ms() {
+    withoutSlowCalls(name -> {
+      ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+      SumCap cap = backend.sumCap(name, SumCapConfig.builder().cap(new BigDecimal(ENTRIES + 10))
+          .maxEntriesPerKey(ENTRIES).window(WINDOW).timeSource(time).build());
+      long t0 = time.nanoTime();
+      fill(i -> cap.tryAdd("k", BigDecimal.ONE, t0));
+      resetSlowlog();
 
-    RateDecision denied = limiter.tryAcquire("k", t0 + 1_000);
-    assertThat(denied.allowed()).isFalse();
-    assertThat(denied.retryAfter()).isEqualTo(Duration.ofNanos(WINDOW.toNanos() - 1_000));
-    time.advance(WINDOW.multipliedBy(2));
-    for (int i = 0; i < 200; i++) {
-      RateDecision d = limiter.tryAcquire("k");
-      assertThat(d.allowed()).isTrue();
-      assertThat(d.remaining()).isEqualTo(ENTRIES - i - 1);
-    }
-    assertThat(slowCalls()).as("SLOWLOG entries over 10 ms").isEmpty();
+      SumDecision denied = cap.tryAdd("k", new BigDecimal(ENTRIES), t0 + 1_000);
+      assertThat(denied.allowed()).isFalse();
+      assertThat(denied.total()).isEqualByComparingTo(new BigDecimal(ENTRIES));
+      assertThat(denied.retryAfter()).as("room for it once the entries have left")
+          .contains(Duration.ofNanos(WINDOW.toNanos() - 1_000));
+      time.advance(WINDOW.multipliedBy(2));
+      for (int i = 0; i < 200; i++) {
+        SumDecision d = cap.tryAdd("k", BigDecimal.ONE);
+        assertThat(d.allowed()).isTrue();
+        assertThat(d.total()).as("expired entries never count, evicted or not")
+            .isEqualByComparingTo(BigDecimal.valueOf(i + 1));
+      }
+    });
+  }
+
+  @Test
+  public void rateLimiter_withAFullWindow_neverRunsOver10ms() {
+    withoutSlowCalls(name -> {
+      ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+      RateLimiter limiter = backend.rateLimiter(name, RateLimitConfig.builder().limit(ENTRIES)
+          .window(WINDOW).timeSource(time).build());
+      long t0 = time.nanoTime();
+      fill(i -> limiter.tryAcquire("k", t0));
+      resetSlowlog();
+
+      RateDecision denied = limiter.tryAcquire("k", t0 + 1_000);
+      assertThat(denied.allowed()).isFalse();
+      assertThat(denied.retryAfter()).isEqualTo(Duration.ofNanos(WINDOW.toNanos() - 1_000));
+      time.advance(WINDOW.multipliedBy(2));
+      for (int i = 0; i < 200; i++) {
+        RateDecision d = limiter.tryAcquire("k");
+        assertThat(d.allowed()).isTrue();
+        assertThat(d.remaining()).isEqualTo(ENTRIES - i - 1);
+      }
+    });
   }
 }

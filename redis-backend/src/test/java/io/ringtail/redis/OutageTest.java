@@ -194,16 +194,23 @@ class OutageTest {
           new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
           new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8).add("SLEEP").add(2));
       long[] took = new long[1];
+      int[] fresh = {0};
       RedisTestSupport.await(Duration.ofSeconds(5), "a decision answered by policy while Redis sleeps", () -> {
         long start = System.nanoTime();
-        RateDecision d = limiter.tryAcquire("user");
+        RateDecision d = limiter.tryAcquire("user-" + fresh[0]++);
         took[0] = System.nanoTime() - start;
-        return d.allowed();
+        return d.allowed() && backend.outageDecisions() > 0;
       });
       assertThat(took[0]).as("the caller waited about the timeout, not the 2 s sleep")
           .isLessThan(TIMEOUT.toNanos() + Duration.ofMillis(700).toNanos());
-      RedisTestSupport.await(Duration.ofSeconds(10), "Redis to decide again after the sleep",
-          () -> !limiter.tryAcquire("user").allowed());
+      long start = System.nanoTime();
+      assertThat(limiter.tryAcquire("user").allowed()).as("a key Redis denied is denied locally").isFalse();
+      assertThat(System.nanoTime() - start).isLessThan(TIMEOUT.toNanos());
+      RedisTestSupport.await(Duration.ofSeconds(10), "Redis to decide again after the sleep", () -> {
+        long before = backend.outageDecisions();
+        limiter.tryAcquire("user-" + fresh[0]++);
+        return backend.outageDecisions() == before;
+      });
     }
     assertThat(backend.outageDecisions()).isPositive();
   }
