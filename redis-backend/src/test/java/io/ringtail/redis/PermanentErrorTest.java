@@ -1,5 +1,7 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.RedisProcess;
+import io.ringtail.redis.testkit.RedisExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,9 +14,9 @@ import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.ringtail.ManualTimeSource;
-import io.ringtail.keyed.RateLimitConfig;
-import io.ringtail.keyed.RateLimiter;
-import io.ringtail.keyed.SumCapConfig;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.decision.SumCapConfig;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;

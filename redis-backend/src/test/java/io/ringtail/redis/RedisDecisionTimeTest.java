@@ -1,16 +1,18 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.RedisProcess;
+import io.ringtail.redis.testkit.RedisExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.ManualTimeSource;
-import io.ringtail.keyed.RateDecision;
-import io.ringtail.keyed.RateLimitConfig;
-import io.ringtail.keyed.RateLimiter;
-import io.ringtail.keyed.SumCap;
-import io.ringtail.keyed.SumCapConfig;
+import io.ringtail.decision.RateDecision;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.decision.SumCap;
+import io.ringtail.decision.SumCapConfig;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.SplittableRandom;
