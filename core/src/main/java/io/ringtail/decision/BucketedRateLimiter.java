@@ -13,7 +13,7 @@ import java.time.Duration;
  * it never admits more than the limit in any window (no over-admission), and it denies a request
  * only when the exact log would deny it with the window {@code g - 1} ns longer; its
  * retry-after is the exact log's at most {@code g - 1} ns later. Buckets are laid from each
- * key's first request; every comparison is a difference, so readings may wrap.
+ * key's first request (and again from a request that finds every bucket expired); every comparison is a difference, so readings may wrap.
  */
 final class BucketedRateLimiter extends KeyedDecider<BucketedRateLimiter.Counters, Void, RateDecision>
     implements RateLimiter {
@@ -86,7 +86,13 @@ final class BucketedRateLimiter extends KeyedDecider<BucketedRateLimiter.Counter
       if (steps == 0) {
         return;
       }
-      for (long i = Math.min(steps, counts.length); i > 0; i--) {
+      if (steps >= counts.length) {
+        java.util.Arrays.fill(counts, 0);
+        newest = 0;
+        newestStart = t;
+        return;
+      }
+      for (long i = steps; i > 0; i--) {
         newest = newest + 1 == counts.length ? 0 : newest + 1;
         counts[newest] = 0;
       }

@@ -109,7 +109,18 @@ public final class RedisBackend {
 
   /** A fleet-wide sliding-log {@link RateLimiter} shared under {@code name}; see {@link #thresholdDetector}. */
   public RateLimiter rateLimiter(String name, RateLimitConfig config) {
-    return new RedisRateLimiter(this, name, Objects.requireNonNull(config, "config"));
+    return new RedisRateLimiter(this, name, Objects.requireNonNull(config, "config"), false);
+  }
+
+  /**
+   * A fleet-wide bucketed {@link RateLimiter} shared under {@code name}: per key one hash of 17
+   * counters by sub-window of {@code g = ceil(W / 16)} (a few hundred bytes whatever the limit),
+   * with the in-process {@link RateLimiter#inProcessBucketed} semantics: never more than the
+   * limit in any window, a key let through again at most {@code g - 1} ns later than the exact
+   * log would. Windows up to 2^51 ns (26 days).
+   */
+  public RateLimiter bucketedRateLimiter(String name, RateLimitConfig config) {
+    return new RedisRateLimiter(this, name, Objects.requireNonNull(config, "config"), true);
   }
 
   /** A fleet-wide {@link SumCap} with exact decimal totals, shared under {@code name}. */

@@ -115,6 +115,21 @@ class RedisDecisionTimeTest {
   }
 
   @Test
+  public void bucketed_acrossTheWrap_agreesWithInProcess() {
+    RateLimitConfig config = config(5, WINDOW);
+    RateLimiter redis = backend.bucketedRateLimiter(RedisTestSupport.uniqueName("bucketed"), config);
+    RateLimiter local = RateLimiter.inProcessBucketed(config);
+    SplittableRandom random = new SplittableRandom(9);
+    long t = Long.MAX_VALUE - Duration.ofMinutes(10).toNanos();
+    for (int i = 0; i < 2_000; i++) {
+      int step = random.nextInt(10);
+      t += step < 7 ? random.nextLong(WINDOW.toNanos() / 20) : step < 9 ? WINDOW.toNanos() : 40 * WINDOW.toNanos();
+      long at = random.nextInt(10) == 0 ? t - random.nextLong(WINDOW.toNanos()) : t;
+      assertThat(redis.tryAcquire("k", at)).as("step %d", i).isEqualTo(local.tryAcquire("k", at));
+    }
+  }
+
+  @Test
   public void repeatedDenials_areAnsweredLocally_exactly_untilTheyCouldSucceed() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
     RateLimitConfig config = RateLimitConfig.builder().limit(2).window(WINDOW).timeSource(time).build();
