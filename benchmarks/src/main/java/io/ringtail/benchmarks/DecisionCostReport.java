@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * starts on a free port, 1,000 keys at 100 permits per second per key:
  * <ol>
  *   <li>rate-limiter admissions, and denials that Redis answers (each from a limiter instance that
- *       has not seen the key denied yet);
+ *       has not seen the key denied yet); the same for the bucketed limiter, and the memory per
+ *       key of both ({@code MEMORY USAGE});
  *   <li>a flood of 10x the limit on every key from 8 threads: Redis calls per decision, local
  *       denials, client decisions per second;
  *   <li>sum-cap admissions and denials.
@@ -91,6 +92,7 @@ public final class DecisionCostReport {
       }
     }
     row("rate limiter, admissions", admitted, redis, "all admitted");
+    long logBytes = redis.memoryUsage("ringtail:{cost:user-0}:rq") + redis.memoryUsage("ringtail:{cost:user-0}:rk");
 
     // denials answered by Redis: each key spent, each asked once per fresh limiter instance
     for (String k : names) {
@@ -107,6 +109,37 @@ public final class DecisionCostReport {
       }
     }
     row("rate limiter, denials by Redis", denied, redis, "each the first denial this instance saw");
+
+    // the bucketed limiter: admissions, then denials (each asks Redis)
+    RateLimiter bucketed = backend.bucketedRateLimiter("cost-bucketed", rule);
+    time.advance(WINDOW.multipliedBy(2));
+    reset(redis);
+    long bucketAdmitted = 0;
+    for (int r = 0; r < rounds; r++) {
+      for (int i = 0; i < LIMIT; i++) {
+        for (String k : names) {
+          bucketAdmitted += bucketed.tryAcquire(k).allowed() ? 1 : 0;
+        }
+        time.advanceNanos(step);
+      }
+    }
+    row("bucketed limiter, admissions", bucketAdmitted, redis, "sub-window 62.5 ms");
+    for (String k : names) {
+      for (int i = 0; i < LIMIT; i++) {
+        bucketed.tryAcquire(k);
+      }
+    }
+    reset(redis);
+    long bucketDenied = 0;
+    for (int r = 0; r < rounds; r++) {
+      for (String k : names) {
+        bucketDenied += bucketed.tryAcquire(k).allowed() ? 0 : 1;
+      }
+    }
+    row("bucketed limiter, denials", bucketDenied, redis, "");
+    System.out.printf(Locale.ROOT, "%nMEMORY USAGE per key at a limit of %d, window full: sliding log %d B,"
+            + " bucketed %d B%n", LIMIT, logBytes, redis.memoryUsage("ringtail:{cost-bucketed:user-0}:rb"));
+    System.out.println();
 
     // a flood of 10x the limit per key, 8 threads
     time.advance(WINDOW.multipliedBy(2));
@@ -159,9 +192,7 @@ public final class DecisionCostReport {
     }
     row("sum cap, admissions", added, redis, "all admitted");
     for (String k : names) {
-      for (int i = 0; i < LIMIT; i++) {
-        cap.tryAdd(k, BigDecimal.ONE);
-      }
+      cap.tryAdd(k, new BigDecimal("100.00"));
     }
     reset(redis);
     long capDenied = 0;
@@ -170,7 +201,7 @@ public final class DecisionCostReport {
         capDenied += cap.tryAdd(k, BigDecimal.ONE).allowed() ? 0 : 1;
       }
     }
-    row("sum cap, denials", capDenied, redis, "100 entries held per key");
+    row("sum cap, denials", capDenied, redis, "");
   }
 
   private static void reset(RedisCommands<String, String> redis) {
