@@ -107,7 +107,13 @@ public final class RedisBackend {
     return new RedisThresholdDetector(this, name, Objects.requireNonNull(config, "config"));
   }
 
-  /** A fleet-wide sliding-log {@link RateLimiter} shared under {@code name}; see {@link #thresholdDetector}. */
+  /**
+   * A fleet-wide sliding-log {@link RateLimiter} shared under {@code name}; see
+   * {@link #thresholdDetector}. Denials that must hold are answered in-process until they could
+   * succeed ({@link #localDenials()}). Windows up to 2^51 ns (26 days).
+   *
+   * @throws IllegalArgumentException if the window is longer
+   */
   public RateLimiter rateLimiter(String name, RateLimitConfig config) {
     return new RedisRateLimiter(this, name, Objects.requireNonNull(config, "config"), false);
   }
@@ -123,7 +129,12 @@ public final class RedisBackend {
     return new RedisRateLimiter(this, name, Objects.requireNonNull(config, "config"), true);
   }
 
-  /** A fleet-wide {@link SumCap} with exact decimal totals, shared under {@code name}. */
+  /**
+   * A fleet-wide {@link SumCap} with exact decimal totals, shared under {@code name}. Windows up
+   * to 2^51 ns (26 days).
+   *
+   * @throws IllegalArgumentException if the window is longer
+   */
   public SumCap sumCap(String name, SumCapConfig config) {
     return new RedisSumCap(this, name, Objects.requireNonNull(config, "config"));
   }
