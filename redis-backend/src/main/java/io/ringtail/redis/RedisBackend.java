@@ -43,6 +43,7 @@ public final class RedisBackend {
   private final LongAdder outageDecisions = new LongAdder();
   final LongAdder localDenials = new LongAdder();
   private volatile RedisServerClock deadlineClock;
+  private final java.util.concurrent.atomic.AtomicBoolean measuringClock = new java.util.concurrent.atomic.AtomicBoolean();
   final int eventBufferCapacity;
   final LongAdder eventsBuffered = new LongAdder();
   final LongAdder eventsReplayed = new LongAdder();
@@ -159,19 +160,29 @@ public final class RedisBackend {
     return localDenials.sum();
   }
 
-  /** The server clock that decision deadlines are set on, measured on first use within {@code timeoutNanos}. */
+  /**
+   * The server clock that decision deadlines are set on, measured on first use within
+   * {@code timeoutNanos}. While one caller measures, others do not wait for it: they fail at once
+   * (and are answered by the outage policy), so no caller waits beyond its own timeout.
+   */
   RedisServerClock deadlineClock(long timeoutNanos) {
     RedisServerClock clock = deadlineClock;
-    if (clock == null) {
-      synchronized (this) {
-        clock = deadlineClock;
-        if (clock == null) {
-          clock = new RedisServerClock(runner, TimeSource.system(), timeoutNanos);
-          deadlineClock = clock;
-        }
-      }
+    if (clock != null) {
+      return clock;
     }
-    return clock;
+    if (!measuringClock.compareAndSet(false, true)) {
+      throw new RedisUnavailableException("the Redis server clock is being measured", null);
+    }
+    try {
+      clock = deadlineClock;
+      if (clock == null) {
+        clock = new RedisServerClock(runner, TimeSource.system(), timeoutNanos);
+        deadlineClock = clock;
+      }
+      return clock;
+    } finally {
+      measuringClock.set(false);
+    }
   }
 
   /** Decisions answered by the {@link OutagePolicy} because Redis could not answer. */
