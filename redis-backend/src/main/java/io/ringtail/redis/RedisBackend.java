@@ -17,6 +17,11 @@ import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDetector;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -42,8 +47,7 @@ public final class RedisBackend {
   final Duration outageRetryAfter;
   private final LongAdder outageDecisions = new LongAdder();
   final LongAdder localDenials = new LongAdder();
-  private volatile RedisServerClock deadlineClock;
-  private final java.util.concurrent.atomic.AtomicBoolean measuringClock = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicReference<CompletableFuture<RedisServerClock>> deadlineClock = new AtomicReference<>();
   final int eventBufferCapacity;
   final LongAdder eventsBuffered = new LongAdder();
   final LongAdder eventsReplayed = new LongAdder();
@@ -162,26 +166,36 @@ public final class RedisBackend {
 
   /**
    * The server clock that decision deadlines are set on, measured on first use within
-   * {@code timeoutNanos}. While one caller measures, others do not wait for it: they fail at once
-   * (and are answered by the outage policy), so no caller waits beyond its own timeout.
+   * {@code timeoutNanos}. Callers arriving during that measurement wait for it at most their own
+   * timeout; a failed measurement is retried by the next caller.
    */
   RedisServerClock deadlineClock(long timeoutNanos) {
-    RedisServerClock clock = deadlineClock;
-    if (clock != null) {
-      return clock;
-    }
-    if (!measuringClock.compareAndSet(false, true)) {
-      throw new RedisUnavailableException("the Redis server clock is being measured", null);
+    CompletableFuture<RedisServerClock> clock = deadlineClock.get();
+    if (clock == null) {
+      CompletableFuture<RedisServerClock> mine = new CompletableFuture<>();
+      if (deadlineClock.compareAndSet(null, mine)) {
+        try {
+          mine.complete(new RedisServerClock(runner, TimeSource.system(), timeoutNanos));
+        } catch (RuntimeException e) {
+          deadlineClock.set(null);
+          mine.completeExceptionally(e);
+          throw e;
+        }
+      }
+      clock = deadlineClock.get();
+      if (clock == null) {
+        throw new RedisUnavailableException("the Redis server clock could not be measured", null);
+      }
     }
     try {
-      clock = deadlineClock;
-      if (clock == null) {
-        clock = new RedisServerClock(runner, TimeSource.system(), timeoutNanos);
-        deadlineClock = clock;
-      }
-      return clock;
-    } finally {
-      measuringClock.set(false);
+      return clock.get(timeoutNanos, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RedisUnavailableException("interrupted while waiting for Redis", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new RedisUnavailableException("Redis call failed", e);
+    } catch (TimeoutException e) {
+      throw new RedisUnavailableException("Redis call timed out", e);
     }
   }
 
