@@ -5,8 +5,11 @@ import io.ringtail.internal.Checks;
 import io.ringtail.internal.Checks;
 
 /**
- * A sliding-log rate limiter: at most {@code N} requests per key in any rolling window
- * {@code W}, exactly.
+ * A rate limiter: at most {@code N} requests per key in any rolling window {@code W}. The
+ * sliding-log limiters ({@link #inProcess}, and the Redis one) decide exactly as below; the
+ * bucketed ones ({@link #inProcessBucketed}) hold a fixed few counters per key whatever the
+ * limit, never admit more than {@code N} in any window either, and may deny a request the exact
+ * log would admit, letting a key through again at most {@code ceil(W / 16) - 1} ns later.
  *
  * <h2>Semantics</h2>
  * A request for a key at time {@code t} is admitted iff fewer than {@code N} of the key's
@@ -44,6 +47,29 @@ public interface RateLimiter {
    */
   static RateLimiter inProcess(RateLimitConfig config, long maximumKeys) {
     return new SlidingLogRateLimiter(Checks.requireNonNull("config", config), maximumKeys);
+  }
+
+  /**
+   * An in-process bucketed limiter holding at most 1,000,000 keys: per key, 17 counters of
+   * admitted requests by sub-window of {@code g = ceil(W / 16)}, about 90 bytes whatever the
+   * limit (on top of the per-key entry every in-process decision pays). It never admits more than
+   * the limit in any window; it denies only when the limit is reached in the window stretched
+   * back by {@code g - 1} ns, and its retry-after is at most {@code g - 1} ns longer than the
+   * exact log's. For limits in the thousands and above, where the exact log's 8 bytes per
+   * admitted request cost too much.
+   */
+  static RateLimiter inProcessBucketed(RateLimitConfig config) {
+    return inProcessBucketed(config, KeyedStates.DEFAULT_MAXIMUM_KEYS);
+  }
+
+  /**
+   * {@link #inProcessBucketed(RateLimitConfig)} holding at most {@code maximumKeys} keys, forgotten
+   * as in {@link #inProcess(RateLimitConfig, long)}.
+   *
+   * @throws IllegalArgumentException if maximumKeys is not positive or config is null
+   */
+  static RateLimiter inProcessBucketed(RateLimitConfig config, long maximumKeys) {
+    return new BucketedRateLimiter(Checks.requireNonNull("config", config), maximumKeys);
   }
 
   /** Decides a request made now, on the configuration's time source. */

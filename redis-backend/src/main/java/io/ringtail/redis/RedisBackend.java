@@ -17,6 +17,11 @@ import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.internal.Checks;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -42,6 +47,8 @@ public final class RedisBackend {
   final OutagePolicy outagePolicy;
   final Duration outageRetryAfter;
   private final LongAdder outageDecisions = new LongAdder();
+  final LongAdder localDenials = new LongAdder();
+  private final AtomicReference<CompletableFuture<RedisServerClock>> deadlineClock = new AtomicReference<>();
   final int eventBufferCapacity;
   final LongAdder eventsBuffered = new LongAdder();
   final LongAdder eventsReplayed = new LongAdder();
@@ -106,12 +113,34 @@ public final class RedisBackend {
     return new RedisThresholdDetector(this, name, Checks.requireNonNull("config", config));
   }
 
-  /** A fleet-wide sliding-log {@link RateLimiter} shared under {@code name}; see {@link #thresholdDetector}. */
+  /**
+   * A fleet-wide sliding-log {@link RateLimiter} shared under {@code name}; see
+   * {@link #thresholdDetector}. Denials that must hold are answered in-process until they could
+   * succeed ({@link #localDenials()}). Windows up to 2^51 ns (26 days).
+   *
+   * @throws IllegalArgumentException if the window is longer
+   */
   public RateLimiter rateLimiter(String name, RateLimitConfig config) {
-    return new RedisRateLimiter(this, name, Checks.requireNonNull("config", config));
+    return new RedisRateLimiter(this, name, Checks.requireNonNull("config", config), false);
   }
 
-  /** A fleet-wide {@link SumCap} with exact decimal totals, shared under {@code name}. */
+  /**
+   * A fleet-wide bucketed {@link RateLimiter} shared under {@code name}: per key one hash of 17
+   * counters by sub-window of {@code g = ceil(W / 16)} (a few hundred bytes whatever the limit),
+   * with the in-process {@link RateLimiter#inProcessBucketed} semantics: never more than the
+   * limit in any window, a key let through again at most {@code g - 1} ns later than the exact
+   * log would. Windows up to 2^51 ns (26 days).
+   */
+  public RateLimiter bucketedRateLimiter(String name, RateLimitConfig config) {
+    return new RedisRateLimiter(this, name, Checks.requireNonNull("config", config), true);
+  }
+
+  /**
+   * A fleet-wide {@link SumCap} with exact decimal totals, shared under {@code name}. Windows up
+   * to 2^51 ns (26 days).
+   *
+   * @throws IllegalArgumentException if the window is longer
+   */
   public SumCap sumCap(String name, SumCapConfig config) {
     return new RedisSumCap(this, name, Checks.requireNonNull("config", config));
   }
@@ -126,6 +155,49 @@ public final class RedisBackend {
    */
   public TimeSource serverClock() {
     return new RedisServerClock(runner, TimeSource.system());
+  }
+
+  /**
+   * Rate-limiter denials answered from this process's memory, without a Redis call: once Redis
+   * denied a key until some time, every request for it before that time is denied locally.
+   */
+  public long localDenials() {
+    return localDenials.sum();
+  }
+
+  /**
+   * The server clock that decision deadlines are set on, measured on first use within
+   * {@code timeoutNanos}. Callers arriving during that measurement wait for it at most their own
+   * timeout; a failed measurement is retried by the next caller.
+   */
+  RedisServerClock deadlineClock(long timeoutNanos) {
+    CompletableFuture<RedisServerClock> clock = deadlineClock.get();
+    if (clock == null) {
+      CompletableFuture<RedisServerClock> mine = new CompletableFuture<>();
+      if (deadlineClock.compareAndSet(null, mine)) {
+        try {
+          mine.complete(new RedisServerClock(runner, TimeSource.system(), timeoutNanos));
+        } catch (RuntimeException e) {
+          deadlineClock.set(null);
+          mine.completeExceptionally(e);
+          throw e;
+        }
+      }
+      clock = deadlineClock.get();
+      if (clock == null) {
+        throw new RedisUnavailableException("the Redis server clock could not be measured", null);
+      }
+    }
+    try {
+      return clock.get(timeoutNanos, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RedisUnavailableException("interrupted while waiting for Redis", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new RedisUnavailableException("Redis call failed", e);
+    } catch (TimeoutException e) {
+      throw new RedisUnavailableException("Redis call timed out", e);
+    }
   }
 
   /** Decisions answered by the {@link OutagePolicy} because Redis could not answer. */

@@ -3,6 +3,7 @@ package io.ringtail.redis;
 import io.ringtail.decision.DecisionListener;
 import io.ringtail.internal.Checks;
 import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,6 +21,40 @@ abstract class RedisDecision {
   RedisDecision(RedisBackend backend, String name) {
     this.backend = backend;
     this.name = Checks.requireLength("name", name, 256);
+  }
+
+  /**
+   * Runs a decision script whose first argument is its deadline in server microseconds: half the
+   * remaining budget after the call is sent, minus the server clock's error, so a script that
+   * reaches Redis after its caller stopped waiting changes nothing and answers {@code {-1}}.
+   * Bounded by one command timeout, the first clock measurement included.
+   *
+   * @throws RedisUnavailableException if Redis did not answer in time, or answered past the deadline
+   */
+  List<Object> decide(LuaScript script, String[] keys, String[] args) {
+    long start = System.nanoTime();
+    long budget = backend.runner.timeoutNanos();
+    RedisServerClock clock = backend.deadlineClock(budget);
+    long left = budget - (System.nanoTime() - start);
+    if (left <= 0) {
+      throw new RedisUnavailableException("Redis call timed out", null);
+    }
+    args[0] = Long.toString(Math.floorDiv(clock.nanoTime() - clock.errorNanos + left / 2, 1_000L));
+    List<Object> reply = backend.runner.runSync(script, keys, args, left);
+    if (reply.size() == 1 && Long.valueOf(-1).equals(reply.get(0))) {
+      throw new RedisUnavailableException("Redis ran the call after its deadline: nothing was recorded", null);
+    }
+    return reply;
+  }
+
+  /** Largest window of a Redis decision: offsets from a key's base stay exact in Lua numbers (decision_clock.lua). */
+  static final long MAX_WINDOW_NANOS = 1L << 51;
+
+  static void requireWindow(String what, java.time.Duration window) {
+    if (window.toNanos() > MAX_WINDOW_NANOS) {
+      throw new IllegalArgumentException("window must be at most " + java.time.Duration.ofNanos(MAX_WINDOW_NANOS)
+          + " (2^51 ns) for a Redis " + what + ", but was " + window);
+    }
   }
 
   static String requireKey(String key) {

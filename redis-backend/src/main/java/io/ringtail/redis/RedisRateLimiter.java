@@ -1,42 +1,88 @@
 package io.ringtail.redis;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.ringtail.decision.RateDecision;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import java.time.Duration;
 import java.util.List;
 
-/** A {@link RateLimiter} whose log lives in Redis (one ZSET per key), decided by rate_limit.lua. */
+/**
+ * A {@link RateLimiter} whose state lives in Redis: a sliding log (one sorted set per key),
+ * decided by rate_limit.lua, or 17 counters by sub-window (one hash per key), decided by
+ * bucketed_rate_limit.lua. Thread-safe.
+ *
+ * <p>Denials are answered locally while they must hold: a sliding log only opens up as time
+ * passes (other clients add entries, never remove them), so once Redis denied a key until
+ * {@code u}, every request for that key timed before {@code u} is denied, with retry-after
+ * {@code u - t}, without a Redis call. (Sliding log only: the bucketed limiter's grid of
+ * sub-windows moves with every decision Redis sees, so it asks Redis every time and decides
+ * exactly as the in-process bucketed limiter does.) These are kept per limiter for at most
+ * {@value #MAX_LOCAL_DENIALS} keys (Caffeine, size-bounded) and counted in
+ * {@link RedisBackend#localDenials()}.
+ */
 final class RedisRateLimiter extends RedisDecision implements RateLimiter {
+  static final String[] KEY_SUFFIXES = {"rq", "rp", "rk"};
+  static final String[] BUCKETED_KEY_SUFFIXES = {"rb"};
+  /** Sub-windows per window of the bucketed limiter (as the in-process one). */
+  static final int BUCKETS = 16;
+  static final int MAX_LOCAL_DENIALS = 65_536;
+  private static final String CHUNK = "1000";
   private final RateLimitConfig config;
   private final String window;
   private final String limit;
   private final String ttl;
   private final String cooldown;
+  private final boolean bucketed;
+  private final String width;
+  private final Cache<String, Denial> denials = Caffeine.newBuilder().maximumSize(MAX_LOCAL_DENIALS).build();
 
-  RedisRateLimiter(RedisBackend backend, String name, RateLimitConfig config) {
+  RedisRateLimiter(RedisBackend backend, String name, RateLimitConfig config, boolean bucketed) {
     super(backend, name);
+    this.bucketed = bucketed;
+    long w = config.windowNanos();
+    this.width = Long.toString(w / BUCKETS + (w % BUCKETS == 0 ? 0 : 1));
+    requireWindow("rate limiter", config.window());
     this.config = config;
-    this.window = Decimal64.of(config.windowNanos());
+    this.window = Long.toString(config.windowNanos());
     this.limit = Integer.toString(config.limit());
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
-    this.cooldown = Decimal64.of(config.listenerCooldown().toNanos());
+    this.cooldown = Long.toString(config.listenerCooldown().toNanos());
   }
 
   @Override
   public RateDecision tryAcquire(String key, long timeNanos) {
     requireKey(key);
-    String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, "rl", "rm");
+    Denial known = denials.getIfPresent(key);
+    if (known != null) {
+      RateDecision local = known.decide(timeNanos, config.limit());
+      if (local != null) {
+        backend.localDenials.increment();
+        return local;
+      }
+      denials.asMap().remove(key, known);
+    }
+    String hi = Long.toString(timeNanos >>> 32);
+    String lo = Long.toString(timeNanos & 0xFFFF_FFFFL);
     List<Object> reply;
     try {
-      reply = backend.runner.runSync(Scripts.RATE_LIMIT, keys,
-          new String[] {Decimal64.time(timeNanos), window, limit, nextId(), ttl, cooldown, CHUNK});
+      reply = bucketed
+          ? decide(Scripts.BUCKETED_RATE_LIMIT, DecisionKeys.of(backend.keyPrefix, name, key, BUCKETED_KEY_SUFFIXES),
+              new String[] {null, hi, lo, window, width, limit, ttl, cooldown})
+          : decide(Scripts.RATE_LIMIT, DecisionKeys.of(backend.keyPrefix, name, key, KEY_SUFFIXES),
+              new String[] {null, hi, lo, window, limit, nextId(), ttl, cooldown, CHUNK});
     } catch (RedisUnavailableException e) {
       return backend.onOutage(e, () -> new RateDecision(true, config.limit(), config.limit(), Duration.ZERO),
           () -> new RateDecision(false, 0, config.limit(), backend.outageRetryAfter));
     }
-    RateDecision d = new RateDecision((Long) reply.get(0) == 1, ((Long) reply.get(1)).intValue(),
-        config.limit(), Decimal64.duration(reply.get(2)));
+    boolean allowed = (Long) reply.get(0) == 1;
+    RateDecision d = new RateDecision(allowed, ((Long) reply.get(1)).intValue(), config.limit(),
+        Duration.ofNanos((Long) reply.get(2)));
+    long untilFromSent = (Long) reply.get(4);
+    if (!allowed && untilFromSent > 0 && !bucketed) {
+      denials.put(key, new Denial(timeNanos + untilFromSent, timeNanos + untilFromSent - (Long) reply.get(2)));
+    }
     if ((Long) reply.get(3) == 1) {
       notifyListener(config.listener(), key, d);
     }
@@ -46,5 +92,26 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
   @Override
   public RateLimitConfig config() {
     return config;
+  }
+
+  /** A key denied until {@code until}; its latest decided time moves on with local denials. Guarded by its monitor. */
+  private static final class Denial {
+    private final long until;
+    private long latest;
+
+    Denial(long until, long latest) {
+      this.until = until;
+      this.latest = latest;
+    }
+
+    /** The denial at {@code t} (decided as of the latest time, never before), or null once {@code until} is reached. */
+    synchronized RateDecision decide(long t, int limit) {
+      long at = t - latest < 0 ? latest : t;
+      if (at - until >= 0) {
+        return null;
+      }
+      latest = at;
+      return new RateDecision(false, 0, limit, Duration.ofNanos(until - at));
+    }
   }
 }

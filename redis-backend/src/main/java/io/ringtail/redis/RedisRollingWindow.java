@@ -253,6 +253,9 @@ public final class RedisRollingWindow implements RollingWindow {
     runner.run(Scripts.WINDOW_RECORD, keys, args).whenComplete((reply, error) -> {
       if (error == null) {
         accept(reply);
+      } else if (ScriptRunner.unwrap(error) instanceof RedisRejectedException) {
+        failedCalls.increment();
+        dropped.add(batch.size());
       } else {
         failedCalls.increment();
         batch.forEach(this::keep);
@@ -371,6 +374,10 @@ public final class RedisRollingWindow implements RollingWindow {
         return true;
       }
       failedCalls.increment();
+      if (ScriptRunner.unwrap(error) instanceof RedisRejectedException) {
+        dropped.add(batch.size());
+        return true;
+      }
       for (int i = batch.size() - 1; i >= 0; i--) {
         if (!buffer.offerFirst(batch.get(i))) {
           dropped.increment();

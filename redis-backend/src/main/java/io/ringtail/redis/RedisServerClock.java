@@ -20,13 +20,20 @@ final class RedisServerClock implements TimeSource {
   private final AtomicLong last = new AtomicLong(Long.MIN_VALUE);
   private final AtomicBoolean syncing = new AtomicBoolean();
   private volatile long offsetNanos;
+  /** Half the round trip of the measurement in use: the true offset lies within this of it. */
+  volatile long errorNanos;
   private volatile long syncedAtNanos;
 
   RedisServerClock(ScriptRunner runner, TimeSource local) {
+    this(runner, local, runner.timeoutNanos());
+  }
+
+  /** Measures the offset once, waiting at most {@code timeoutNanos}. */
+  RedisServerClock(ScriptRunner runner, TimeSource local, long timeoutNanos) {
     this.runner = runner;
     this.local = local;
     long before = local.nanoTime();
-    List<Object> reply = runner.runSync(Scripts.SERVER_TIME, new String[0], new String[0]);
+    List<Object> reply = runner.runSync(Scripts.SERVER_TIME, new String[0], new String[0], timeoutNanos);
     adopt(before, local.nanoTime(), reply);
   }
 
@@ -50,6 +57,7 @@ final class RedisServerClock implements TimeSource {
     long server = Long.parseLong((String) reply.get(0)) * 1_000_000_000L
         + Long.parseLong((String) reply.get(1)) * 1_000L;
     offsetNanos = server - (before + (after - before) / 2);
+    errorNanos = (after - before) / 2 + 1_000;
     syncedAtNanos = after;
   }
 }

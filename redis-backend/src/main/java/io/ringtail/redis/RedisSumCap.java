@@ -10,9 +10,13 @@ import java.util.Optional;
 
 /**
  * A {@link SumCap} whose amounts live in Redis as exact integer units of 10^-scale, decided by
- * sum_cap.lua (totals kept with HINCRBY, compared as 20-digit decimals: no floating point).
+ * sum_cap.lua: entries in time order carry the key's running total, so the total in the window
+ * is a difference of two of them (20-digit decimals, no floating point) and no call walks the
+ * entries. Thread-safe.
  */
 final class RedisSumCap extends RedisDecision implements SumCap {
+  static final String[] KEY_SUFFIXES = {"sq", "sp", "sk"};
+  private static final String CHUNK = "1000";
   private final SumCapConfig config;
   private final String window;
   private final String cap;
@@ -22,12 +26,13 @@ final class RedisSumCap extends RedisDecision implements SumCap {
 
   RedisSumCap(RedisBackend backend, String name, SumCapConfig config) {
     super(backend, name);
+    requireWindow("sum cap", config.window());
     this.config = config;
-    this.window = Decimal64.of(config.windowNanos());
+    this.window = Long.toString(config.windowNanos());
     this.cap = Decimal64.of(config.capUnits());
     this.maxEntries = Integer.toString(config.maxEntriesPerKey());
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
-    this.cooldown = Decimal64.of(config.listenerCooldown().toNanos());
+    this.cooldown = Long.toString(config.listenerCooldown().toNanos());
   }
 
   @Override
@@ -36,11 +41,12 @@ final class RedisSumCap extends RedisDecision implements SumCap {
     long units = config.toUnits(amount);
     boolean exceeds = units == Long.MAX_VALUE;
     BigDecimal scaled = exceeds ? config.atScale(amount) : config.fromUnits(units);
-    String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, "se", "sm");
+    String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, KEY_SUFFIXES);
     List<Object> reply;
     try {
-      reply = backend.runner.runSync(Scripts.SUM_CAP, keys, new String[] {Decimal64.time(timeNanos), window, cap,
-          exceeds ? "X" : Decimal64.of(units), maxEntries, nextId(), ttl, cooldown, CHUNK});
+      reply = decide(Scripts.SUM_CAP, keys, new String[] {null, Long.toString(timeNanos >>> 32),
+          Long.toString(timeNanos & 0xFFFF_FFFFL), window, cap, exceeds ? "X" : Decimal64.of(units), maxEntries,
+          nextId(), ttl, cooldown, CHUNK});
     } catch (RedisUnavailableException e) {
       BigDecimal capValue = config.cap();
       if (exceeds) {
@@ -53,9 +59,10 @@ final class RedisSumCap extends RedisDecision implements SumCap {
           () -> new SumDecision(false, false, scaled, config.fromUnits(0), capValue,
               Optional.of(backend.outageRetryAfter), Duration.ZERO));
     }
-    Optional<Duration> retry = "X".equals(reply.get(2)) ? Optional.empty() : Optional.of(Decimal64.duration(reply.get(2)));
+    long retryNanos = (Long) reply.get(2);
+    Optional<Duration> retry = retryNanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(retryNanos));
     SumDecision d = new SumDecision((Long) reply.get(0) == 1, exceeds, scaled,
-        config.fromUnits(Decimal64.parse(reply.get(1))), config.cap(), retry, Decimal64.duration(reply.get(3)));
+        config.fromUnits(Decimal64.parse(reply.get(1))), config.cap(), retry, Duration.ofNanos((Long) reply.get(3)));
     if ((Long) reply.get(4) == 1) {
       notifyListener(config.listener(), key, d);
     }

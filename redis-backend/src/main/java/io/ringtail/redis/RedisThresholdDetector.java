@@ -102,7 +102,7 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
         replaying.set(false);
         replayIfPending();
       } else {
-        if (!pending.offerFirst(next)) {
+        if (ScriptRunner.unwrap(error) instanceof RedisRejectedException || !pending.offerFirst(next)) {
           backend.eventsBuffered.decrement();
           backend.eventsDropped.increment();
         }

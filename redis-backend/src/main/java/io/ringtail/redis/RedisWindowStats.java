@@ -17,7 +17,8 @@ package io.ringtail.redis;
  *     ({@value RedisRollingWindow#CARDINALITY_CAP_WARNING})
  * @param buffered samples waiting in memory for Redis to come back, now
  * @param replayed samples sent again from the buffer
- * @param dropped samples lost because the buffer was full
+ * @param dropped samples lost because the buffer was full or Redis refused them for good
+ *     ({@link RedisRejectedException}: a missing permission, a key of the wrong type)
  * @param failedCalls script calls that failed, timed out or were refused by the breaker
  * @param skewCorrections calls whose client time was replaced by server time by the skew guard
  * @param degradedSnapshots snapshots answered by the local fallback window

@@ -2,11 +2,14 @@ package io.ringtail.redis;
 
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -24,12 +27,20 @@ import java.util.concurrent.atomic.LongAdder;
  * EVALSHA. A call the breaker does not permit fails at once with
  * {@link CallNotPermittedException}; a call that takes longer than the timeout fails with
  * {@link TimeoutException} and counts as a breaker error.
+ *
+ * <p>An error that retrying cannot fix (NOPERM, WRONGTYPE, a script error: any error reply but
+ * NOSCRIPT and the transient BUSY, LOADING, MASTERDOWN, TRYAGAIN, CLUSTERDOWN) fails the call
+ * with {@link RedisRejectedException} carrying Redis's message; it does not count as a breaker
+ * error, and each distinct message is logged once per runner.
  */
 final class ScriptRunner {
   private final RedisScriptingAsyncCommands<String, String> commands;
   private final CircuitBreaker breaker;
   private final long timeoutNanos;
+  private static final System.Logger LOG = System.getLogger(ScriptRunner.class.getName());
+  private static final int MAX_LOGGED = 64;
   final LongAdder scriptReloads = new LongAdder();
+  private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
   ScriptRunner(RedisScriptingAsyncCommands<String, String> commands, CircuitBreaker breaker,
       Duration timeout) {
@@ -48,6 +59,11 @@ final class ScriptRunner {
 
   /** Runs the script; the future completes with its reply or fails, never later than the timeout. */
   CompletableFuture<List<Object>> run(LuaScript script, String[] keys, String[] args) {
+    return run(script, keys, args, timeoutNanos);
+  }
+
+  /** {@link #run} bounded by {@code timeoutNanos} instead of the runner's timeout. */
+  CompletableFuture<List<Object>> run(LuaScript script, String[] keys, String[] args, long timeoutNanos) {
     if (!breaker.tryAcquirePermission()) {
       return CompletableFuture.failedFuture(CallNotPermittedException.createCallNotPermittedException(breaker));
     }
@@ -61,24 +77,47 @@ final class ScriptRunner {
     } catch (RuntimeException e) {
       result = CompletableFuture.failedFuture(e);
     }
-    return result.whenComplete((reply, error) -> {
+    return result.handle((reply, error) -> {
       long elapsed = System.nanoTime() - start;
       if (error == null) {
         breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
-      } else {
-        breaker.onError(elapsed, TimeUnit.NANOSECONDS, unwrap(error));
+        return reply;
       }
+      Throwable cause = unwrap(error);
+      if (isPermanent(cause)) {
+        breaker.releasePermission();
+        logOnce(script, cause);
+        throw new CompletionException(new RedisRejectedException(cause.getMessage(), cause));
+      }
+      breaker.onError(elapsed, TimeUnit.NANOSECONDS, cause);
+      throw error instanceof CompletionException c ? c : new CompletionException(cause);
     });
+  }
+
+  private void logOnce(LuaScript script, Throwable cause) {
+    String message = String.valueOf(cause.getMessage());
+    if (logged.size() < MAX_LOGGED && logged.add(message)) {
+      LOG.log(System.Logger.Level.ERROR, "Redis refused " + script.name + " (not retried, not an outage): " + message);
+    }
   }
 
   /** {@link #run} and waits for it, up to the timeout. */
   List<Object> runSync(LuaScript script, String[] keys, String[] args) {
+    return runSync(script, keys, args, timeoutNanos);
+  }
+
+  /** {@link #runSync} bounded by {@code timeoutNanos}. */
+  List<Object> runSync(LuaScript script, String[] keys, String[] args, long timeoutNanos) {
     try {
-      return run(script, keys, args).get(timeoutNanos + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);
+      return run(script, keys, args, timeoutNanos)
+          .get(timeoutNanos + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RedisUnavailableException("interrupted while waiting for Redis", e);
     } catch (ExecutionException e) {
+      if (unwrap(e) instanceof RedisRejectedException rejected) {
+        throw new RedisRejectedException(rejected.getMessage(), rejected.getCause());
+      }
       throw new RedisUnavailableException("Redis call failed: " + unwrap(e), unwrap(e));
     } catch (TimeoutException e) {
       throw new RedisUnavailableException("Redis call timed out", e);
@@ -98,6 +137,17 @@ final class ScriptRunner {
     Throwable t = unwrap(e);
     return t instanceof RedisNoScriptException
         || (t != null && t.getMessage() != null && t.getMessage().startsWith("NOSCRIPT"));
+  }
+
+  /** An error reply that the same call would get again: anything but NOSCRIPT and the transient ones. */
+  static boolean isPermanent(Throwable t) {
+    if (!(t instanceof RedisCommandExecutionException) || isNoScript(t)) {
+      return false;
+    }
+    String m = t.getMessage() == null ? "" : t.getMessage();
+    return !(m.startsWith("BUSY") || m.startsWith("LOADING") || m.startsWith("MASTERDOWN")
+        || m.startsWith("TRYAGAIN") || m.startsWith("CLUSTERDOWN") || m.startsWith("MOVED") || m.startsWith("ASK")
+        || m.startsWith("READONLY"));
   }
 
   static Throwable unwrap(Throwable e) {

@@ -12,8 +12,10 @@
  * <p>Every operation is one atomic script run by EVALSHA (re-sent with EVAL on NOSCRIPT); every
  * key of one window or one decision key shares a hash tag; every write refreshes a TTL just past
  * the window. Calls are bounded by a timeout and guarded by a circuit breaker: recording buffers
- * and replays idempotently, decisions answer by an {@link io.ringtail.redis.OutagePolicy}, and
- * what could not be kept is counted ({@link io.ringtail.redis.RedisWindowStats},
+ * and replays idempotently, decisions answer by an {@link io.ringtail.redis.OutagePolicy} (a
+ * decision script that reaches Redis after its caller was answered changes nothing), errors
+ * retrying cannot fix throw {@link io.ringtail.redis.RedisRejectedException} at once, and what
+ * could not be kept is counted ({@link io.ringtail.redis.RedisWindowStats},
  * {@link io.ringtail.redis.DecisionOutageStats}). No thread is started.
  */
 package io.ringtail.redis;

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class AclTest {
   static final String ACL = "on >ringtail-secret resetkeys ~ringtail:* resetchannels -@all"
       + " +evalsha +eval +time +zadd +zrem +zrange +zcard +zcount +zscore +zlexcount"
-      + " +incrby +decrby +get +del +pexpire +hget +hset +hsetnx +hdel +hincrby";
+      + " +incrby +decrby +get +del +unlink +rename +pexpire +hget +hmget +hset +hsetnx +hdel +hincrby"
+      + " +hgetall +zremrangebyscore +zremrangebyrank";
 
   @Test
   public void documentedAcl_allowsWindowsDecisionsAndScriptRecovery(RedisProcess server) {
@@ -50,6 +51,8 @@ class AclTest {
         assertThat(backend.serverClock().nanoTime()).isPositive();
         String key = RedisTestSupport.uniqueName("k");
         assertThat(backend.rateLimiter("acl", RateLimitConfig.builder().limit(1).timeSource(time).build())
+            .tryAcquire(key).allowed()).isTrue();
+        assertThat(backend.bucketedRateLimiter("acl", RateLimitConfig.builder().limit(1).timeSource(time).build())
             .tryAcquire(key).allowed()).isTrue();
         assertThat(backend.thresholdDetector("acl", ThresholdConfig.builder().threshold(1).timeSource(time).build())
             .record(key, "e").fired()).isTrue();

@@ -13,6 +13,7 @@ import io.ringtail.WindowSnapshot;
 import io.ringtail.decision.RateDecision;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
+import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.ThresholdConfig;
 import java.math.BigDecimal;
@@ -101,6 +102,35 @@ class OutageTest {
   }
 
   @Test
+  public void pausedServer_aDecisionAnsweredByPolicy_isNeverRecorded() {
+    RedisBackend backend = backend(OutagePolicy.FAIL_CLOSED);
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
+    RateLimiter limiter = backend.rateLimiter("paused", RateLimitConfig.builder().limit(1)
+        .window(Duration.ofMinutes(10)).timeSource(time).build());
+    SumCap cap = backend.sumCap("paused", SumCapConfig.builder().cap(new BigDecimal("10.00"))
+        .window(Duration.ofMinutes(10)).timeSource(time).build());
+    assertThat(limiter.tryAcquire("warm-up").allowed()).isTrue();
+    assertThat(cap.tryAdd("warm-up", BigDecimal.ONE).allowed()).isTrue();
+
+    server.pause();
+    RateDecision byPolicy = limiter.tryAcquire("alice");
+    assertThat(byPolicy.allowed()).isFalse();
+    assertThat(byPolicy.retryAfter()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(cap.tryAdd("alice", new BigDecimal("10.00")).allowed()).isFalse();
+    assertThat(backend.outageDecisions()).isEqualTo(2);
+    server.resume();
+    int[] probe = {0};
+    RedisTestSupport.await(Duration.ofSeconds(30), "Redis to decide again",
+        () -> limiter.tryAcquire("probe-" + probe[0]++).allowed());
+
+    RateDecision alice = limiter.tryAcquire("alice");
+    assertThat(alice.allowed()).as("the request the policy denied was not recorded when Redis resumed").isTrue();
+    assertThat(alice.retryAfter()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(cap.tryAdd("alice", new BigDecimal("10.00")).allowed())
+        .as("the amount the policy refused was not counted").isTrue();
+  }
+
+  @Test
   public void crashAndRestart_replaysBufferedSamples_andReloadsScripts() {
     RedisBackend backend = backend(OutagePolicy.FAIL_CLOSED);
     RedisRollingWindow w = backend.window("stream").length(Duration.ofMinutes(5)).build();
@@ -166,16 +196,23 @@ class OutageTest {
           new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
           new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8).add("SLEEP").add(2));
       long[] took = new long[1];
+      int[] fresh = {0};
       RedisTestSupport.await(Duration.ofSeconds(5), "a decision answered by policy while Redis sleeps", () -> {
         long start = System.nanoTime();
-        RateDecision d = limiter.tryAcquire("user");
+        RateDecision d = limiter.tryAcquire("user-" + fresh[0]++);
         took[0] = System.nanoTime() - start;
-        return d.allowed();
+        return d.allowed() && backend.outageDecisions() > 0;
       });
       assertThat(took[0]).as("the caller waited about the timeout, not the 2 s sleep")
           .isLessThan(TIMEOUT.toNanos() + Duration.ofMillis(700).toNanos());
-      RedisTestSupport.await(Duration.ofSeconds(10), "Redis to decide again after the sleep",
-          () -> !limiter.tryAcquire("user").allowed());
+      long start = System.nanoTime();
+      assertThat(limiter.tryAcquire("user").allowed()).as("a key Redis denied is denied locally").isFalse();
+      assertThat(System.nanoTime() - start).isLessThan(TIMEOUT.toNanos());
+      RedisTestSupport.await(Duration.ofSeconds(10), "Redis to decide again after the sleep", () -> {
+        long before = backend.outageDecisions();
+        limiter.tryAcquire("user-" + fresh[0]++);
+        return backend.outageDecisions() == before;
+      });
     }
     assertThat(backend.outageDecisions()).isPositive();
   }

@@ -7,6 +7,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
+import io.ringtail.testkit.BoundedRateLimiterContract;
 import io.ringtail.testkit.RateLimiterContract;
 import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
@@ -59,6 +60,25 @@ class RedisDecisionContractTest {
     @Override
     protected RateLimiter newLimiter(RateLimitConfig config) {
       return backend.rateLimiter("contract-rate", config);
+    }
+
+    @Override
+    protected int randomOperations() {
+      return 2_000;
+    }
+  }
+
+  @Nested
+  class Bucketed extends BoundedRateLimiterContract {
+    @Override
+    protected RateLimiter newLimiter(RateLimitConfig config) {
+      return backend.bucketedRateLimiter("contract-bucketed", config);
+    }
+
+    @Override
+    protected Duration lateness(RateLimitConfig config) {
+      long w = config.windowNanos();
+      return Duration.ofNanos(w / 16 + (w % 16 == 0 ? 0 : 1) - 1);
     }
 
     @Override

@@ -194,7 +194,7 @@ class SeedChecklistTest {
     assertThat(limiter.tryAcquire(client).remaining()).isEqualTo(1);
     assertThat(limiter.tryAcquire(client).remaining()).isZero();
     assertThat(limiter.tryAcquire(client).allowed()).isFalse();
-    String[] keys = DecisionKeys.of("ringtail", "api", client, "rl");
+    String[] keys = DecisionKeys.of("ringtail", "api", client, RedisRateLimiter.KEY_SUFFIXES);
     assertThat(redis.zcard(keys[0])).as("a unique member per request, denied ones not stored").isEqualTo(3);
     assertThat(redis.pttl(keys[0])).as("the key expires once idle").isBetween(1L, 2_000L);
   }

@@ -1,0 +1,159 @@
+package io.ringtail.redis;
+
+import io.ringtail.redis.testkit.RedisProcess;
+import io.ringtail.redis.testkit.RedisExtension;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.decision.RateDecision;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.decision.SumCap;
+import io.ringtail.decision.SumCapConfig;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The Redis rate limiter and sum cap where their scripts have to take care: time readings
+ * wrapping past {@link Long#MAX_VALUE}, a key whose offsets outgrow its base, denials answered
+ * locally.
+ * Each is checked against the in-process limiter on the same requests.
+ */
+@ExtendWith(RedisExtension.class)
+class RedisDecisionTimeTest {
+  private static final Duration WINDOW = Duration.ofSeconds(60);
+  private static RedisClient client;
+  private static StatefulRedisConnection<String, String> connection;
+  private static RedisBackend backend;
+
+  @BeforeAll
+  static void connect(RedisProcess redis) {
+    client = RedisTestSupport.client();
+    connection = RedisTestSupport.connect(client, redis);
+    backend = RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(5))
+        .outagePolicy(OutagePolicy.THROW).build();
+  }
+
+  @AfterAll
+  static void close() {
+    connection.close();
+    RedisTestSupport.shutdown(client);
+  }
+
+  private static RateLimitConfig config(int limit, Duration window) {
+    return RateLimitConfig.builder().limit(limit).window(window).idleExpiry(Duration.ofDays(400))
+        .timeSource(new ManualTimeSource(0)).build();
+  }
+
+  @Test
+  public void timeWrappingPastLongMax_isDecidedByDifference_likeInProcess() {
+    RateLimitConfig config = config(1, Duration.ofSeconds(10));
+    RateLimiter redis = backend.rateLimiter(RedisTestSupport.uniqueName("wrap"), config);
+    RateLimiter local = RateLimiter.inProcess(config);
+    long first = Long.MAX_VALUE - Duration.ofSeconds(5).toNanos();
+    long[] times = {first, first + Duration.ofSeconds(5).toNanos(), first + Duration.ofSeconds(20).toNanos(),
+        first + Duration.ofSeconds(21).toNanos(), first + Duration.ofSeconds(30).toNanos()};
+    assertThat(times[2]).as("the third reading wrapped").isNegative();
+    for (long t : times) {
+      assertThat(redis.tryAcquire("k", t)).as("at %d", t).isEqualTo(local.tryAcquire("k", t));
+    }
+    assertThat(redis.tryAcquire("w", first).allowed()).isTrue();
+    assertThat(redis.tryAcquire("w", first + Duration.ofSeconds(20).toNanos()).allowed())
+        .as("20 s later, across the wrap, the 10 s window is empty again").isTrue();
+  }
+
+  @Test
+  public void keyActiveLongerThanItsBaseReach_rebasesAndStaysExact() {
+    for (long seed : new long[] {11, 12}) {
+      RateLimitConfig config = config(3, WINDOW);
+      RateLimiter redis = backend.rateLimiter(RedisTestSupport.uniqueName("rebase"), config);
+      RateLimiter local = RateLimiter.inProcess(config);
+      SplittableRandom random = new SplittableRandom(seed);
+      long t = -Duration.ofDays(3).toNanos();
+      assertThat(redis.tryAcquire("k", t)).isEqualTo(local.tryAcquire("k", t));
+      // offsets from the key's base pass 2^52 ns (about 52 days) three times over, with requests
+      // in the window on both sides of every rebase, and one jump far past the window
+      long[] reaches = {1L << 52, 2 * (1L << 52), 3 * (1L << 52) + Duration.ofDays(30).toNanos()};
+      for (long reach : reaches) {
+        t = -Duration.ofDays(3).toNanos() + reach - 2 * WINDOW.toNanos();
+        for (int i = 0; i < 300; i++) {
+          t += random.nextLong(WINDOW.toNanos() / 8);
+          long at = random.nextInt(10) == 0 ? t - random.nextLong(WINDOW.toNanos()) : t;
+          assertThat(redis.tryAcquire("k", at)).as("reach %d step %d", reach, i).isEqualTo(local.tryAcquire("k", at));
+        }
+      }
+    }
+  }
+
+  @Test
+  public void sumCap_acrossTheWrapAndRebases_agreesWithInProcess() {
+    SumCapConfig config = SumCapConfig.builder().cap(new BigDecimal("10.00")).window(WINDOW)
+        .maxEntriesPerKey(4).idleExpiry(Duration.ofDays(400)).timeSource(new ManualTimeSource(0)).build();
+    SumCap redis = backend.sumCap(RedisTestSupport.uniqueName("sum"), config);
+    SumCap local = SumCap.inProcess(config);
+    SplittableRandom random = new SplittableRandom(5);
+    long t = Long.MAX_VALUE - Duration.ofMinutes(10).toNanos();
+    long[] starts = {t, t + (1L << 52) - 2 * WINDOW.toNanos(), t + 2 * (1L << 52) - 2 * WINDOW.toNanos()};
+    for (long start : starts) {
+      t = start;
+      for (int i = 0; i < 300; i++) {
+        t += random.nextLong(WINDOW.toNanos() / 8);
+        long at = random.nextInt(10) == 0 ? t - random.nextLong(WINDOW.toNanos()) : t;
+        BigDecimal amount = BigDecimal.valueOf(random.nextInt(500), 2);
+        assertThat(redis.tryAdd("k", amount, at)).as("start %d step %d", start, i)
+            .isEqualTo(local.tryAdd("k", amount, at));
+      }
+    }
+  }
+
+  @Test
+  public void bucketed_acrossTheWrap_agreesWithInProcess() {
+    RateLimitConfig config = config(5, WINDOW);
+    RateLimiter redis = backend.bucketedRateLimiter(RedisTestSupport.uniqueName("bucketed"), config);
+    RateLimiter local = RateLimiter.inProcessBucketed(config);
+    SplittableRandom random = new SplittableRandom(9);
+    long t = Long.MAX_VALUE - Duration.ofMinutes(10).toNanos();
+    for (int i = 0; i < 2_000; i++) {
+      int step = random.nextInt(10);
+      t += step < 7 ? random.nextLong(WINDOW.toNanos() / 20) : step < 9 ? WINDOW.toNanos() : 40 * WINDOW.toNanos();
+      long at = random.nextInt(10) == 0 ? t - random.nextLong(WINDOW.toNanos()) : t;
+      assertThat(redis.tryAcquire("k", at)).as("step %d", i).isEqualTo(local.tryAcquire("k", at));
+    }
+  }
+
+  @Test
+  public void repeatedDenials_areAnsweredLocally_exactly_untilTheyCouldSucceed() {
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+    RateLimitConfig config = RateLimitConfig.builder().limit(2).window(WINDOW).timeSource(time).build();
+    RateLimiter redis = backend.rateLimiter(RedisTestSupport.uniqueName("local"), config);
+    RateLimiter local = RateLimiter.inProcess(config);
+    SplittableRandom random = new SplittableRandom(3);
+    long before = backend.localDenials();
+    int denials = 0;
+    for (int i = 0; i < 2_000; i++) {
+      time.advanceNanos(random.nextLong(WINDOW.toNanos() / 50));
+      long t = random.nextInt(10) == 0 ? time.nanoTime() - random.nextLong(WINDOW.toNanos()) : time.nanoTime();
+      RateDecision expected = local.tryAcquire("k", t);
+      assertThat(redis.tryAcquire("k", t)).as("step %d", i).isEqualTo(expected);
+      denials += expected.allowed() ? 0 : 1;
+    }
+    long localDenials = backend.localDenials() - before;
+    assertThat(localDenials).as("all but about one denial per window went without a Redis call")
+        .isGreaterThan(denials * 9L / 10).isLessThanOrEqualTo(denials);
+  }
+
+  @Test
+  public void windowBeyondTheBaseReach_isRefusedAtConstruction() {
+    assertThatThrownBy(() -> backend.rateLimiter("long", RateLimitConfig.builder().limit(1)
+        .window(Duration.ofDays(27)).build()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window must be at most");
+  }
+}
