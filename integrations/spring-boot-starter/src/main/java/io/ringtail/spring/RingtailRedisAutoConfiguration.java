@@ -74,11 +74,12 @@ public class RingtailRedisAutoConfiguration {
       this.cluster = cluster;
     }
 
+    /** Closes the connection unless the client's shutdown already has. */
     @Override
     public void close() {
-      if (standalone != null) {
+      if (standalone != null && standalone.isOpen()) {
         standalone.close();
-      } else {
+      } else if (cluster != null && cluster.isOpen()) {
         cluster.close();
       }
     }
