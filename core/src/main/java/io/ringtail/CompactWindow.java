@@ -20,7 +20,7 @@ import java.util.Arrays;
  * before in the live bucket costs O(d) for the d distinct slots it holds; a seen one O(log d).
  */
 final class CompactWindow implements RollingWindow {
-  private static final long OBJECT_BYTES = 56;
+  private static final long OBJECT_BYTES = 80;
   /** The layout of the configuration last used, shared by the many windows of one keyed set. */
   private static volatile Shape lastShape;
 
@@ -34,6 +34,10 @@ final class CompactWindow implements RollingWindow {
   // guarded by this
   private long liveEpoch;
   private final Bucket[] ring;
+  /** Count, sum and rejected of the buckets that left the ring, for {@link WindowTotals}. */
+  private long retiredCount;
+  private double retiredSum;
+  private long retiredRejected;
 
   private CompactWindow(WindowConfig config, TimeSource timeSource) {
     this.config = config;
@@ -74,6 +78,7 @@ final class CompactWindow implements RollingWindow {
     int at = (int) Math.floorMod(liveEpoch, (long) bucketCount);
     Bucket live = ring[at];
     if (live == null || live.epoch != liveEpoch) {
+      retire(live);
       live = new Bucket(liveEpoch);
       ring[at] = live;
     }
@@ -92,15 +97,18 @@ final class CompactWindow implements RollingWindow {
       long oldest = liveEpoch - bucketCount + 1;
       long sum = 0;
       long rejected = 0;
+      long count = 0;
       long min = Long.MAX_VALUE;
       long max = Long.MIN_VALUE;
       for (int i = 0; i < ring.length; i++) {
         Bucket b = ring[i];
         if (b != null && b.epoch < oldest) {
+          retire(b);
           ring[i] = null;
         } else if (b != null) {
           sum += b.sum;
           rejected += b.rejected;
+          count += b.count();
           min = Math.min(min, b.min);
           max = Math.max(max, b.max);
         }
@@ -108,8 +116,10 @@ final class CompactWindow implements RollingWindow {
       long start = origin + oldest * width;
       long liveStart = origin + liveEpoch * width;
       long end = now - liveStart < 0 ? liveStart : now;
+      WindowTotals totals = new WindowTotals(retiredCount + count, retiredSum + sum,
+          retiredRejected + rejected);
       if (max < min) {
-        return HistogramSnapshot.empty(layout, rejected, start, end);
+        return HistogramSnapshot.empty(layout, rejected, start, end, totals);
       }
       int first = layout.indexOf(min);
       long[] counts = new long[layout.indexOf(max) - first + 1];
@@ -120,7 +130,17 @@ final class CompactWindow implements RollingWindow {
           }
         }
       }
-      return new HistogramSnapshot(layout, first, counts, sum, min, max, rejected, start, end);
+      return new HistogramSnapshot(layout, first, counts, sum, min, max, rejected, start, end,
+          totals);
+    }
+  }
+
+  /** Adds a bucket leaving the ring (null for none) to the totals since creation. */
+  private void retire(Bucket b) {
+    if (b != null) {
+      retiredCount += b.count();
+      retiredSum += b.sum;
+      retiredRejected += b.rejected;
     }
   }
 
@@ -170,6 +190,14 @@ final class CompactWindow implements RollingWindow {
 
     Bucket(long epoch) {
       this.epoch = epoch;
+    }
+
+    long count() {
+      long n = 0;
+      for (int k = 0; k < distinct; k++) {
+        n += counts[k];
+      }
+      return n;
     }
 
     void add(int slot, long value) {

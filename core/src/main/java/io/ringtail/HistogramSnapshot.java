@@ -4,6 +4,7 @@ import static io.ringtail.internal.Checks.requirePercentile;
 
 import io.ringtail.internal.Checks;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
@@ -38,10 +39,12 @@ public final class HistogramSnapshot implements WindowSnapshot {
   private final long rejected;
   private final long startNanos;
   private final long endNanos;
+  /** Null when the snapshot carries no totals (decoded, or merged with one that has none). */
+  private final WindowTotals totals;
 
   /** Takes ownership of {@code counts}: slots {@code offset ..}, all between min's and max's. */
   HistogramSnapshot(BucketLayout layout, int offset, long[] counts, long sum, long min, long max,
-      long rejected, long startNanos, long endNanos) {
+      long rejected, long startNanos, long endNanos, WindowTotals totals) {
     this.layout = layout;
     this.offset = offset;
     this.counts = counts;
@@ -56,27 +59,30 @@ public final class HistogramSnapshot implements WindowSnapshot {
     this.rejected = rejected;
     this.startNanos = startNanos;
     this.endNanos = endNanos;
+    this.totals = totals;
   }
 
   /** An empty snapshot. */
-  static HistogramSnapshot empty(BucketLayout layout, long rejected, long startNanos, long endNanos) {
+  static HistogramSnapshot empty(BucketLayout layout, long rejected, long startNanos, long endNanos,
+      WindowTotals totals) {
     return new HistogramSnapshot(layout, 0, NO_COUNTS, 0, Long.MAX_VALUE, Long.MIN_VALUE, rejected,
-        startNanos, endNanos);
+        startNanos, endNanos, totals);
   }
 
   private static HistogramSnapshot of(Histogram histogram, long sum, long min, long max,
-      long rejected, long startNanos, long endNanos) {
+      long rejected, long startNanos, long endNanos, WindowTotals totals) {
     BucketLayout layout = BucketLayout.of(histogram.getLowestDiscernibleValue(),
         histogram.getHighestTrackableValue(), histogram.getNumberOfSignificantValueDigits());
     if (histogram.getTotalCount() == 0) {
-      return empty(layout, rejected, startNanos, endNanos);
+      return empty(layout, rejected, startNanos, endNanos, totals);
     }
     int first = layout.indexOf(min);
     long[] counts = new long[layout.indexOf(max) - first + 1];
     for (HistogramIterationValue v : histogram.recordedValues()) {
       counts[layout.indexOf(v.getValueIteratedTo()) - first] += v.getCountAtValueIteratedTo();
     }
-    return new HistogramSnapshot(layout, first, counts, sum, min, max, rejected, startNanos, endNanos);
+    return new HistogramSnapshot(layout, first, counts, sum, min, max, rejected, startNanos, endNanos,
+        totals);
   }
 
   @Override
@@ -151,6 +157,12 @@ public final class HistogramSnapshot implements WindowSnapshot {
     return (double) (count - atOrBelow) / count;
   }
 
+  /** The window's totals as of this snapshot; empty for a decoded snapshot. */
+  @Override
+  public Optional<WindowTotals> totals() {
+    return Optional.ofNullable(totals);
+  }
+
   @Override
   public long startNanos() {
     return startNanos;
@@ -174,8 +186,8 @@ public final class HistogramSnapshot implements WindowSnapshot {
 
   /**
    * The union of this snapshot and another: counts, sums and rejected counts add, min and max
-   * combine, and the interval spans both. The result resolves values at this snapshot's
-   * precision and grows its range to fit the other's values.
+   * combine, the interval spans both, and totals add when both carry them. The result resolves
+   * values at this snapshot's precision and grows its range to fit the other's values.
    */
   public HistogramSnapshot merge(HistogramSnapshot other) {
     Checks.requireNonNull("other", other);
@@ -184,10 +196,11 @@ public final class HistogramSnapshot implements WindowSnapshot {
     merged.add(other.histogram());
     return of(merged, sum + other.sum, Math.min(min, other.min),
         Math.max(max, other.max), rejected + other.rejected,
-        Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos));
+        Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos),
+        totals == null || other.totals == null ? null : totals.plus(other.totals));
   }
 
-  /** This snapshot as bytes: a small header and HdrHistogram's compressed encoding. */
+  /** This snapshot as bytes: a small header and HdrHistogram's compressed encoding (without totals). */
   public byte[] toByteArray() {
     Histogram histogram = histogram();
     ByteBuffer encoded = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
@@ -219,7 +232,7 @@ public final class HistogramSnapshot implements WindowSnapshot {
     long end = in.getLong();
     try {
       Histogram histogram = Histogram.decodeFromCompressedByteBuffer(in, 0);
-      return of(histogram, sum, min, max, rejected, start, end);
+      return of(histogram, sum, min, max, rejected, start, end, null);
     } catch (DataFormatException | RuntimeException e) {
       throw new IllegalArgumentException(
           "bytes must hold a whole Ringtail snapshot, but was one whose histogram could not be decoded: " + e, e);

@@ -25,6 +25,9 @@ import org.HdrHistogram.WriterReaderPhaser;
  *   <li><b>Window total</b>: one dense array holding the sum of the sealed buckets; a bucket is
  *       added when sealed and subtracted when it leaves the window. A snapshot is total plus live
  *       bucket, whatever the number of buckets or samples.
+ *   <li><b>Retired totals</b>: count, sum and rejected of every bucket ever sealed (or dropped
+ *       unsealed after an idle gap), added at rotation; a snapshot's {@link WindowTotals} are
+ *       these plus the live bucket, so recording pays nothing for them.
  * </ul>
  *
  * <h2>Concurrency protocol</h2>
@@ -69,6 +72,9 @@ final class StripedWindow implements RollingWindow {
   private final long[] total;
   private long totalSum;
   private long totalRejected;
+  private long retiredCount;
+  private double retiredSum;
+  private long retiredRejected;
   private final Sealed[] sealed;
   private int sealedHead;
   private int sealedSize;
@@ -136,19 +142,27 @@ final class StripedWindow implements RollingWindow {
       long end = now - liveStart < 0 ? liveStart : now;
       long rejected = totalRejected + live.rejected;
       if (max < min) {
-        return HistogramSnapshot.empty(layout, rejected, start, end);
+        return HistogramSnapshot.empty(layout, rejected, start, end, totals(0));
       }
       int first = layout.indexOf(min);
       long[] counts = new long[layout.indexOf(max) - first + 1];
       long[] liveCounts = live.counts;
+      long liveCount = 0;
       for (int k = 0; k < counts.length; k++) {
+        liveCount += liveCounts[first + k];
         counts[k] = total[first + k] + liveCounts[first + k];
       }
       return new HistogramSnapshot(layout, first, counts, totalSum + live.sum, min, max, rejected,
-          start, end);
+          start, end, totals(liveCount));
     } finally {
       lock.unlock();
     }
+  }
+
+  /** The retired totals plus the live bucket, which holds {@code liveCount} samples; under the lock. */
+  private WindowTotals totals(long liveCount) {
+    return new WindowTotals(retiredCount + liveCount, retiredSum + live.sum,
+        retiredRejected + live.rejected);
   }
 
   @Override
@@ -208,6 +222,7 @@ final class StripedWindow implements RollingWindow {
         evictOldest();
       }
     } else {
+      retire(live.countBetween(layout), live.sum, live.rejected);
       Arrays.fill(total, 0L);
       totalSum = 0;
       totalRejected = 0;
@@ -245,13 +260,16 @@ final class StripedWindow implements RollingWindow {
     }
     bucket.reset(epoch);
     long[] counts = live.counts;
+    long count = 0;
     if (live.max != Long.MIN_VALUE) {
       for (int i = layout.indexOf(live.min), last = layout.indexOf(live.max); i <= last; i++) {
         if (counts[i] != 0) {
           bucket.add(i, counts[i]);
+          count += counts[i];
         }
       }
     }
+    retire(count, live.sum, live.rejected);
     bucket.addTo(total, 1);
     bucket.sum = live.sum;
     bucket.rejected = live.rejected;
@@ -260,6 +278,13 @@ final class StripedWindow implements RollingWindow {
     totalSum += bucket.sum;
     totalRejected += bucket.rejected;
     sealedSize++;
+  }
+
+  /** Adds a bucket leaving the live position to the totals since creation. */
+  private void retire(long count, long sum, long rejected) {
+    retiredCount += count;
+    retiredSum += sum;
+    retiredRejected += rejected;
   }
 
   private void evictOldest() {
@@ -418,6 +443,17 @@ final class StripedWindow implements RollingWindow {
 
     boolean isEmpty() {
       return max == Long.MIN_VALUE && rejected == 0;
+    }
+
+    /** Samples held; visits only the slots between min and max. */
+    long countBetween(BucketLayout layout) {
+      long n = 0;
+      if (max != Long.MIN_VALUE) {
+        for (int i = layout.indexOf(min), last = layout.indexOf(max); i <= last; i++) {
+          n += counts[i];
+        }
+      }
+      return n;
     }
 
     void clear(BucketLayout layout) {

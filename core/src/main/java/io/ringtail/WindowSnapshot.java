@@ -1,5 +1,7 @@
 package io.ringtail;
 
+import java.util.Optional;
+
 /**
  * What a rolling window held over one interval of time: the one view that Micrometer gauges,
  * alert rules, examples and every window implementation (in-process or in Redis) share.
@@ -76,6 +78,15 @@ public interface WindowSnapshot {
 
   /** Last instant of the covered interval, inclusive (the time the snapshot was taken). */
   long endNanos();
+
+  /**
+   * The window's totals since it was created, as of this snapshot (see {@link WindowTotals}), or
+   * empty if the window keeps none. In-process windows (striped, compact, and so each key of a
+   * keyed collection) keep them; a Redis window reports what this process published to it.
+   */
+  default Optional<WindowTotals> totals() {
+    return Optional.empty();
+  }
 
   /** Whether no sample fell in the interval. */
   default boolean isEmpty() {

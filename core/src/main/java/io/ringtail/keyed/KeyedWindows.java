@@ -21,7 +21,7 @@ import java.util.Map;
  *
  * <p>Memory: by default each key holds a compact window ({@link RollingWindow#createCompact}), which keeps per bucket only the
  * histogram slots its samples fell in: a key with three latencies in its window costs about
- * 420 bytes all told (window, cache entry and key string; a million such keys about 400 MB).
+ * 440 bytes all told (window, cache entry and key string; a million such keys about 420 MB).
  * With {@link Builder#compact(boolean) compact(false)} each key holds a striped window of
  * dense arrays instead: about 145 KiB per key at the per-key defaults, whatever it holds.
  * {@link #footprintBytes()} reports the windows' share. Per-key defaults: 60 s in 12 buckets,

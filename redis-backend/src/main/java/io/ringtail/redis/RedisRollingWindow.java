@@ -4,6 +4,7 @@ import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.WindowTotals;
 import io.ringtail.internal.Checks;
 import java.lang.System.Logger.Level;
 import java.math.BigDecimal;
@@ -23,6 +24,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -62,6 +64,13 @@ import java.util.concurrent.locks.LockSupport;
  * same atomic script. {@link WindowSnapshot#valueAtPercentile} is exact for those percentiles,
  * 0 and 100, and for any other percentile whose nearest rank coincides with one of them;
  * otherwise it returns the value at the next fetched rank above, an upper bound.
+ *
+ * <h2>Totals</h2>
+ * A snapshot's {@link WindowSnapshot#totals() totals} are this process's share since the window
+ * object was built: samples Redis stored for it (not duplicates, not expired), their sum, and
+ * its rejected samples (as in {@link #stats()}). Every process publishes its own, so a
+ * fleet-wide rate is the sum over processes ({@code sum(rate(..._total[5m]))}); a snapshot
+ * answered by the local fallback window carries that window's totals instead.
  *
  * <p>Thread-safe: any number of threads may record and take snapshots.
  */
@@ -107,6 +116,7 @@ public final class RedisRollingWindow implements RollingWindow {
 
   private final LongAdder recorded = new LongAdder();
   private final LongAdder stored = new LongAdder();
+  private final DoubleAdder storedSum = new DoubleAdder();
   private final LongAdder duplicates = new LongAdder();
   private final LongAdder rejected = new LongAdder();
   private final LongAdder expired = new LongAdder();
@@ -304,6 +314,7 @@ public final class RedisRollingWindow implements RollingWindow {
     serverOffsetNanos = serverMicros * 1000 - System.nanoTime();
     serverOffsetKnown = true;
     stored.add(Long.parseLong((String) reply.get(1)));
+    storedSum.add(Double.parseDouble((String) reply.get(8)));
     duplicates.add(Long.parseLong((String) reply.get(2)));
     expired.add(Long.parseLong((String) reply.get(3)));
     rejected.add(Long.parseLong((String) reply.get(4)));
@@ -489,7 +500,7 @@ public final class RedisRollingWindow implements RollingWindow {
     long sum = Long.parseLong((String) reply.get(3));
     long rejectedCount = Long.parseLong((String) reply.get(4));
     if (count == 0) {
-      return RedisWindowSnapshot.empty(rejectedCount, start, end);
+      return RedisWindowSnapshot.empty(rejectedCount, start, end, totals());
     }
     long[] ranks = new long[ps.length + 2];
     long[] values = new long[ps.length + 2];
@@ -501,7 +512,12 @@ public final class RedisRollingWindow implements RollingWindow {
       ranks[i + 2] = serverRank(scaledPs[i], count);
       values[i + 2] = valueOf(reply.get(7 + i));
     }
-    return new RedisWindowSnapshot(count, sum, rejectedCount, start, end, ranks, values);
+    return new RedisWindowSnapshot(count, sum, rejectedCount, start, end, ranks, values, totals());
+  }
+
+  /** What this process published so far: the totals its snapshots carry. */
+  private WindowTotals totals() {
+    return new WindowTotals(stored.sum(), storedSum.sum(), rejected.sum());
   }
 
   private static long valueOf(Object member) {

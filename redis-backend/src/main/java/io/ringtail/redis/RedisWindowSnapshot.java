@@ -1,9 +1,11 @@
 package io.ringtail.redis;
 
 import io.ringtail.WindowSnapshot;
+import io.ringtail.WindowTotals;
 import io.ringtail.internal.Checks;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Optional;
 
 /**
  * What a {@link RedisRollingWindow} held at one instant: exact count, sum, min, max and the exact
@@ -17,9 +19,10 @@ final class RedisWindowSnapshot implements WindowSnapshot {
   private final long endNanos;
   private final long[] ranks;
   private final long[] values;
+  private final WindowTotals totals;
 
   RedisWindowSnapshot(long count, long sum, long rejected, long startNanos, long endNanos,
-      long[] ranks, long[] values) {
+      long[] ranks, long[] values, WindowTotals totals) {
     this.count = count;
     this.sum = sum;
     this.rejected = rejected;
@@ -27,10 +30,18 @@ final class RedisWindowSnapshot implements WindowSnapshot {
     this.endNanos = endNanos;
     this.ranks = ranks;
     this.values = values;
+    this.totals = totals;
   }
 
-  static RedisWindowSnapshot empty(long rejected, long startNanos, long endNanos) {
-    return new RedisWindowSnapshot(0, 0, rejected, startNanos, endNanos, new long[0], new long[0]);
+  static RedisWindowSnapshot empty(long rejected, long startNanos, long endNanos, WindowTotals totals) {
+    return new RedisWindowSnapshot(0, 0, rejected, startNanos, endNanos, new long[0], new long[0],
+        totals);
+  }
+
+  /** What the process that took this snapshot published to the window (see {@link RedisRollingWindow}). */
+  @Override
+  public Optional<WindowTotals> totals() {
+    return Optional.of(totals);
   }
 
   @Override

@@ -7,7 +7,7 @@
 --       or the bare event id of a rejected sample), value in decimal or 'R' (rejected).
 -- Returns: server now us, added, duplicates, expired (older than the window), rejected,
 --          trimmed by the cap, samples whose time the skew guard replaced, eviction backlog left
---          (0/1) -- all strings.
+--          (0/1), sum of the added samples (%.17g, for the caller's running total) -- all strings.
 local t, v, s, r = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local length = tonumber(ARGV[1])
 local chunk = tonumber(ARGV[2])
@@ -56,7 +56,7 @@ local backlog = 0
 if evict(t, true) then backlog = 1 end
 if evict(r, false) then backlog = 1 end
 
-local added, duplicates, expired, rejected = 0, 0, 0, 0
+local added, duplicates, expired, rejected, addedSum = 0, 0, 0, 0, 0
 for i = 8, #ARGV, 3 do
   local time = now
   if ARGV[i] ~= '' and skewed == 0 then
@@ -83,6 +83,7 @@ for i = 8, #ARGV, 3 do
       redis.call('ZADD', t, time, member)
       redis.call('ZADD', v, tonumber(value), member)
       added = added + 1
+      addedSum = addedSum + tonumber(value)
     end
   end
 end
@@ -112,4 +113,5 @@ if skewed == 1 then
   skewed = (#ARGV - 7) / 3
 end
 return {string.format('%d', server), tostring(added), tostring(duplicates), tostring(expired),
-  tostring(rejected), tostring(trimmed), tostring(skewed), tostring(backlog)}
+  tostring(rejected), tostring(trimmed), tostring(skewed), tostring(backlog),
+  string.format('%.17g', addedSum)}

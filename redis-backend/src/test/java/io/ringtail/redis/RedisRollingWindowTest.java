@@ -15,6 +15,7 @@ import io.ringtail.testkit.ExactWindowModel;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.WindowTotals;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -73,6 +74,27 @@ class RedisRollingWindowTest {
     assertThat(s.valueAtPercentile(50)).isEqualTo(500);
     assertThat(Math.abs(s.endNanos() - serverNanos)).isLessThan(Duration.ofSeconds(5).toNanos());
     assertThat(s.endNanos() - s.startNanos()).isEqualTo(Duration.ofMinutes(5).toNanos() - 1);
+  }
+
+  @Test
+  public void totals_areWhatEachProcessStored_andOutliveTheWindow() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("totals");
+    RedisRollingWindow a = backend.window(name).length(Duration.ofSeconds(10)).timeSource(time).build();
+    RedisRollingWindow b = backend.window(name).length(Duration.ofSeconds(10)).timeSource(time).build();
+    a.record("e1", 100);
+    a.record("e1", 100); // duplicate: stored once
+    a.record(-5);
+    b.record(1 << 20);
+    b.record("e1", 100); // the other process's duplicate is not b's either
+    assertThat(a.snapshot().totals()).contains(new WindowTotals(1, 100, 1));
+    assertThat(b.snapshot().totals()).contains(new WindowTotals(1, 1 << 20, 0));
+    time.advance(Duration.ofMinutes(1));
+    a.record(7);
+    WindowSnapshot later = a.snapshot();
+    assertThat(later.count()).isEqualTo(1);
+    assertThat(later.totals()).contains(new WindowTotals(2, 107, 1));
+    assertThat(b.snapshot().totals()).contains(new WindowTotals(1, 1 << 20, 0));
   }
 
   @Test

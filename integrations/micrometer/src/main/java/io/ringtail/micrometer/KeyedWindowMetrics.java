@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * on every scrape (when {@code P.keys} is read) and on {@link #refresh()}: a key that appeared
  * gets its meters, a key that was evicted (or whose window was replaced) has them removed. At
  * most {@link Builder#maximumKeys(int) maximumKeys} keys have meters at a time, so the meter
- * count stays at or below {@code 2 + maximumKeys * (6 + percentiles)}; keys beyond that wait,
+ * count stays at or below {@code 2 + maximumKeys * (9 + percentiles)}; keys beyond that wait,
  * in the map's iteration order, until a bound key leaves. Reconciling costs one pass over the
  * keys, at scrape time only.
  *

@@ -1,5 +1,6 @@
 package io.ringtail.micrometer;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,6 +10,7 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.util.DoubleFormat;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.WindowTotals;
 import io.ringtail.internal.Checks;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -77,16 +79,18 @@ final class MeterSpec {
     return distinct.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
-  /** How many gauges one window gets. */
-  int gaugeCount() {
-    return 6 + percentiles.length;
+  /** How many meters one window gets: gauges and the three counters. */
+  int meterCount() {
+    return COUNTERS + 6 + percentiles.length;
   }
 
-  /** Registers the gauges of one window, all reading one {@link ScrapeSnapshot}. */
+  static final int COUNTERS = 3;
+
+  /** Registers the meters of one window, all reading one {@link ScrapeSnapshot}. */
   List<Meter> register(MeterRegistry registry, RollingWindow window, Iterable<Tag> extraTags) {
     Tags all = Tags.of("window", name).and(tags).and(extraTags);
-    ScrapeSnapshot scrape = new ScrapeSnapshot(window, gaugeCount(), maxAgeNanos);
-    List<Meter> meters = new ArrayList<>(gaugeCount());
+    ScrapeSnapshot scrape = new ScrapeSnapshot(window, meterCount(), maxAgeNanos);
+    List<Meter> meters = new ArrayList<>(meterCount());
     meters.add(plain(registry, scrape, 0, "samples", all, null,
         "Samples recorded in the rolling window", WindowSnapshot::count));
     meters.add(plain(registry, scrape, 1, "rejected", all, null,
@@ -107,7 +111,36 @@ final class MeterSpec {
           "Nearest-rank percentile of the samples in the rolling window; NaN when empty",
           s -> s.valueAtPercentile(percentile)));
     }
+    int c = 6 + percentiles.length;
+    meters.add(counter(registry, scrape, c, "recorded", all, null,
+        "Samples recorded since the window was created", t -> t.count()));
+    meters.add(counter(registry, scrape, c + 1, "rejections", all, null,
+        "Samples rejected as out of range since the window was created", t -> t.rejected()));
+    if (timeUnit == null) {
+      meters.add(counter(registry, scrape, c + 2, "recorded.sum", all, baseUnit,
+          "Sum of the samples recorded since the window was created", WindowTotals::sum));
+    } else {
+      double toSeconds = timeUnit.toNanos(1) / 1e9;
+      meters.add(counter(registry, scrape, c + 2, "recorded.sum", all, "seconds",
+          "Sum of the samples recorded since the window was created", t -> t.sum() * toSeconds));
+    }
     return meters;
+  }
+
+  /**
+   * A counter of the window's totals since creation; NaN when the window keeps none. Function
+   * counters hold their object weakly: the scrape snapshot stays reachable through the window's
+   * gauges, which hold it strongly.
+   */
+  private Meter counter(MeterRegistry registry, ScrapeSnapshot scrape, int index, String suffix,
+      Tags tags, String unit, String description, ToDoubleFunction<WindowTotals> total) {
+    ToDoubleFunction<WindowSnapshot> statistic =
+        s -> s.totals().map(total::applyAsDouble).orElse(Double.NaN);
+    return FunctionCounter.builder(prefix + "." + suffix, scrape, sc -> sc.read(index, statistic))
+        .tags(tags)
+        .baseUnit(unit)
+        .description(description)
+        .register(registry);
   }
 
   private Meter value(MeterRegistry registry, ScrapeSnapshot scrape, int index, String suffix,

@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The snapshot one window's gauges share within a scrape.
+ * The snapshot one window's gauges and counters (its "gauges" below) share within a scrape.
  *
  * <p>Micrometer has no "scrape begins" callback, so a scrape is recognised by its reads: each
  * gauge of the window has an index, and a scrape reads each gauge once. A read by a gauge that

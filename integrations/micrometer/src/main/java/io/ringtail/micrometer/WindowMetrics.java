@@ -19,8 +19,16 @@ import io.ringtail.internal.Checks;
  * in the registry's base time unit. Mean, min, max and percentiles of an empty window read
  * {@code NaN}, never 0. Gauges hold the window strongly.
  *
+ * <p>Beside these rolling gauges, three {@code FunctionCounter}s report the window's
+ * {@link io.ringtail.WindowTotals totals since creation}, monotonic, for {@code rate()} and
+ * {@code increase()}: {@code P.recorded} (samples), {@code P.recorded.sum} (their sum, in
+ * seconds for duration windows) and {@code P.rejections}. Prometheus shows them as
+ * {@code ringtail_window_recorded_total}, {@code ringtail_window_recorded_sum_seconds_total} and
+ * {@code ringtail_window_rejections_total}. They read NaN for a window that keeps no totals.
+ *
  * <p>One scrape, one snapshot: all gauges of a window read the same {@link io.ringtail.WindowSnapshot},
- * taken once per scrape, so P95 never exceeds P99 within a scrape. Each {@link #bindTo} gets its
+ * taken once per scrape, so P95 never exceeds P99 within a scrape and the counters agree with
+ * the gauges. Each {@link #bindTo} gets its
  * own snapshot, so two registries never disturb each other.
  *
  * <p>Immutable and thread-safe; binding may be repeated on several registries.

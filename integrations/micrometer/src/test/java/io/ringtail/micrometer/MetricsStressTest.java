@@ -148,7 +148,7 @@ class MetricsStressTest {
     Set<String> boundKeys = registry.getMeters().stream().map(m -> m.getId().getTag("key"))
         .filter(k -> k != null).collect(Collectors.toSet());
     assertThat(boundKeys).isEqualTo(windows.keySet());
-    assertThat(registry.getMeters()).hasSize(2 + windows.size() * 7);
+    assertThat(registry.getMeters()).hasSize(2 + windows.size() * 10);
     for (String key : windows.keySet()) {
       assertThat(registry.get("ringtail.keyed.samples").tag("key", key).gauge().value())
           .isEqualTo(windows.get(key).snapshot().count());

@@ -51,9 +51,10 @@ class WindowMetricsTest {
 
     List<String> names = registry.getMeters().stream().map(m -> m.getId().getName()).distinct().sorted().toList();
     assertThat(names).containsExactly("ringtail.window.max", "ringtail.window.mean",
-        "ringtail.window.min", "ringtail.window.percentile", "ringtail.window.rejected",
+        "ringtail.window.min", "ringtail.window.percentile", "ringtail.window.recorded",
+        "ringtail.window.recorded.sum", "ringtail.window.rejected", "ringtail.window.rejections",
         "ringtail.window.samples", "ringtail.window.sum");
-    assertThat(registry.getMeters()).hasSize(9).allSatisfy(m -> assertThat(m.getId().getTags())
+    assertThat(registry.getMeters()).hasSize(12).allSatisfy(m -> assertThat(m.getId().getTags())
         .contains(Tag.of("window", "checkout"), Tag.of("region", "eu")));
     assertThat(registry.get("ringtail.window.percentile").gauges())
         .extracting(g -> g.getId().getTag("phi")).containsExactlyInAnyOrder("0.5", "0.95", "0.99");
@@ -62,6 +63,78 @@ class WindowMetricsTest {
     assertThat(p95.getId().getBaseUnit()).isEqualTo("seconds");
     assertThat(registry.get("ringtail.window.samples").meter().getId().getBaseUnit()).isNull();
     assertThat(window).isNotNull();
+  }
+
+  @Test
+  public void counters_countEverythingSinceCreation_whileGaugesRoll() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    RollingWindow window = WindowMetrics.monitor(registry, window(), "checkout");
+    for (int i = 1; i <= 10; i++) {
+      window.record(ms(i));
+    }
+    window.record(-1);
+    assertThat(counter(registry, "ringtail.window.recorded")).isEqualTo(10);
+    assertThat(counter(registry, "ringtail.window.recorded.sum")).isCloseTo(0.055, within(1e-12));
+    assertThat(counter(registry, "ringtail.window.rejections")).isEqualTo(1);
+    assertThat(registry.get("ringtail.window.recorded.sum").functionCounter().getId().getBaseUnit())
+        .isEqualTo("seconds");
+    time.advance(Duration.ofMinutes(5));
+    window.record(ms(100));
+    assertThat(gauge(registry, "ringtail.window.samples")).isEqualTo(1);
+    assertThat(counter(registry, "ringtail.window.recorded")).isEqualTo(11);
+    assertThat(counter(registry, "ringtail.window.recorded.sum")).isCloseTo(0.155, within(1e-12));
+    assertThat(counter(registry, "ringtail.window.rejections")).isEqualTo(1);
+  }
+
+  @Test
+  public void counters_inNonTimeUnit_andNaNForAWindowWithoutTotals() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    RollingWindow window = window();
+    WindowMetrics.builder(window, "payload").baseUnit("bytes").build().bindTo(registry);
+    window.record(1500);
+    assertThat(counter(registry, "ringtail.window.recorded.sum")).isEqualTo(1500);
+    assertThat(registry.get("ringtail.window.recorded.sum").functionCounter().getId().getBaseUnit())
+        .isEqualTo("bytes");
+
+    SimpleMeterRegistry other = new SimpleMeterRegistry();
+    WindowMetrics.monitor(other, new CountingWindow(window) {
+      @Override
+      public WindowSnapshot snapshot() {
+        WindowSnapshot s = super.snapshot();
+        return new WindowSnapshot() {
+          public long count() { return s.count(); }
+          public long sum() { return s.sum(); }
+          public long rejected() { return s.rejected(); }
+          public double min() { return s.min(); }
+          public double max() { return s.max(); }
+          public double valueAtPercentile(double p) { return s.valueAtPercentile(p); }
+          public long startNanos() { return s.startNanos(); }
+          public long endNanos() { return s.endNanos(); }
+        };
+      }
+    }, "plain");
+    assertThat(counter(other, "ringtail.window.recorded")).isNaN();
+    assertThat(gauge(other, "ringtail.window.samples")).isEqualTo(1);
+  }
+
+  @Test
+  public void prometheus_namesCountersWithTotalSuffix_fromTheScrapesSnapshot() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    CountingWindow window = new CountingWindow(window());
+    WindowMetrics.monitor(registry, window, "checkout");
+    window.record(ms(20));
+    window.record(ms(30));
+    String text = registry.scrape();
+    assertThat(window.snapshots()).isEqualTo(1);
+    assertThat(text)
+        .contains("# TYPE ringtail_window_recorded_total counter")
+        .contains("ringtail_window_recorded_total{window=\"checkout\"} 2.0")
+        .contains("ringtail_window_recorded_sum_seconds_total{window=\"checkout\"} 0.05")
+        .contains("ringtail_window_rejections_total{window=\"checkout\"} 0.0");
+  }
+
+  private static double counter(MeterRegistry registry, String name) {
+    return registry.get(name).functionCounter().count();
   }
 
   @Test

@@ -1,0 +1,314 @@
+package io.ringtail.opentelemetry;
+
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.metrics.BatchCallback;
+import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.metrics.ObservableDoubleMeasurement;
+import io.opentelemetry.api.metrics.ObservableLongMeasurement;
+import io.ringtail.RollingWindow;
+import io.ringtail.WindowSnapshot;
+import io.ringtail.WindowTotals;
+import io.ringtail.keyed.KeyedWindows;
+import java.lang.System.Logger.Level;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Binds a {@link RollingWindow} (in-process or in Redis) or a {@link KeyedWindows} collection to
+ * an OpenTelemetry {@link Meter}: observable gauges of the rolling statistics and observable
+ * counters of the totals since creation, all fed by one {@link Meter#batchCallback batch
+ * callback} that takes one snapshot per window (per key) per collection.
+ *
+ * <p>One line: {@code WindowTelemetry.observe(openTelemetry.getMeter("io.ringtail"), window, "checkout")}.
+ *
+ * <h2>Instruments</h2>
+ * Gauges of the window as of the collection: {@code ringtail.window.samples} and
+ * {@code ringtail.window.rejected} ({@code {sample}}), {@code ringtail.window.sum},
+ * {@code .mean}, {@code .min}, {@code .max} and {@code ringtail.window.percentile} (one point
+ * per percentile, attribute {@code ringtail.percentile}, 0 to 100). Counters of the
+ * {@link WindowTotals}, monotonic: {@code ringtail.window.recorded} and
+ * {@code ringtail.window.rejections} ({@code {sample}}) and {@code ringtail.window.recorded_sum}.
+ * Value instruments are in seconds ({@code s}) for duration windows (the default, recorded in
+ * nanoseconds), else in the unit given. Every point carries {@code ringtail.window.name}, the
+ * user's attributes and, for a keyed collection, {@code ringtail.window.key}.
+ *
+ * <p>An empty window reports its counts, sum and counters but no mean, min, max or percentile
+ * point: no data, never a false zero. A window that cannot give a snapshot (Redis down, no
+ * fallback) reports nothing for that collection, and the failure is logged. A keyed collection
+ * reports the keys it holds at each collection, so keys appear and disappear with it; at most
+ * {@link Builder#maximumKeys maximumKeys} keys are reported, those with the most samples in
+ * their windows.
+ *
+ * <p>Immutable and thread-safe; {@link #bindTo} may be called for several meters, and each
+ * returned {@link BatchCallback} unbinds when closed.
+ */
+public final class WindowTelemetry {
+  private static final System.Logger LOG = System.getLogger(WindowTelemetry.class.getName());
+  /** The window's name on every point. */
+  public static final AttributeKey<String> WINDOW_NAME = AttributeKey.stringKey("ringtail.window.name");
+  /** The key of a keyed collection's window. */
+  public static final AttributeKey<String> WINDOW_KEY = AttributeKey.stringKey("ringtail.window.key");
+  /** The percentile (0 to 100) of a {@code ringtail.window.percentile} point. */
+  public static final AttributeKey<Double> PERCENTILE = AttributeKey.doubleKey("ringtail.percentile");
+
+  private final RollingWindow window;
+  private final KeyedWindows keyed;
+  private final Attributes attributes;
+  private final double[] percentiles;
+  private final Attributes[] percentileAttributes;
+  private final String unit;
+  private final double scale;
+  private final int maximumKeys;
+
+  private WindowTelemetry(Builder b) {
+    this.window = b.window;
+    this.keyed = b.keyed;
+    this.attributes = b.attributes.toBuilder().put(WINDOW_NAME, b.name).build();
+    this.percentiles = b.percentiles.clone();
+    this.percentileAttributes = percentileAttributes(attributes);
+    this.unit = b.unit;
+    this.scale = b.scale;
+    this.maximumKeys = b.maximumKeys;
+  }
+
+  /** Binds a window of nanosecond durations under {@code name} with the defaults. */
+  public static BatchCallback observe(Meter meter, RollingWindow window, String name) {
+    return builder(window, name).build().bindTo(meter);
+  }
+
+  /** Binds every key of {@code keyed} (nanosecond durations) under {@code name} with the defaults. */
+  public static BatchCallback observe(Meter meter, KeyedWindows keyed, String name) {
+    return builder(keyed, name).build().bindTo(meter);
+  }
+
+  /** A builder binding one window under {@code name}. */
+  public static Builder builder(RollingWindow window, String name) {
+    return new Builder(Objects.requireNonNull(window, "window"), null, name);
+  }
+
+  /** A builder binding every key of {@code keyed} under {@code name}. */
+  public static Builder builder(KeyedWindows keyed, String name) {
+    return new Builder(null, Objects.requireNonNull(keyed, "keyed"), name);
+  }
+
+  /**
+   * Creates the instruments on {@code meter} and registers the batch callback that feeds them.
+   * Close the returned callback to stop reporting.
+   */
+  public BatchCallback bindTo(Meter meter) {
+    Objects.requireNonNull(meter, "meter");
+    Instruments in = new Instruments(meter);
+    Runnable callback = () -> {
+      if (keyed == null) {
+        WindowSnapshot s = snapshotOf(window);
+        if (s != null) {
+          in.record(s, attributes, percentileAttributes);
+        }
+      } else {
+        for (Map.Entry<String, WindowSnapshot> e : keySnapshots().entrySet()) {
+          Attributes at = attributes.toBuilder().put(WINDOW_KEY, e.getKey()).build();
+          in.record(e.getValue(), at, e.getValue().isEmpty() ? null : percentileAttributes(at));
+        }
+      }
+    };
+    return meter.batchCallback(callback, in.samples, in.rejected, in.sum, in.mean, in.min, in.max,
+        in.percentile, in.recorded, in.rejections, in.recordedSum);
+  }
+
+  private static WindowSnapshot snapshotOf(RollingWindow window) {
+    try {
+      return window.snapshot();
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Window " + window + " gave no snapshot; it reports nothing this collection", e);
+      return null;
+    }
+  }
+
+  /** The keys held now, at most maximumKeys of them (those with the most samples). */
+  private Map<String, WindowSnapshot> keySnapshots() {
+    Map<String, WindowSnapshot> all;
+    try {
+      all = keyed.snapshots();
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Keyed windows " + keyed + " gave no snapshots; they report nothing this collection", e);
+      return Map.of();
+    }
+    if (all.size() <= maximumKeys) {
+      return all;
+    }
+    Comparator<Map.Entry<String, WindowSnapshot>> byCount =
+        Comparator.comparingLong(e -> e.getValue().count());
+    PriorityQueue<Map.Entry<String, WindowSnapshot>> top = new PriorityQueue<>(maximumKeys + 1, byCount);
+    for (Map.Entry<String, WindowSnapshot> e : all.entrySet()) {
+      top.add(e);
+      if (top.size() > maximumKeys) {
+        top.poll();
+      }
+    }
+    Map<String, WindowSnapshot> kept = new HashMap<>(maximumKeys * 2);
+    for (Map.Entry<String, WindowSnapshot> e : top) {
+      kept.put(e.getKey(), e.getValue());
+    }
+    return kept;
+  }
+
+  @Override
+  public String toString() {
+    return "WindowTelemetry[" + attributes + ", percentiles=" + Arrays.toString(percentiles)
+        + ", unit=" + unit + (keyed == null ? "" : ", maximumKeys=" + maximumKeys) + "]";
+  }
+
+  /** The observers of one binding; used by its callback only, which the SDK serialises. */
+  private final class Instruments {
+    final ObservableLongMeasurement samples;
+    final ObservableLongMeasurement rejected;
+    final ObservableDoubleMeasurement sum;
+    final ObservableDoubleMeasurement mean;
+    final ObservableDoubleMeasurement min;
+    final ObservableDoubleMeasurement max;
+    final ObservableDoubleMeasurement percentile;
+    final ObservableLongMeasurement recorded;
+    final ObservableLongMeasurement rejections;
+    final ObservableDoubleMeasurement recordedSum;
+
+    Instruments(Meter meter) {
+      samples = meter.gaugeBuilder("ringtail.window.samples").ofLongs().setUnit("{sample}")
+          .setDescription("Samples in the rolling window").buildObserver();
+      rejected = meter.gaugeBuilder("ringtail.window.rejected").ofLongs().setUnit("{sample}")
+          .setDescription("Samples rejected as out of range in the rolling window").buildObserver();
+      sum = value(meter, "ringtail.window.sum", "Sum of the samples in the rolling window");
+      mean = value(meter, "ringtail.window.mean", "Mean of the samples in the rolling window");
+      min = value(meter, "ringtail.window.min", "Smallest sample in the rolling window");
+      max = value(meter, "ringtail.window.max", "Largest sample in the rolling window");
+      percentile = value(meter, "ringtail.window.percentile",
+          "Nearest-rank percentile of the samples in the rolling window");
+      recorded = meter.counterBuilder("ringtail.window.recorded").setUnit("{sample}")
+          .setDescription("Samples recorded since the window was created").buildObserver();
+      rejections = meter.counterBuilder("ringtail.window.rejections").setUnit("{sample}")
+          .setDescription("Samples rejected as out of range since the window was created")
+          .buildObserver();
+      recordedSum = meter.counterBuilder("ringtail.window.recorded_sum").ofDoubles().setUnit(unit)
+          .setDescription("Sum of the samples recorded since the window was created").buildObserver();
+    }
+
+    private ObservableDoubleMeasurement value(Meter meter, String name, String description) {
+      return meter.gaugeBuilder(name).setUnit(unit).setDescription(description).buildObserver();
+    }
+
+    void record(WindowSnapshot s, Attributes at, Attributes[] percentileAt) {
+      samples.record(s.count(), at);
+      rejected.record(s.rejected(), at);
+      sum.record(s.sum() * scale, at);
+      if (!s.isEmpty()) {
+        mean.record(s.mean() * scale, at);
+        min.record(s.min() * scale, at);
+        max.record(s.max() * scale, at);
+        for (int i = 0; i < percentiles.length; i++) {
+          percentile.record(s.valueAtPercentile(percentiles[i]) * scale, percentileAt[i]);
+        }
+      }
+      WindowTotals totals = s.totals().orElse(null);
+      if (totals != null) {
+        recorded.record(totals.count(), at);
+        rejections.record(totals.rejected(), at);
+        recordedSum.record(totals.sum() * scale, at);
+      }
+    }
+  }
+
+  /** The attributes of each percentile's point, given the window's. */
+  private Attributes[] percentileAttributes(Attributes at) {
+    Attributes[] out = new Attributes[percentiles.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = at.toBuilder().put(PERCENTILE, percentiles[i]).build();
+    }
+    return out;
+  }
+
+  /** Fluent builder of a {@link WindowTelemetry}; reusable, not thread-safe. */
+  public static final class Builder {
+    private static final int MAX_PERCENTILES = 32;
+    private final RollingWindow window;
+    private final KeyedWindows keyed;
+    private final String name;
+    private Attributes attributes = Attributes.empty();
+    private double[] percentiles = {50, 95, 99};
+    private String unit = "s";
+    private double scale = 1e-9;
+    private int maximumKeys = 100;
+
+    private Builder(RollingWindow window, KeyedWindows keyed, String name) {
+      Objects.requireNonNull(name, "name");
+      if (name.isBlank()) {
+        throw new IllegalArgumentException("name must not be blank, but was \"" + name + "\"");
+      }
+      this.window = window;
+      this.keyed = keyed;
+      this.name = name;
+    }
+
+    /** Extra attributes on every point. */
+    public Builder attributes(Attributes attributes) {
+      this.attributes = this.attributes.toBuilder()
+          .putAll(Objects.requireNonNull(attributes, "attributes")).build();
+      return this;
+    }
+
+    /** The percentiles reported, 0 to 100 ({@code 95} for P95); 50, 95 and 99 unless set. */
+    public Builder percentiles(double... percentiles) {
+      Objects.requireNonNull(percentiles, "percentiles");
+      TreeSet<Double> distinct = new TreeSet<>();
+      for (double p : percentiles) {
+        if (!(p >= 0.0 && p <= 100.0)) {
+          throw new IllegalArgumentException("percentiles must be between 0 and 100, but was " + p);
+        }
+        distinct.add(p);
+      }
+      if (distinct.size() > MAX_PERCENTILES) {
+        throw new IllegalArgumentException(
+            "percentiles must number at most " + MAX_PERCENTILES + ", but was " + distinct.size());
+      }
+      this.percentiles = distinct.stream().mapToDouble(Double::doubleValue).toArray();
+      return this;
+    }
+
+    /** The window records durations in this unit; value instruments report seconds. Nanoseconds unless set. */
+    public Builder timeUnit(TimeUnit timeUnit) {
+      this.scale = Objects.requireNonNull(timeUnit, "timeUnit").toNanos(1) / 1e9;
+      this.unit = "s";
+      return this;
+    }
+
+    /** The window records values that are not durations, in this UCUM unit (like {@code By}), reported as they are. */
+    public Builder unit(String unit) {
+      Objects.requireNonNull(unit, "unit");
+      if (unit.isBlank()) {
+        throw new IllegalArgumentException("unit must not be blank, but was \"" + unit + "\"");
+      }
+      this.unit = unit;
+      this.scale = 1.0;
+      return this;
+    }
+
+    /** The most keys of a keyed collection reported per collection, 1 to 100,000; 100 unless set. */
+    public Builder maximumKeys(int maximumKeys) {
+      if (maximumKeys < 1 || maximumKeys > 100_000) {
+        throw new IllegalArgumentException("maximumKeys must be between 1 and 100000, but was " + maximumKeys);
+      }
+      this.maximumKeys = maximumKeys;
+      return this;
+    }
+
+    /** The binder, ready to {@link WindowTelemetry#bindTo bind}. */
+    public WindowTelemetry build() {
+      return new WindowTelemetry(this);
+    }
+  }
+}

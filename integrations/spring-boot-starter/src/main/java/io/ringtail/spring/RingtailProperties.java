@@ -1,0 +1,126 @@
+package io.ringtail.spring;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code ringtail.*} settings of the Spring Boot starter. Mutable (Spring binds them);
+ * read once when the context starts. Not thread-safe.
+ */
+@ConfigurationProperties("ringtail")
+public class RingtailProperties {
+  private final Metrics metrics = new Metrics();
+  private final Redis redis = new Redis();
+  private final Alerts alerts = new Alerts();
+
+  public Metrics getMetrics() {
+    return metrics;
+  }
+
+  public Redis getRedis() {
+    return redis;
+  }
+
+  public Alerts getAlerts() {
+    return alerts;
+  }
+
+  /** Binding of window beans to the application's MeterRegistry. */
+  public static class Metrics {
+    /** Whether every RollingWindow and KeyedWindows bean is bound to the MeterRegistry. */
+    private boolean enabled = true;
+
+    /** Percentiles published per window, as fractions (0.95 for P95). */
+    private List<Double> percentiles = new ArrayList<>(List.of(0.5, 0.95, 0.99));
+
+    /** Most keys of one KeyedWindows bean that have meters at a time. */
+    private int maximumKeys = 100;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public List<Double> getPercentiles() {
+      return percentiles;
+    }
+
+    public void setPercentiles(List<Double> percentiles) {
+      this.percentiles = percentiles;
+    }
+
+    public int getMaximumKeys() {
+      return maximumKeys;
+    }
+
+    public void setMaximumKeys(int maximumKeys) {
+      this.maximumKeys = maximumKeys;
+    }
+  }
+
+  /** The Redis backend built on the application's Lettuce client. */
+  public static class Redis {
+    /** Whether to build a RedisBackend on the application's Lettuce connection factory. */
+    private boolean enabled = false;
+
+    /** Prefix of every key Ringtail writes to Redis. */
+    private String keyPrefix = "ringtail";
+
+    /** Bound on every Redis call Ringtail makes. */
+    private Duration commandTimeout = Duration.ofMillis(500);
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public String getKeyPrefix() {
+      return keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+      this.keyPrefix = keyPrefix;
+    }
+
+    public Duration getCommandTimeout() {
+      return commandTimeout;
+    }
+
+    public void setCommandTimeout(Duration commandTimeout) {
+      this.commandTimeout = commandTimeout;
+    }
+  }
+
+  /** Evaluation of AlertRule beans. */
+  public static class Alerts {
+    /** Whether AlertRule beans are evaluated on the starter's scheduler. */
+    private boolean enabled = true;
+
+    /** How often every rule is evaluated. */
+    private Duration interval = Duration.ofSeconds(10);
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public Duration getInterval() {
+      return interval;
+    }
+
+    public void setInterval(Duration interval) {
+      this.interval = interval;
+    }
+  }
+}

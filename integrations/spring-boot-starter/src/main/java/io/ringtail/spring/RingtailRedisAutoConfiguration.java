@@ -1,0 +1,87 @@
+package io.ringtail.spring;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.ringtail.redis.RedisBackend;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Builds a {@link RedisBackend} on the application's Lettuce client (the one Spring Data Redis
+ * configured from {@code spring.data.redis.*}: host, credentials, TLS, cluster or sentinel) when
+ * {@code ringtail.redis.enabled=true}. The backend gets a connection of its own from that client,
+ * closed with the context; every Ringtail call on it is bounded by
+ * {@code ringtail.redis.command-timeout}. Backs off when the application defines a
+ * {@code RedisBackend} bean.
+ */
+@AutoConfiguration(afterName = {
+    "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+    "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
+@ConditionalOnClass({RedisBackend.class, LettuceConnectionFactory.class})
+@ConditionalOnProperty(prefix = "ringtail.redis", name = "enabled", havingValue = "true")
+@EnableConfigurationProperties(RingtailProperties.class)
+public class RingtailRedisAutoConfiguration {
+
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean(RedisBackend.class)
+  RingtailRedisConnection ringtailRedisConnection(ObjectProvider<RedisConnectionFactory> factories) {
+    RedisConnectionFactory factory = factories.getIfUnique();
+    if (!(factory instanceof LettuceConnectionFactory lettuce)) {
+      throw new IllegalStateException("ringtail.redis.enabled=true needs Spring Data Redis on Lettuce "
+          + "(one LettuceConnectionFactory bean), but found " + factory);
+    }
+    if (!lettuce.isRunning()) {
+      lettuce.start();
+    }
+    AbstractRedisClient client = lettuce.getRequiredNativeClient();
+    if (client instanceof RedisClusterClient cluster) {
+      return new RingtailRedisConnection(cluster.connect());
+    }
+    return new RingtailRedisConnection(((RedisClient) client).connect());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  RedisBackend ringtailRedisBackend(RingtailRedisConnection connection, RingtailProperties properties) {
+    RingtailProperties.Redis redis = properties.getRedis();
+    RedisBackend.Builder builder = connection.cluster != null
+        ? RedisBackend.builder(connection.cluster) : RedisBackend.builder(connection.standalone);
+    return builder.keyPrefix(redis.getKeyPrefix()).commandTimeout(redis.getCommandTimeout()).build();
+  }
+
+  /** The backend's own connection from the application's client; closed with the context. */
+  static final class RingtailRedisConnection implements AutoCloseable {
+    final StatefulRedisConnection<String, String> standalone;
+    final StatefulRedisClusterConnection<String, String> cluster;
+
+    RingtailRedisConnection(StatefulRedisConnection<String, String> standalone) {
+      this.standalone = standalone;
+      this.cluster = null;
+    }
+
+    RingtailRedisConnection(StatefulRedisClusterConnection<String, String> cluster) {
+      this.standalone = null;
+      this.cluster = cluster;
+    }
+
+    /** Closes the connection unless the client's shutdown already has. */
+    @Override
+    public void close() {
+      if (standalone != null && standalone.isOpen()) {
+        standalone.close();
+      } else if (cluster != null && cluster.isOpen()) {
+        cluster.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package io.ringtail.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ringtail.RollingWindow;
+import io.ringtail.WindowConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+/** One small web application on a random port: what Prometheus scrapes from Actuator. */
+class PrometheusEndpointTest {
+
+  @SpringBootApplication
+  static class App {
+    @Bean
+    RollingWindow checkout() {
+      return RollingWindow.create(WindowConfig.builder().length(Duration.ofMinutes(1)).build());
+    }
+  }
+
+  @Test
+  public void actuatorPrometheus_showsRollingPercentileGauges_andTotalCounters() throws Exception {
+    SpringApplication app = new SpringApplication(App.class);
+    try (ConfigurableApplicationContext context = app.run("--server.port=0",
+        "--management.endpoints.web.exposure.include=prometheus", "--spring.main.banner-mode=off")) {
+      RollingWindow checkout = context.getBean("checkout", RollingWindow.class);
+      for (int i = 1; i <= 100; i++) {
+        checkout.record(i * 1_000_000L);
+      }
+      checkout.record(-1);
+      int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+      HttpResponse<String> response = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+              .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(response.body())
+          .contains("# TYPE ringtail_window_recorded_total counter")
+          .containsPattern("ringtail_window_recorded_total\\{[^}]*window=\"checkout\"[^}]*\\} 100\\.0")
+          .containsPattern("ringtail_window_rejections_total\\{[^}]*window=\"checkout\"[^}]*\\} 1\\.0")
+          .containsPattern("ringtail_window_recorded_sum_seconds_total\\{[^}]*window=\"checkout\"[^}]*\\} 5\\.05")
+          .containsPattern("ringtail_window_percentile_seconds\\{[^}]*phi=\"0\\.95\"[^}]*window=\"checkout\"[^}]*\\} 0\\.095")
+          .containsPattern("ringtail_window_samples\\{[^}]*window=\"checkout\"[^}]*\\} 100\\.0");
+    }
+  }
+}
