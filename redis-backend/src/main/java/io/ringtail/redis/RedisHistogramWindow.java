@@ -169,6 +169,11 @@ public final class RedisHistogramWindow implements RollingWindow {
     }
   }
 
+  /** The publication round running now, or the last one. */
+  CompletableFuture<Void> lastRound() {
+    return publisher.running();
+  }
+
   /**
    * The fleet's window now: publishes this process's samples (waiting at most the command
    * timeout), then reads and merges every bucket of the window.
