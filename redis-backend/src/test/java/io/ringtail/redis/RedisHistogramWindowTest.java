@@ -1,12 +1,13 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.RedisProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.ringtail.ExactWindowModel;
+import io.ringtail.testkit.ExactWindowModel;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowConfig;
 import java.time.Duration;
