@@ -116,7 +116,10 @@ public final class FleetReport {
     for (RunResult r : results) {
       String name = r.getParams().getBenchmark();
       name = name.substring(name.lastIndexOf('.') + 1);
-      Result<?> alloc = r.getSecondaryResults().get("·gc.alloc.rate.norm");
+      Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
+      if (alloc == null) {
+        alloc = r.getSecondaryResults().get("·gc.alloc.rate.norm");
+      }
       rows.put(name, new double[] {r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError(),
           alloc == null ? Double.NaN : alloc.getScore()});
     }

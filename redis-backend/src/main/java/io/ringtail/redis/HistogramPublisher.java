@@ -20,9 +20,9 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>A publication round drains the recorder and adds each bucket's new samples to that
  *       bucket's <em>unsent</em> delta in memory.
  *   <li>Per bucket at most one delta is <em>in flight</em>. When none is, the unsent delta is
- *       frozen, given the publisher's next sequence number (rising across all buckets) and sent; the publish script
- *       adds it to the bucket only if the sequence number stored for this publisher is lower,
- *       then stores it, in one atomic step.
+ *       frozen, given the publisher's next sequence number (rising across all buckets) and
+ *       sent; the publish script adds it to the bucket only if the number stored there for
+ *       this publisher is lower, and stores the new number, in one atomic step.
  *   <li>A call that fails or times out leaves its delta in flight, unchanged, and the next round
  *       sends it again with the same number: if the first call did reach Redis, the script
  *       answers "already applied" and adds nothing. Only an answer from Redis clears the
@@ -48,7 +48,7 @@ final class HistogramPublisher {
   // guarded by this
   private final TreeMap<Long, Pending> pending = new TreeMap<>();
   private CompletableFuture<Void> round = CompletableFuture.completedFuture(null);
-  /** Last sequence number given out; one counter for all buckets, so a bucket's numbers rise even across forgotten state. */
+  /** Last sequence number given out: one counter for all buckets, so a bucket's numbers keep rising. */
   private long sequence;
 
   final LongAdder published = new LongAdder();
