@@ -106,6 +106,24 @@ final class BucketLayout {
     return new Histogram(lowestDiscernibleValue, highestTrackableValue, significantDigits);
   }
 
+  long lowestDiscernibleValue() {
+    return lowestDiscernibleValue;
+  }
+
+  long highestTrackableValue() {
+    return highestTrackableValue;
+  }
+
+  int significantDigits() {
+    return significantDigits;
+  }
+
+  /** Whether a value maps to the same slot in both layouts (their lengths may differ). */
+  boolean sharesSlotsWith(BucketLayout other) {
+    return lowestDiscernibleValue == other.lowestDiscernibleValue
+        && significantDigits == other.significantDigits;
+  }
+
   /** Slots in the dense array. */
   int length() {
     return length;

@@ -191,6 +191,9 @@ public final class HistogramSnapshot implements WindowSnapshot {
    */
   public HistogramSnapshot merge(HistogramSnapshot other) {
     Checks.requireNonNull("other", other);
+    if (layout.sharesSlotsWith(other.layout)) {
+      return addCounts(other);
+    }
     Histogram merged = histogram();
     merged.setAutoResize(true);
     merged.add(other.histogram());
@@ -198,6 +201,39 @@ public final class HistogramSnapshot implements WindowSnapshot {
         Math.max(max, other.max), rejected + other.rejected,
         Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos),
         totals == null || other.totals == null ? null : totals.plus(other.totals));
+  }
+
+  /** {@link #merge} of two snapshots whose slots coincide: their count arrays add slot by slot. */
+  private HistogramSnapshot addCounts(HistogramSnapshot other) {
+    long mergedSum = sum + other.sum;
+    long mergedRejected = rejected + other.rejected;
+    long start = Math.min(startNanos, other.startNanos);
+    long end = Math.max(endNanos, other.endNanos);
+    WindowTotals mergedTotals =
+        totals == null || other.totals == null ? null : totals.plus(other.totals);
+    BucketLayout merged = layout;
+    if (other.layout.highestTrackableValue() > layout.highestTrackableValue()) {
+      merged = BucketLayout.of(layout.lowestDiscernibleValue(), other.layout.highestTrackableValue(),
+          layout.significantDigits());
+    }
+    if (other.isEmpty() || isEmpty()) {
+      HistogramSnapshot only = isEmpty() ? other : this;
+      if (only.isEmpty()) {
+        return empty(merged, mergedRejected, start, end, mergedTotals);
+      }
+      return new HistogramSnapshot(merged, only.offset, only.counts, mergedSum, only.min, only.max,
+          mergedRejected, start, end, mergedTotals);
+    }
+    int first = Math.min(offset, other.offset);
+    int last = Math.max(offset + counts.length, other.offset + other.counts.length);
+    long[] sums = new long[last - first];
+    System.arraycopy(counts, 0, sums, offset - first, counts.length);
+    long[] theirs = other.counts;
+    for (int i = 0, at = other.offset - first; i < theirs.length; i++) {
+      sums[at + i] += theirs[i];
+    }
+    return new HistogramSnapshot(merged, first, sums, mergedSum, Math.min(min, other.min),
+        Math.max(max, other.max), mergedRejected, start, end, mergedTotals);
   }
 
   /** This snapshot as bytes: a small header and HdrHistogram's compressed encoding (without totals). */

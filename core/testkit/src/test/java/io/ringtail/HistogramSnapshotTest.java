@@ -123,4 +123,34 @@ class HistogramSnapshotTest {
     assertThatThrownBy(() -> HistogramSnapshot.fromByteArray(corrupt))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("header");
   }
+
+  @Test
+  void merge_addsCountsLikeRebuildingHistograms() {
+    SplittableRandom random = new SplittableRandom(5);
+    for (int trial = 0; trial < 50; trial++) {
+      ExactWindowModel model = new ExactWindowModel();
+      HistogramSnapshot merged = filled(random.nextLong(), random.nextInt(0, 3_000), model);
+      org.HdrHistogram.Histogram reference = merged.histogram();
+      for (int k = 0; k < 5; k++) {
+        HistogramSnapshot next = filled(random.nextLong(), random.nextInt(0, 3_000), model);
+        reference.add(next.histogram());
+        merged = merged.merge(next);
+      }
+      assertThat(merged.histogram()).isEqualTo(reference);
+      assertThat(merged.count()).isEqualTo(reference.getTotalCount());
+    }
+  }
+
+  @Test
+  void merge_withAWiderRange_growsToHoldTheOthersValues() {
+    RollingWindow narrow = RollingWindow.create(WindowConfig.builder().highestTrackableValue(1_000).build(), time);
+    RollingWindow wide = RollingWindow.create(WindowConfig.defaults(), time);
+    narrow.record(10);
+    wide.record(5_000_000_000L);
+    HistogramSnapshot merged = ((HistogramSnapshot) narrow.snapshot()).merge((HistogramSnapshot) wide.snapshot());
+    assertThat(merged.count()).isEqualTo(2);
+    assertThat(merged.valueAtPercentile(100)).isEqualTo(5_000_000_000.0);
+    assertThat(merged.histogram().getTotalCount()).isEqualTo(2);
+    assertThat(merged.valueAtPercentile(50)).isEqualTo(10.0);
+  }
 }

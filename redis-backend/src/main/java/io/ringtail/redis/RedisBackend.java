@@ -104,6 +104,15 @@ public final class RedisBackend {
   }
 
   /**
+   * Starts building a fleet-wide histogram window named {@code name}: local recording at
+   * in-process cost, one merged histogram per bucket in Redis, for any sample rate (see
+   * {@link RedisHistogramWindow}; {@link #window} keeps raw samples instead).
+   */
+  public RedisHistogramWindow.Builder histogramWindow(String name) {
+    return new RedisHistogramWindow.Builder(this, name);
+  }
+
+  /**
    * A fleet-wide {@link ThresholdDetector}: every process building one with the same
    * {@code name} shares its per-key state. Same semantics as the in-process detector; times are
    * readings of the configuration's time source, which must be a base the fleet shares (for

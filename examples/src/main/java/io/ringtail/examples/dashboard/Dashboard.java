@@ -65,7 +65,8 @@ final class Dashboard implements AutoCloseable {
   /** Builds the dashboard; the server is bound but not started. */
   static Dashboard create(Options options, TimeSource time, long startEpochMillis) throws IOException {
     DashboardWindows windows = options.redis()
-        .<DashboardWindows>map(uri -> FleetWindows.connect(uri, options.fleet(), options.workers(), options.rate()))
+        .<DashboardWindows>map(uri -> FleetWindows.connect(uri, options.fleet(), options.workers(), options.rate(),
+            options.rawFleetWindow()))
         .orElseGet(() -> DashboardWindows.inProcess(options.workers(), time));
     try {
       return new Dashboard(options, windows, time, startEpochMillis);

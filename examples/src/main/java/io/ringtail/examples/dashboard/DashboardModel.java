@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
+import io.ringtail.WindowSnapshot;
+import io.ringtail.redis.RedisHistogramSnapshot;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -35,6 +37,7 @@ final class DashboardModel {
   private final ArrayDeque<String> recentEvents = new ArrayDeque<>();
   private boolean finished;
   private volatile Point latest;
+  private volatile FleetView fleet;
 
   DashboardModel(String mode, Options options, RollingWindow shortWindow, RollingWindow longWindow,
       SimulatedService service, DashboardAlerts alerts, TimeSource time, long startNanos,
@@ -56,7 +59,12 @@ final class DashboardModel {
     long now = time.nanoTime();
     long elapsed = now - startNanos;
     WindowStats s = WindowStats.of(shortWindow.snapshot());
-    WindowStats l = WindowStats.of(longWindow.snapshot());
+    WindowSnapshot longSnapshot = longWindow.snapshot();
+    WindowStats l = WindowStats.of(longSnapshot);
+    if (longSnapshot instanceof RedisHistogramSnapshot h) {
+      double seconds = Math.max(1e-9, (h.endNanos() - h.startNanos()) / 1e9);
+      fleet = new FleetView(h.count() / seconds, h.stalenessNanos() / 1e9, h.publishers());
+    }
     List<String> events = alerts.evaluate(elapsed);
     Point p = new Point(startEpochMillis + elapsed / 1_000_000, elapsed, service.regimeAt(elapsed),
         s, l, alerts.anyFiring(), events);
@@ -73,6 +81,17 @@ final class DashboardModel {
     latest = p;
     return p;
   }
+
+  /** The fleet view behind the long window, if it is a histogram window in Redis; else null. */
+  FleetView fleet() {
+    return fleet;
+  }
+
+  /**
+   * How much the fleet records and how fresh the page's view of it is: samples per second over
+   * the long window, how far behind its oldest publisher may lag, and how many processes publish.
+   */
+  record FleetView(double ratePerSecond, double stalenessSeconds, int publishers) {}
 
   /** The latest sample, or null before the first. */
   Point latest() {
@@ -109,6 +128,14 @@ final class DashboardModel {
     ArrayNode served = root.putArray("servedByWorker");
     for (long n : servedPerWorker.get()) {
       served.add(n);
+    }
+
+    FleetView fv = fleet;
+    if (fv != null) {
+      ObjectNode o = root.putObject("fleet");
+      o.put("ratePerSecond", fv.ratePerSecond());
+      o.put("stalenessSeconds", fv.stalenessSeconds());
+      o.put("publishers", fv.publishers());
     }
 
     ObjectNode windows = root.putObject("windows");

@@ -4,7 +4,9 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.RollingWindow;
+import io.ringtail.WindowConfig;
 import io.ringtail.redis.RedisBackend;
+import io.ringtail.redis.RedisHistogramWindow;
 import io.ringtail.redis.RedisRollingWindow;
 import java.net.URI;
 import java.time.Duration;
@@ -13,9 +15,10 @@ import java.util.List;
 
 /**
  * Fleet mode: the dashboard's windows live in Redis. Each simulated worker gets its own
- * connection and its own {@link RedisRollingWindow} objects, as separate processes would; all of
- * them, and the reader behind the page, name the same windows, so the page shows the fleet-wide
- * statistics. Thread-safe.
+ * connection and its own window objects, as separate processes would; all of them, and the
+ * reader behind the page, name the same windows, so the page shows the fleet-wide statistics.
+ * The windows are {@link RedisHistogramWindow}s (per-bucket histograms merged in Redis, any rate)
+ * unless the raw-sample {@link RedisRollingWindow} is asked for. Thread-safe.
  */
 final class FleetWindows extends DashboardWindows {
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
@@ -28,29 +31,38 @@ final class FleetWindows extends DashboardWindows {
 
   private final RedisClient client;
   private final List<StatefulRedisConnection<String, String>> connections;
-  private final List<RedisRollingWindow> recording;
+  private final List<RollingWindow> recording;
 
-  private FleetWindows(String mode, RedisRollingWindow shortView, RedisRollingWindow longView,
+  private FleetWindows(String mode, RollingWindow shortView, RollingWindow longView,
       List<List<RollingWindow>> perWorker, RedisClient client,
-      List<StatefulRedisConnection<String, String>> connections, List<RedisRollingWindow> recording) {
+      List<StatefulRedisConnection<String, String>> connections, List<RollingWindow> recording) {
     super(mode, shortView, longView, perWorker);
     this.client = client;
     this.connections = connections;
     this.recording = recording;
   }
 
+  /** {@link #connect(URI, String, int, int, boolean)} with histogram windows. */
+  static FleetWindows connect(URI redis, String fleet, int workers, int rate) {
+    return connect(redis, fleet, workers, rate, false);
+  }
+
   /**
    * Connects to {@code redis} and builds the fleet windows {@code <fleet>:10s} and
-   * {@code <fleet>:60s}: one connection per worker plus one for the reader.
+   * {@code <fleet>:60s}: one connection per worker plus one for the reader; raw-sample windows if
+   * {@code raw}, else histogram windows.
    */
-  static FleetWindows connect(URI redis, String fleet, int workers, int rate) {
+  static FleetWindows connect(URI redis, String fleet, int workers, int rate, boolean raw) {
     RedisClient client = RedisClient.create(RedisURI.create(redis));
     client.setOptions(RedisBackend.failFastClientOptions(TIMEOUT));
     List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
     try {
+      if (!raw) {
+        return histogram(redis, fleet, workers, client, connections);
+      }
       int maxSamples = (int) Math.min(10_000_000, Math.max(100_000, 2L * rate * LONG.toSeconds()));
       List<List<RollingWindow>> perWorker = new ArrayList<>();
-      List<RedisRollingWindow> recording = new ArrayList<>();
+      List<RollingWindow> recording = new ArrayList<>();
       for (int i = 0; i < workers; i++) {
         RedisBackend backend = backend(client, connections);
         RedisRollingWindow s = backend.window(fleet + ":10s").length(SHORT).maxSamples(maxSamples).build();
@@ -64,14 +76,40 @@ final class FleetWindows extends DashboardWindows {
           .maxSamples(maxSamples).percentiles(READ_PERCENTILES).build();
       RedisRollingWindow longView = reader.window(fleet + ":60s").length(LONG)
           .maxSamples(maxSamples).percentiles(READ_PERCENTILES).build();
-      String mode = "fleet in Redis " + redis.getHost() + ":" + (redis.getPort() < 0 ? 6379 : redis.getPort())
-          + " (window " + fleet + ", " + workers + " workers on their own connections)";
+      String mode = "fleet in Redis " + where(redis) + " (raw-sample window " + fleet + ", " + workers
+          + " workers on their own connections)";
       return new FleetWindows(mode, shortView, longView, perWorker, client, connections, recording);
     } catch (RuntimeException e) {
       connections.forEach(StatefulRedisConnection::close);
       client.shutdown();
       throw e;
     }
+  }
+
+  private static FleetWindows histogram(URI redis, String fleet, int workers, RedisClient client,
+      List<StatefulRedisConnection<String, String>> connections) {
+    WindowConfig shortConfig = WindowConfig.builder().length(SHORT).buckets(10).build();
+    WindowConfig longConfig = WindowConfig.builder().length(LONG).buckets(60).build();
+    List<List<RollingWindow>> perWorker = new ArrayList<>();
+    List<RollingWindow> recording = new ArrayList<>();
+    for (int i = 0; i < workers; i++) {
+      RedisBackend backend = backend(client, connections);
+      RedisHistogramWindow s = backend.histogramWindow(fleet + ":10s").config(shortConfig).build();
+      RedisHistogramWindow l = backend.histogramWindow(fleet + ":60s").config(longConfig).build();
+      perWorker.add(List.of(s, l));
+      recording.add(s);
+      recording.add(l);
+    }
+    RedisBackend reader = backend(client, connections);
+    RedisHistogramWindow shortView = reader.histogramWindow(fleet + ":10s").config(shortConfig).build();
+    RedisHistogramWindow longView = reader.histogramWindow(fleet + ":60s").config(longConfig).build();
+    String mode = "fleet in Redis " + where(redis) + " (histogram window " + fleet + ", " + workers
+        + " workers on their own connections)";
+    return new FleetWindows(mode, shortView, longView, perWorker, client, connections, recording);
+  }
+
+  private static String where(URI redis) {
+    return redis.getHost() + ":" + (redis.getPort() < 0 ? 6379 : redis.getPort());
   }
 
   private static double[] readPercentiles() {
@@ -100,8 +138,12 @@ final class FleetWindows extends DashboardWindows {
   @Override
   boolean flush() {
     boolean done = true;
-    for (RedisRollingWindow w : recording) {
-      done &= w.flush(Duration.ofSeconds(10));
+    for (RollingWindow w : recording) {
+      if (w instanceof RedisRollingWindow raw) {
+        done &= raw.flush(Duration.ofSeconds(10));
+      } else {
+        done &= ((RedisHistogramWindow) w).flush(Duration.ofSeconds(10));
+      }
     }
     return done;
   }

@@ -9,11 +9,12 @@ import java.util.Optional;
  * {@link IllegalArgumentException} naming the flag and the bad value.
  */
 record Options(Duration duration, int port, int rate, int workers, double sloMillis,
-    Optional<URI> redis, String fleet) {
+    Optional<URI> redis, String fleet, boolean rawFleetWindow) {
 
   static final String USAGE = String.join("\n",
       "Usage: SlaDashboard [--duration SECONDS] [--port PORT] [--rate REQUESTS_PER_SECOND]",
-      "                    [--workers N] [--slo-ms MILLIS] [--redis redis://HOST:PORT [--fleet NAME]]",
+      "                    [--workers N] [--slo-ms MILLIS]",
+      "                    [--redis redis://HOST:PORT [--fleet NAME] [--fleet-window histogram|raw]]",
       "  --duration  how long to run, then exit (default 60)",
       "  --port      local port for the page, 0 picks a free one (default 0)",
       "  --rate      simulated requests per second, over all workers (default 1000)",
@@ -21,10 +22,12 @@ record Options(Duration duration, int port, int rate, int workers, double sloMil
       "  --slo-ms    P95 latency target the alert watches (default 250)",
       "  --redis     workers share fleet-wide windows in this Redis instead of in-process windows",
       "  --fleet     name of the fleet-wide windows; dashboards given the same name share them",
-      "              (default: a new name per run)");
+      "              (default: a new name per run)",
+      "  --fleet-window  histogram: per-bucket histograms merged in Redis, any rate (default);",
+      "              raw: every sample in Redis, exact percentiles, up to about 100k samples/s");
 
   static Options defaults() {
-    return new Options(Duration.ofSeconds(60), 0, 1000, 4, 250, Optional.empty(), null);
+    return new Options(Duration.ofSeconds(60), 0, 1000, 4, 250, Optional.empty(), null, false);
   }
 
   static Options parse(String... args) {
@@ -35,6 +38,7 @@ record Options(Duration duration, int port, int rate, int workers, double sloMil
     double slo = defaults().sloMillis();
     Optional<URI> redis = Optional.empty();
     String fleet = null;
+    Boolean raw = null;
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (flag.equals("--help") || flag.equals("-h")) {
@@ -52,16 +56,28 @@ record Options(Duration duration, int port, int rate, int workers, double sloMil
         case "--slo-ms" -> slo = parseLong(flag, value, 1, 3_600_000);
         case "--redis" -> redis = Optional.of(parseRedis(value));
         case "--fleet" -> fleet = parseFleet(value);
+        case "--fleet-window" -> raw = parseFleetWindow(value);
         default -> throw new IllegalArgumentException("unknown flag " + flag);
       }
     }
     if (fleet != null && redis.isEmpty()) {
       throw new IllegalArgumentException("--fleet needs --redis, but was given without it");
     }
+    if (raw != null && redis.isEmpty()) {
+      throw new IllegalArgumentException("--fleet-window needs --redis, but was given without it");
+    }
     if (fleet == null && redis.isPresent()) {
       fleet = "ringtail-dashboard-" + Long.toHexString(System.currentTimeMillis());
     }
-    return new Options(duration, port, rate, workers, slo, redis, fleet);
+    return new Options(duration, port, rate, workers, slo, redis, fleet, raw != null && raw);
+  }
+
+  private static boolean parseFleetWindow(String value) {
+    return switch (value) {
+      case "histogram" -> false;
+      case "raw" -> true;
+      default -> throw new IllegalArgumentException("--fleet-window must be histogram or raw, but was " + value);
+    };
   }
 
   private static String parseFleet(String value) {

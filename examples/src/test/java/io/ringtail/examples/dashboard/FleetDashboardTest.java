@@ -64,7 +64,12 @@ class FleetDashboardTest {
       HttpClient http = HttpClient.newHttpClient();
       JsonNode d = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(
           URI.create(dashboard.url() + "api/stats")).build(), HttpResponse.BodyHandlers.ofString()).body());
-      assertThat(d.get("mode").asText()).startsWith("fleet in Redis 127.0.0.1:" + port);
+      assertThat(d.get("mode").asText()).startsWith("fleet in Redis 127.0.0.1:" + port)
+          .contains("histogram window");
+      assertThat(d.at("/fleet/publishers").asInt()).isEqualTo(3);
+      assertThat(d.at("/fleet/ratePerSecond").asDouble()).as("450 samples over the 59 to 60 s the long window covers")
+          .isBetween(450 / 60.0, 450 / 59.0);
+      assertThat(d.at("/fleet/stalenessSeconds").asDouble()).isBetween(0.0, 5.0);
       assertThat(d.at("/windows/long/current/count").asLong()).isEqualTo(450);
       long[] served = new long[3];
       Arrays.setAll(served, i -> d.get("servedByWorker").get(i).asLong());
@@ -115,6 +120,32 @@ class FleetDashboardTest {
             .isCloseTo(exact, within(0.005));
       }
     }
+  }
+
+  @Test
+  void fleet_rawWindowFlag_keepsRawSamples_andShowsNoFreshness() throws Exception {
+    ManualTimeSource time = new ManualTimeSource(0);
+    Options options = Options.parse("--rate", "100", "--workers", "2", "--redis", "redis://127.0.0.1:" + port,
+        "--fleet", "raw-" + System.nanoTime(), "--fleet-window", "raw");
+    try (Dashboard dashboard = Dashboard.create(options, time, 0)) {
+      time.advance(Duration.ofSeconds(1));
+      assertThat(dashboard.serveDue()).isEqualTo(100);
+      assertThat(dashboard.flush()).isTrue();
+      assertThat(dashboard.sample().longWindow().count()).isEqualTo(100);
+      JsonNode d = dashboard.model().toJson();
+      assertThat(d.get("mode").asText()).contains("raw-sample window");
+      assertThat(d.has("fleet")).isFalse();
+    }
+  }
+
+  @Test
+  void fleetWindowFlag_isValidated() {
+    assertThat(Options.parse("--redis", "redis://h:1").rawFleetWindow()).isFalse();
+    assertThat(Options.parse("--redis", "redis://h:1", "--fleet-window", "raw").rawFleetWindow()).isTrue();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Options.parse("--redis", "redis://h:1", "--fleet-window", "exact"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("--fleet-window must be histogram or raw, but was exact");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Options.parse("--fleet-window", "raw"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--fleet-window needs --redis");
   }
 
   private static Options fleetOptions(String fleet, String rate, String workers) {

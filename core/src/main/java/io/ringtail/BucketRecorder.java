@@ -1,0 +1,202 @@
+package io.ringtail;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Records samples into the buckets of a window definition and hands each bucket's samples out as
+ * {@link BucketHistogram}s, for a window that keeps its buckets elsewhere (for example a fleet's
+ * merged buckets in Redis). The record path is the in-process window's: padded stripes picked
+ * by thread, HdrHistogram's {@code WriterReaderPhaser}, no lock, no allocation.
+ *
+ * <p>Buckets are numbered by absolute index {@code floor(t / bucketWidth)} of the time source's
+ * reading {@code t}, so processes sharing a time base fill the same buckets. As in the
+ * in-process window, a record past the live bucket rotates it (lazily, trying the lock only),
+ * and a reading earlier than the live bucket records into the live bucket.
+ *
+ * <p>Thread-safe: any number of threads may record while one or more threads
+ * {@linkplain #drain() drain}. Each recorded sample is handed out by exactly one drain.
+ */
+public final class BucketRecorder {
+  private final WindowConfig config;
+  private final TimeSource timeSource;
+  private final BucketLayout layout;
+  private final long width;
+  private final long highest;
+  private final StripedWindow.Stripe[] stripes;
+  private final int stripeMask;
+
+  /** Start of the live bucket; the only shared field a record reads besides its stripe. */
+  private volatile long liveStart;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  // guarded by lock
+  private long liveBucket;
+  private final StripedWindow.Accumulator live;
+  private final List<BucketHistogram> sealed = new ArrayList<>();
+
+  private BucketRecorder(WindowConfig config, TimeSource timeSource) {
+    this.config = config;
+    this.timeSource = timeSource;
+    this.layout = BucketLayout.of(config);
+    this.width = config.bucketWidthNanos();
+    this.highest = config.highestTrackableValue();
+    this.stripes = new StripedWindow.Stripe[config.stripes()];
+    for (int i = 0; i < stripes.length; i++) {
+      stripes[i] = new StripedWindow.Stripe(layout.length());
+    }
+    this.stripeMask = stripes.length - 1;
+    this.live = new StripedWindow.Accumulator(layout.length());
+    this.liveBucket = Math.floorDiv(timeSource.nanoTime(), width);
+    this.liveStart = liveBucket * width;
+  }
+
+  /** A recorder of {@code config}'s buckets reading {@code timeSource}. */
+  public static BucketRecorder create(WindowConfig config, TimeSource timeSource) {
+    return new BucketRecorder(Objects.requireNonNull(config, "config"),
+        Objects.requireNonNull(timeSource, "timeSource"));
+  }
+
+  /** The configuration whose buckets and precision this recorder uses. */
+  public WindowConfig config() {
+    return config;
+  }
+
+  /** The time source it reads. */
+  public TimeSource timeSource() {
+    return timeSource;
+  }
+
+  /** The absolute index of the bucket {@code timeNanos} falls in. */
+  public long bucketOf(long timeNanos) {
+    return Math.floorDiv(timeNanos, width);
+  }
+
+  /** Records a sample at the time source's current reading. */
+  public void record(long value) {
+    recordAt(value, timeSource.nanoTime());
+  }
+
+  /**
+   * Records a sample at a reading of the time source. A negative sample or one above the
+   * highest trackable value is counted as rejected, never thrown on.
+   */
+  public void recordAt(long value, long timeNanos) {
+    if (timeNanos - liveStart >= width) {
+      tryAdvance(timeNanos);
+    }
+    StripedWindow.Stripe stripe = stripes[(int) Thread.currentThread().getId() & stripeMask];
+    long ticket = stripe.phaser.writerCriticalSectionEnter();
+    try {
+      StripedWindow.Accumulator active = stripe.active;
+      if (value >= 0 && value <= highest) {
+        active.add(layout.indexOf(value), value);
+      } else {
+        active.reject();
+      }
+    } finally {
+      stripe.phaser.writerCriticalSectionExit(ticket);
+    }
+  }
+
+  /**
+   * Hands out everything recorded since the previous drain, one histogram per bucket that saw
+   * samples or rejections, oldest bucket first. The live bucket is included as far as it is
+   * filled; its later samples come out in a later drain.
+   */
+  public List<BucketHistogram> drain() {
+    long now = timeSource.nanoTime();
+    lock.lock();
+    try {
+      advanceLocked(now);
+      drainStripes();
+      List<BucketHistogram> out = new ArrayList<>(sealed.size() + 1);
+      out.addAll(sealed);
+      sealed.clear();
+      if (!live.isEmpty()) {
+        out.add(takeLive());
+      }
+      return out;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Bytes this recorder holds in the heap, as currently allocated. */
+  public long footprintBytes() {
+    long denseArray = 16 + 8L * layout.length();
+    return 160 + stripes.length * (StripedWindow.Stripe.BYTES + 2 * (StripedWindow.Accumulator.BYTES + denseArray))
+        + StripedWindow.Accumulator.BYTES + denseArray;
+  }
+
+  private void tryAdvance(long now) {
+    if (lock.tryLock()) {
+      try {
+        advanceLocked(now);
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  private void advanceLocked(long now) {
+    long bucket = Math.floorDiv(now, width);
+    if (bucket <= liveBucket) {
+      return;
+    }
+    drainStripes();
+    if (!live.isEmpty()) {
+      sealed.add(takeLive());
+    }
+    liveBucket = bucket;
+    liveStart = bucket * width;
+  }
+
+  private void drainStripes() {
+    for (StripedWindow.Stripe stripe : stripes) {
+      stripe.phaser.readerLock();
+      try {
+        StripedWindow.Accumulator drained = stripe.active;
+        stripe.active = stripe.inactive;
+        stripe.inactive = drained;
+        stripe.phaser.flipPhase();
+        live.takeAll(drained, layout);
+      } finally {
+        stripe.phaser.readerUnlock();
+      }
+    }
+  }
+
+  /** The live accumulator as a bucket histogram; clears it. */
+  private BucketHistogram takeLive() {
+    long[] counts = live.counts;
+    int distinct = 0;
+    int first = 0;
+    int last = -1;
+    if (live.max != Long.MIN_VALUE) {
+      first = layout.indexOf(live.min);
+      last = layout.indexOf(live.max);
+      for (int i = first; i <= last; i++) {
+        if (counts[i] != 0) {
+          distinct++;
+        }
+      }
+    }
+    int[] slots = new int[distinct];
+    long[] slotCounts = new long[distinct];
+    long n = 0;
+    for (int i = first, k = 0; i <= last; i++) {
+      if (counts[i] != 0) {
+        slots[k] = i;
+        slotCounts[k++] = counts[i];
+        n += counts[i];
+      }
+    }
+    BucketHistogram out = BucketHistogram.trusted(liveBucket, slots, slotCounts, n, live.sum, live.min,
+        live.max, live.rejected);
+    live.clear(layout);
+    return out;
+  }
+}

@@ -1,0 +1,159 @@
+package io.ringtail;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.ringtail.testkit.ExactWindowModel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+class BucketRecorderTest {
+  private static final long WIDTH = Duration.ofSeconds(1).toNanos();
+
+  @Test
+  void randomStream_drainedBuckets_matchExactModel() {
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
+    BucketRecorder recorder = BucketRecorder.create(WindowConfig.defaults(), time);
+    ExactWindowModel model = new ExactWindowModel();
+    Map<Long, BucketHistogram> buckets = new HashMap<>();
+    SplittableRandom random = new SplittableRandom(3);
+    for (int op = 0; op < 20_000; op++) {
+      int dice = random.nextInt(100);
+      if (dice < 5) {
+        time.advance(Duration.ofMillis(random.nextInt(0, 2_000)));
+      } else if (dice < 97) {
+        long value = random.nextInt(50) == 0 ? -1 : (long) Math.exp(11 + 2 * random.nextDouble());
+        recorder.record(value);
+        if (value >= 0) {
+          model.record(value, time.nanoTime());
+        }
+      } else {
+        for (BucketHistogram b : recorder.drain()) {
+          buckets.merge(b.bucket(), b, BucketHistogram::plus);
+        }
+      }
+    }
+    for (BucketHistogram b : recorder.drain()) {
+      buckets.merge(b.bucket(), b, BucketHistogram::plus);
+    }
+    assertThat(buckets).isNotEmpty();
+    for (BucketHistogram b : buckets.values()) {
+      ExactWindowModel.Stats exact = model.between(b.bucket() * WIDTH, (b.bucket() + 1) * WIDTH - 1);
+      assertThat(b.count()).isEqualTo(exact.count());
+      assertThat(b.sum()).isEqualTo(exact.sum());
+      if (exact.count() > 0) {
+        assertThat(b.min()).isEqualTo(exact.min());
+        assertThat(b.max()).isEqualTo(exact.max());
+      }
+    }
+    long live = recorder.bucketOf(time.nanoTime());
+    List<BucketHistogram> inWindow = new ArrayList<>();
+    buckets.values().stream().filter(b -> b.bucket() > live - 60).forEach(inWindow::add);
+    HistogramSnapshot s = BucketHistogram.snapshot(WindowConfig.defaults(), inWindow, (live - 59) * WIDTH,
+        time.nanoTime());
+    ExactWindowModel.Stats exact = model.between(s.startNanos(), s.endNanos());
+    assertThat(s.count()).isEqualTo(exact.count());
+    for (double p : new double[] {1, 50, 95, 99, 100}) {
+      long expected = exact.valueAtPercentile(p);
+      assertThat(s.valueAtPercentile(p)).isCloseTo(expected, within(expected * 0.01));
+    }
+  }
+
+  @Test
+  void concurrentRecorders_withConcurrentDrains_loseNothing() throws Exception {
+    ManualTimeSource time = new ManualTimeSource(0);
+    BucketRecorder recorder = BucketRecorder.create(WindowConfig.builder().stripes(2).build(), time);
+    int threads = 4;
+    int perThread = 200_000;
+    AtomicBoolean done = new AtomicBoolean();
+    long[] drained = new long[2];
+    ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
+    try {
+      List<Future<?>> writers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        long value = t + 1;
+        writers.add(pool.submit(() -> {
+          for (int i = 0; i < perThread; i++) {
+            recorder.record(value);
+            if ((i & 1023) == 0) {
+              time.advance(Duration.ofMillis(7));
+            }
+          }
+        }));
+      }
+      Future<?> drainer = pool.submit(() -> {
+        while (!done.get()) {
+          for (BucketHistogram b : recorder.drain()) {
+            drained[0] += b.count();
+            drained[1] += b.sum();
+          }
+        }
+      });
+      for (Future<?> f : writers) {
+        f.get();
+      }
+      done.set(true);
+      drainer.get();
+    } finally {
+      pool.shutdownNow();
+    }
+    for (BucketHistogram b : recorder.drain()) {
+      drained[0] += b.count();
+      drained[1] += b.sum();
+    }
+    assertThat(drained[0]).isEqualTo((long) threads * perThread);
+    assertThat(drained[1]).isEqualTo((long) perThread * (1 + 2 + 3 + 4));
+  }
+
+  @Test
+  void lateReading_recordsIntoTheLiveBucket() {
+    ManualTimeSource time = new ManualTimeSource(10 * WIDTH);
+    BucketRecorder recorder = BucketRecorder.create(WindowConfig.defaults(), time);
+    recorder.recordAt(5, 3 * WIDTH);
+    List<BucketHistogram> out = recorder.drain();
+    assertThat(out).hasSize(1);
+    assertThat(out.get(0).bucket()).isEqualTo(10);
+    assertThat(recorder.drain()).isEmpty();
+  }
+
+  @Test
+  void bucketHistogram_of_rejectsInconsistentParts() {
+    assertThatThrownBy(() -> BucketHistogram.of(0, new int[] {1}, new long[0], 0, 0, 0, 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("same length");
+    assertThatThrownBy(() -> BucketHistogram.of(0, new int[] {3, 2}, new long[] {1, 1}, 0, 0, 0, 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slots must ascend");
+    assertThatThrownBy(() -> BucketHistogram.of(0, new int[] {3}, new long[] {0}, 0, 0, 0, 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("but count 0 was 0");
+    assertThatThrownBy(() -> BucketHistogram.of(0, new int[] {3}, new long[] {1}, 3, 5, 4, 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("min and max");
+    assertThatThrownBy(() -> BucketHistogram.of(0, null, new long[0], 0, 0, 0, 0))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("slots");
+    assertThatThrownBy(() -> BucketHistogram.of(0, new int[0], new long[0], 0, 0, 0, -1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rejected");
+    BucketHistogram a = BucketHistogram.of(1, new int[0], new long[0], 0, 0, 0, 0);
+    BucketHistogram b = BucketHistogram.of(2, new int[0], new long[0], 0, 0, 0, 0);
+    assertThatThrownBy(() -> a.plus(b)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bucket 1");
+    assertThatThrownBy(() -> BucketHistogram.snapshot(WindowConfig.defaults(),
+        List.of(BucketHistogram.of(0, new int[] {1 << 20}, new long[] {1}, 1, 1, 1, 0)), 0, 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slots");
+  }
+
+  @Test
+  void create_rejectsNulls() {
+    assertThatThrownBy(() -> BucketRecorder.create(null, new ManualTimeSource()))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("config");
+    assertThatThrownBy(() -> BucketRecorder.create(WindowConfig.defaults(), null))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("timeSource");
+  }
+}

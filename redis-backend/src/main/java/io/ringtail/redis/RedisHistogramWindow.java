@@ -1,0 +1,383 @@
+package io.ringtail.redis;
+
+import io.ringtail.BucketHistogram;
+import io.ringtail.BucketRecorder;
+import io.ringtail.RollingWindow;
+import io.ringtail.TimeSource;
+import io.ringtail.WindowConfig;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A rolling window shared by a fleet at any sample rate: each process records into local
+ * per-bucket histograms and publishes them, and Redis keeps one merged histogram per bucket.
+ * The companion of {@link RedisRollingWindow}, which keeps raw samples (exact percentiles,
+ * idempotent per event, for modest rates).
+ *
+ * <h2>Window</h2>
+ * The in-process window's definition and precision ({@link WindowConfig}): buckets by absolute
+ * index {@code floor(t / bucketWidth)} of the time base, which is the Redis server's clock by
+ * default, so processes with skewed clocks fill the same buckets. A snapshot at {@code now}
+ * merges the fleet's buckets {@code floor(now / width) - buckets + 1 .. floor(now / width)}.
+ * Count, sum, min and max are exact over the published samples; percentiles are within the
+ * configured significant digits.
+ *
+ * <h2>Recording and publication</h2>
+ * {@link #record} is the in-process window's record ({@link BucketRecorder}): no lock, no
+ * allocation, no Redis call. Every {@code publishInterval} a record call (or the scheduler handed
+ * to {@link Builder#scheduler}) starts a publication round: each bucket's new samples go to Redis
+ * as a sparse delta (slots with counts, plus exact count, sum, min, max), one script call per
+ * bucket, without blocking the caller. {@link #snapshot()} and {@link #flush} publish first. A
+ * delta carries a per-bucket sequence number and the script adds it at most once, so a retry
+ * after a timeout or outage never counts twice (see {@link HistogramPublisher}). During an
+ * outage deltas wait in memory, bounded by the window (and {@link Builder#maxPendingBuckets});
+ * what cannot wait is counted in {@link #stats()}. A process that dies loses only what it
+ * recorded since its last publication: at most {@code publishInterval} of its samples.
+ *
+ * <h2>Redis</h2>
+ * A bucket is two keys under a hash tag holding the bucket index, so buckets spread over a
+ * cluster's masters; both expire one second after their bucket leaves the window. Memory is
+ * bounded by buckets times distinct slots, whatever the rate. A snapshot sends one read per
+ * bucket, all at once (one round trip per master).
+ *
+ * <p>Thread-safe: any number of threads may record and take snapshots. Starts no thread.
+ */
+public final class RedisHistogramWindow implements RollingWindow {
+  private final String name;
+  private final WindowConfig config;
+  private final ScriptRunner runner;
+  private final TimeSource time;
+  private final BucketRecorder recorder;
+  private final HistogramKeys keys;
+  private final HistogramPublisher publisher;
+  private final long publishIntervalNanos;
+  private final long widthNanos;
+  private final ScheduledFuture<?> scheduled;
+  private volatile long nextPublishNanos;
+
+  private RedisHistogramWindow(Builder b) {
+    this.name = b.name;
+    this.config = b.config;
+    this.runner = b.backend.runner;
+    ServerTimeBase serverTime = b.timeSource == null ? new ServerTimeBase(runner) : null;
+    this.time = b.timeSource != null ? b.timeSource : serverTime;
+    this.recorder = BucketRecorder.create(config, time);
+    this.widthNanos = config.bucketWidth().toNanos();
+    this.keys = new HistogramKeys(b.backend.keyPrefix, name, widthNanos, config.significantDigits(),
+        config.lowestDiscernibleValue());
+    byte[] random = new byte[8];
+    new SecureRandom().nextBytes(random);
+    String publisherId = Long.toString(new java.math.BigInteger(1, random).longValue() & Long.MAX_VALUE, 36);
+    this.publisher = new HistogramPublisher(runner, recorder, keys, publisherId, time, serverTime,
+        b.maxPendingBuckets);
+    this.publishIntervalNanos = b.publishInterval.toNanos();
+    this.nextPublishNanos = time.nanoTime() + publishIntervalNanos;
+    this.scheduled = b.scheduler == null ? null : b.scheduler.scheduleAtFixedRate(this::publishQuietly,
+        publishIntervalNanos, publishIntervalNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** The name the window was built with. */
+  public String name() {
+    return name;
+  }
+
+  /** The window's definition and precision. */
+  public WindowConfig config() {
+    return config;
+  }
+
+  @Override
+  public void record(long value) {
+    recordAt(value, time.nanoTime());
+  }
+
+  @Override
+  public void recordAt(long value, long timeNanos) {
+    recorder.recordAt(value, timeNanos);
+    if (timeNanos - nextPublishNanos >= 0) {
+      publishDue(timeNanos);
+    }
+  }
+
+  private void publishDue(long now) {
+    long due = nextPublishNanos;
+    if (now - due >= 0) {
+      nextPublishNanos = now + publishIntervalNanos;
+      publishQuietly();
+    }
+  }
+
+  private void publishQuietly() {
+    try {
+      publisher.tryStartRound();
+    } catch (RuntimeException e) {
+      publisher.failedCalls.increment();
+    }
+  }
+
+  /**
+   * Publishes everything recorded so far and waits, at most {@code timeout}, until Redis has
+   * answered for it (retrying every 20 ms while Redis or the breaker refuses). Returns whether
+   * nothing is left pending.
+   */
+  public boolean flush(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("timeout must be positive, but was " + timeout);
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      publishAll(deadline);
+      if (publisher.pendingBuckets() == 0 || System.nanoTime() - deadline >= 0) {
+        return publisher.pendingBuckets() == 0;
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(
+          Math.min(TimeUnit.MILLISECONDS.toNanos(20), deadline - System.nanoTime()));
+    }
+  }
+
+  /** Runs a round that starts after this call and waits for it, until the deadline. */
+  private void publishAll(long deadline) {
+    for (int i = 0; i < 2; i++) {
+      CompletableFuture<Void> round = publisher.tryStartRound();
+      boolean ours = round != null;
+      if (!ours) {
+        round = publisher.running();
+      }
+      try {
+        round.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (ExecutionException | TimeoutException e) {
+        return;
+      }
+      if (ours) {
+        return;
+      }
+    }
+  }
+
+  /** The publication round running now, or the last one. */
+  CompletableFuture<Void> lastRound() {
+    return publisher.running();
+  }
+
+  /**
+   * The fleet's window now: publishes this process's samples (waiting at most the command
+   * timeout), then reads and merges every bucket of the window.
+   *
+   * @throws RedisUnavailableException if Redis cannot answer the reads in time
+   */
+  @Override
+  public RedisHistogramSnapshot snapshot() {
+    publishAll(System.nanoTime() + runner.timeoutNanos());
+    long now = time.nanoTime();
+    long live = Math.floorDiv(now, widthNanos);
+    int n = config.buckets();
+    List<CompletableFuture<List<Object>>> reads = new ArrayList<>(n);
+    for (long b = live - n + 1; b <= live; b++) {
+      reads.add(runner.run(HistogramScripts.READ, keys.bucket(b), new String[0]));
+    }
+    List<BucketHistogram> buckets = new ArrayList<>(n);
+    Map<String, Long> latest = new HashMap<>();
+    long b = live - n + 1;
+    for (CompletableFuture<List<Object>> read : reads) {
+      List<Object> reply = await(read);
+      parse(b++, reply, buckets, latest);
+    }
+    long oldest = now;
+    for (long asOf : latest.values()) {
+      oldest = Math.min(oldest, asOf);
+    }
+    long start = (live - n + 1) * widthNanos;
+    return new RedisHistogramSnapshot(BucketHistogram.snapshot(config, buckets, start, now),
+        latest.size(), oldest);
+  }
+
+  private List<Object> await(CompletableFuture<List<Object>> read) {
+    try {
+      return read.get(runner.timeoutNanos() + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RedisUnavailableException("interrupted while waiting for Redis", e);
+    } catch (ExecutionException e) {
+      throw new RedisUnavailableException("Redis call failed: " + ScriptRunner.unwrap(e), ScriptRunner.unwrap(e));
+    } catch (TimeoutException e) {
+      throw new RedisUnavailableException("Redis call timed out", e);
+    }
+  }
+
+  private static void parse(long bucket, List<Object> reply, List<BucketHistogram> out,
+      Map<String, Long> latest) {
+    if (reply.size() <= 1) {
+      return;
+    }
+    long count = 0;
+    long sum = 0;
+    long min = 0;
+    long max = 0;
+    long rejected = 0;
+    for (int i = 1; i + 1 < reply.size(); i += 2) {
+      String field = (String) reply.get(i);
+      String value = (String) reply.get(i + 1);
+      switch (field) {
+        case "n" -> count = Long.parseLong(value);
+        case "s" -> sum = Long.parseLong(value);
+        case "lo" -> min = Long.parseLong(value);
+        case "hi" -> max = Long.parseLong(value);
+        case "r" -> rejected = Long.parseLong(value);
+        default -> {
+          if (field.startsWith("p:")) {
+            long asOf = Long.parseLong(value.substring(value.indexOf(' ') + 1));
+            latest.merge(field, asOf, Math::max);
+          }
+        }
+      }
+    }
+    SlotsJson.Parsed slots = SlotsJson.parse((String) reply.get(0));
+    BucketHistogram h = BucketHistogram.of(bucket, slots.slots(), slots.counts(), sum, min, max, rejected);
+    if (h.count() != count) {
+      throw new IllegalStateException("bucket " + bucket + " holds " + h.count()
+          + " samples in its slots but counts " + count);
+    }
+    out.add(h);
+  }
+
+  /**
+   * Stops the scheduled publication (if a scheduler was given) and publishes what is left,
+   * waiting at most the command timeout. Returns whether nothing is left pending.
+   */
+  public boolean close() {
+    if (scheduled != null) {
+      scheduled.cancel(false);
+    }
+    return flush(Duration.ofNanos(runner.timeoutNanos()));
+  }
+
+  @Override
+  public Duration length() {
+    return config.length();
+  }
+
+  /** The window's time base: the Redis server's clock unless a time source was configured. */
+  @Override
+  public TimeSource timeSource() {
+    return time;
+  }
+
+  /** Heap held in this process: the recorder's arrays and the deltas waiting for Redis. */
+  @Override
+  public long footprintBytes() {
+    return 256 + recorder.footprintBytes() + publisher.pendingBytes();
+  }
+
+  /** What happened to this process's samples so far; see {@link RedisHistogramWindowStats}. */
+  public RedisHistogramWindowStats stats() {
+    return new RedisHistogramWindowStats(publisher.published.sum(), publisher.publishCalls.sum(),
+        publisher.retriedDuplicates.sum(), publisher.failedCalls.sum(), publisher.pendingSamples(),
+        publisher.pendingBuckets(), publisher.expired.sum(), publisher.dropped.sum(),
+        runner.scriptReloads.sum());
+  }
+
+  @Override
+  public String toString() {
+    return "RedisHistogramWindow[" + name + ", " + config.length() + " in " + config.buckets()
+        + " buckets, " + config.significantDigits() + " digits]";
+  }
+
+  /**
+   * Configures a {@link RedisHistogramWindow}; not thread-safe. {@link #build()} may be called
+   * again; every process of a fleet must build a window of one name with the same bucket width,
+   * significant digits and lowest discernible value (windows that differ in them keep apart).
+   */
+  public static final class Builder {
+    private final RedisBackend backend;
+    private final String name;
+    private WindowConfig config = WindowConfig.defaults();
+    private Duration publishInterval = Duration.ofSeconds(1);
+    private int maxPendingBuckets = -1;
+    private TimeSource timeSource;
+    private ScheduledExecutorService scheduler;
+
+    Builder(RedisBackend backend, String name) {
+      this.backend = backend;
+      Objects.requireNonNull(name, "name");
+      if (name.isEmpty() || name.length() > 1024) {
+        throw new IllegalArgumentException("name must be 1 to 1024 characters, but was \"" + name + "\"");
+      }
+      this.name = name;
+    }
+
+    /**
+     * Length, buckets, precision and value range (default {@link WindowConfig#defaults()}: 60 s in
+     * 60 buckets, 2 significant digits). Its stripes apply to this process's recorder only.
+     */
+    public Builder config(WindowConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+      return this;
+    }
+
+    /** Longest a recorded sample waits before it is sent to Redis: 1 ms to 1 minute (default 1 s). */
+    public Builder publishInterval(Duration interval) {
+      Objects.requireNonNull(interval, "publishInterval");
+      if (interval.compareTo(Duration.ofMillis(1)) < 0 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
+        throw new IllegalArgumentException("publishInterval must be between 1 ms and 1 minute, but was " + interval);
+      }
+      this.publishInterval = interval;
+      return this;
+    }
+
+    /**
+     * Buckets whose samples may wait in memory for Redis (default: the window's bucket count, so
+     * an outage loses nothing the window still covers). Beyond it the oldest is dropped and counted.
+     */
+    public Builder maxPendingBuckets(int maxPendingBuckets) {
+      if (maxPendingBuckets < 1 || maxPendingBuckets > WindowConfig.MAX_BUCKETS) {
+        throw new IllegalArgumentException("maxPendingBuckets must be between 1 and "
+            + WindowConfig.MAX_BUCKETS + ", but was " + maxPendingBuckets);
+      }
+      this.maxPendingBuckets = maxPendingBuckets;
+      return this;
+    }
+
+    /**
+     * Times samples and snapshots with this source instead of the Redis server's clock; its
+     * readings must be nanoseconds on a base every process of the window shares.
+     */
+    public Builder timeSource(TimeSource timeSource) {
+      this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+      return this;
+    }
+
+    /**
+     * Also publishes every {@code publishInterval} on this scheduler, so samples reach Redis on
+     * time even when nothing records or reads for a while. The window only submits to it.
+     */
+    public Builder scheduler(ScheduledExecutorService scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    public RedisHistogramWindow build() {
+      Builder copy = new Builder(backend, name);
+      copy.config = config;
+      copy.publishInterval = publishInterval;
+      copy.maxPendingBuckets = maxPendingBuckets < 0 ? config.buckets() : maxPendingBuckets;
+      copy.timeSource = timeSource;
+      copy.scheduler = scheduler;
+      return new RedisHistogramWindow(copy);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package io.ringtail.redis;
+
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.RollingWindow;
+import io.ringtail.testkit.RollingWindowContract;
+import io.ringtail.WindowConfig;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Core's window contract, run against a real redis-server, at the window's 2-digit precision. */
+@ExtendWith(RedisExtension.class)
+class RedisHistogramWindowContractTest extends RollingWindowContract {
+  private static RedisClient client;
+  private static StatefulRedisConnection<String, String> connection;
+  private static RedisBackend backend;
+
+  @BeforeAll
+  static void connect(RedisProcess redis) {
+    client = RedisTestSupport.client();
+    connection = RedisTestSupport.connect(client, redis);
+    backend = RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(5)).build();
+  }
+
+  @AfterAll
+  static void close() {
+    connection.close();
+    RedisTestSupport.shutdown(client);
+  }
+
+  @Override
+  protected RollingWindow newWindow(Duration length, int buckets, ManualTimeSource time) {
+    return backend.histogramWindow(RedisTestSupport.uniqueName("histogram-contract"))
+        .config(WindowConfig.builder().length(length).buckets(buckets).significantDigits(2).build())
+        .timeSource(time).build();
+  }
+}
