@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Ringtail's Redis rate limiter beside Bucket4j (Lettuce) and Redisson on one redis-server that the
+# report starts itself (about 3 minutes on 2 cores); see RedisLimiterReport. Writes
+# benchmarks/target/redis-limiters.md.
+#   benchmarks/redis-limiters.sh                                   # report only
+#   benchmarks/redis-limiters.sh --docs docs/performance-guards.md  # also refresh that file's table
+#   benchmarks/redis-limiters.sh --seconds 5                       # longer throughput phases
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# -DskipTests, not -Dmaven.test.skip: the report starts redis-server with redis-backend's test-jar
+mvn -B -q -ntp -pl benchmarks -am package -DskipTests
+exec java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.RedisLimiterReport "$@"
