@@ -83,6 +83,20 @@ public interface RollingWindow {
   /** An immutable view of the window as of the time source's current reading. */
   WindowSnapshot snapshot();
 
+  /**
+   * A snapshot for reading on a request path (adaptive timeouts, hedging, load shedding): the
+   * window as it was at the first call after its latest rotation, shared by every call until
+   * the next one. It lags {@link #snapshot()} by at most one bucket width while the window
+   * records (rotation happens on the first record or snapshot of each bucket), and by the idle
+   * time when nothing records or snapshots. The in-process windows answer it with a volatile read
+   * and allocate nothing per call, and their percentile read is a binary search; prefer
+   * {@link #snapshot()} for anything read once (a scrape, an alert evaluation) or that must be
+   * current. The default takes a fresh snapshot.
+   */
+  default WindowSnapshot recentSnapshot() {
+    return snapshot();
+  }
+
   /** How far back a snapshot reaches (see the window definition above). */
   Duration length();
 

@@ -49,6 +49,12 @@ import org.HdrHistogram.WriterReaderPhaser;
  * </ol>
  */
 final class StripedWindow implements RollingWindow {
+  /** Contended records within one bucket that make the window add stripes. */
+  static final int GROW_AFTER_CONTENDED = 64;
+  /** The most stripes a window grows to: the processors, rounded up to a power of two. */
+  static final int GROWTH_BOUND = Math.min(WindowConfig.MAX_STRIPES,
+      Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() * 2 - 1)));
+
   private final WindowConfig config;
   private final TimeSource timeSource;
   private final BucketLayout layout;
@@ -56,11 +62,16 @@ final class StripedWindow implements RollingWindow {
   private final int bucketCount;
   private final long highest;
   private final long origin;
-  private final Stripe[] stripes;
-  private final int stripeMask;
+  private final int maxStripes;
 
-  /** Start of the live bucket; the only shared field a record reads besides its stripe. */
+  /** Grown (under the lock) by copying; a stripe once added is never removed. */
+  private volatile Stripe[] stripes;
+  /** Start of the live bucket; with the stripes, the only shared fields a record reads. */
   private volatile long liveStart;
+  /** Contended records since the last rotation; counted racily, a hint only. */
+  private int contended;
+  /** The latest {@link #recentSnapshot()}, tagged with the live bucket it was taken in. */
+  private volatile RecentSnapshot recent;
 
   private final ReentrantLock lock = new ReentrantLock();
   // guarded by lock
@@ -69,6 +80,8 @@ final class StripedWindow implements RollingWindow {
   private final long[] total;
   private long totalSum;
   private long totalRejected;
+  /** Sum of the limits of the stripes' undrained accumulators; with totalSum and live.sum at most Long.MAX_VALUE. */
+  private long granted;
   private final Sealed[] sealed;
   private int sealedHead;
   private int sealedSize;
@@ -80,18 +93,19 @@ final class StripedWindow implements RollingWindow {
     this.width = config.bucketWidthNanos();
     this.bucketCount = config.buckets();
     this.highest = config.highestTrackableValue();
+    this.maxStripes = Math.max(config.stripes(), GROWTH_BOUND);
     long now = timeSource.nanoTime();
     this.origin = now - Math.floorMod(now, width);
     this.liveStart = origin;
     this.liveEpoch = 0;
-    this.stripes = new Stripe[config.stripes()];
-    for (int i = 0; i < stripes.length; i++) {
-      stripes[i] = new Stripe(layout.length());
-    }
-    this.stripeMask = stripes.length - 1;
     this.live = new Accumulator(layout.length());
     this.total = new long[layout.length()];
     this.sealed = new Sealed[bucketCount];
+    Stripe[] initial = new Stripe[config.stripes()];
+    for (int i = 0; i < initial.length; i++) {
+      initial[i] = newStripe(initial.length);
+    }
+    this.stripes = initial;
   }
 
   @Override
@@ -101,20 +115,62 @@ final class StripedWindow implements RollingWindow {
 
   @Override
   public void recordAt(long value, long timeNanos) {
+    boolean inRange = value >= 0 && value <= highest;
     if (timeNanos - liveStart >= width) {
-      tryAdvance(timeNanos);
+      if (timeNanos - timeSource.nanoTime() > width) {
+        inRange = false;
+      } else {
+        tryAdvance(timeNanos);
+      }
     }
-    Stripe stripe = stripes[(int) Thread.currentThread().getId() & stripeMask];
+    Probe probe = Probe.current();
+    Stripe[] table = stripes;
+    Stripe stripe = table[probe.hash & (table.length - 1)];
+    int outcome;
     long ticket = stripe.phaser.writerCriticalSectionEnter();
     try {
       Accumulator active = stripe.active;
-      if (value >= 0 && value <= highest) {
-        active.add(layout.indexOf(value), value);
+      if (inRange) {
+        outcome = active.add(layout.indexOf(value), value);
       } else {
         active.reject();
+        outcome = Accumulator.ADDED;
       }
     } finally {
       stripe.phaser.writerCriticalSectionExit(ticket);
+    }
+    if (outcome != Accumulator.ADDED) {
+      if (outcome == Accumulator.CONTENDED) {
+        probe.rehash();
+        contended++;
+      } else {
+        recordNearSumLimit(value);
+      }
+    }
+  }
+
+  /**
+   * A sample its stripe's share of the sum's headroom cannot take: decided exactly under the
+   * lock, with every stripe drained and its share released first, then the shares handed out
+   * again. Reached only when the window's sum nears {@link Long#MAX_VALUE}.
+   */
+  private void recordNearSumLimit(long value) {
+    lock.lock();
+    try {
+      drainStripes(false);
+      if (value <= Long.MAX_VALUE - totalSum - live.sum) {
+        live.addLocked(layout.indexOf(value), value);
+      } else {
+        live.rejected++;
+      }
+      for (Stripe stripe : stripes) {
+        Accumulator active = stripe.active;
+        long share = share();
+        active.raiseLimit(share);
+        granted += share;
+      }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -124,7 +180,11 @@ final class StripedWindow implements RollingWindow {
     lock.lock();
     try {
       advanceLocked(now);
-      drainStripes();
+      drainStripes(true);
+      growIfContended();
+      long start = origin + (liveEpoch - bucketCount + 1) * width;
+      long end = now - liveStart < 0 ? liveStart : now;
+      long rejected = totalRejected + live.rejected;
       long min = live.min;
       long max = live.max;
       for (int k = 0; k < sealedSize; k++) {
@@ -132,9 +192,6 @@ final class StripedWindow implements RollingWindow {
         min = Math.min(min, s.min);
         max = Math.max(max, s.max);
       }
-      long start = origin + (liveEpoch - bucketCount + 1) * width;
-      long end = now - liveStart < 0 ? liveStart : now;
-      long rejected = totalRejected + live.rejected;
       if (max < min) {
         return HistogramSnapshot.empty(layout, rejected, start, end);
       }
@@ -151,6 +208,35 @@ final class StripedWindow implements RollingWindow {
     }
   }
 
+  /**
+   * The snapshot taken at the first call after the window last rotated, shared by every call
+   * until it rotates again: a volatile read and a compare when current, no allocation.
+   */
+  @Override
+  public WindowSnapshot recentSnapshot() {
+    RecentSnapshot r = recent;
+    if (r != null && r.liveStart == liveStart) {
+      return r;
+    }
+    if (r != null && !lock.tryLock()) {
+      return r;
+    }
+    if (r == null) {
+      lock.lock();
+    }
+    try {
+      r = recent;
+      if (r == null || r.liveStart != liveStart) {
+        HistogramSnapshot taken = snapshot();
+        r = new RecentSnapshot(taken, layout, liveStart);
+        recent = r;
+      }
+      return r;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   @Override
   public Duration length() {
     return config.length();
@@ -158,6 +244,11 @@ final class StripedWindow implements RollingWindow {
 
   WindowConfig config() {
     return config;
+  }
+
+  /** Stripes in use now; grows under contention up to a bound tied to the processor count. */
+  int stripeCount() {
+    return stripes.length;
   }
 
   @Override
@@ -170,14 +261,20 @@ final class StripedWindow implements RollingWindow {
     long arrayHeader = 16;
     long denseArray = arrayHeader + 8L * layout.length();
     long bytes = 160 /* this object, lock */ + arrayHeader + 4L * sealed.length;
-    bytes += stripes.length * (Stripe.BYTES + 2 * (Accumulator.BYTES + denseArray));
-    bytes += Accumulator.BYTES + 2 * denseArray;
     lock.lock();
     try {
+      Stripe[] table = stripes;
+      bytes += arrayHeader + 4L * table.length
+          + table.length * (Stripe.BYTES + 2 * (Accumulator.BYTES + denseArray));
+      bytes += Accumulator.BYTES + 2 * denseArray;
       for (Sealed s : sealed) {
         if (s != null) {
           bytes += Sealed.BYTES + arrayHeader + s.data.length;
         }
+      }
+      RecentSnapshot r = recent;
+      if (r != null) {
+        bytes += r.footprintBytes();
       }
     } finally {
       lock.unlock();
@@ -189,6 +286,7 @@ final class StripedWindow implements RollingWindow {
     if (lock.tryLock()) {
       try {
         advanceLocked(now);
+        growIfContended();
       } finally {
         lock.unlock();
       }
@@ -200,7 +298,7 @@ final class StripedWindow implements RollingWindow {
     if (epoch <= liveEpoch) {
       return;
     }
-    drainStripes();
+    drainStripes(true);
     long oldestKept = epoch - bucketCount + 1;
     if (liveEpoch >= oldestKept) {
       seal(liveEpoch);
@@ -218,16 +316,61 @@ final class StripedWindow implements RollingWindow {
     liveStart = origin + epoch * width;
   }
 
-  /** Moves everything the stripes hold into the live bucket. */
-  private void drainStripes() {
+  /**
+   * Doubles the stripes, up to the bound, when enough records met another thread on their
+   * stripe since the last look; then starts counting again. Under the lock, at a rotation or
+   * snapshot, so the record path itself never allocates.
+   */
+  private void growIfContended() {
+    int seen = contended;
+    if (seen == 0) {
+      return;
+    }
+    contended = 0;
+    Stripe[] table = stripes;
+    if (seen >= GROW_AFTER_CONTENDED && table.length < maxStripes) {
+      Stripe[] grown = Arrays.copyOf(table, table.length * 2);
+      for (int i = table.length; i < grown.length; i++) {
+        grown[i] = newStripe(grown.length);
+      }
+      stripes = grown;
+    }
+  }
+
+  /** A stripe whose active accumulator holds its share of the sum's headroom; under the lock or in the constructor. */
+  private Stripe newStripe(int stripeCount) {
+    Stripe stripe = new Stripe(layout.length());
+    long share = (Long.MAX_VALUE - totalSum - live.sum - granted) / (stripeCount + 1);
+    stripe.active.raiseLimit(share);
+    granted += share;
+    return stripe;
+  }
+
+  /** One stripe's share of the sum's headroom not yet handed out. */
+  private long share() {
+    return (Long.MAX_VALUE - totalSum - live.sum - granted) / (stripes.length + 1);
+  }
+
+  /**
+   * Moves everything the stripes hold into the live bucket. Each stripe's fresh accumulator gets
+   * a share of the sum's remaining headroom ({@code withShares}) or none, and the drained one's
+   * share is released: so the window's sum plus every share still out never passes
+   * {@link Long#MAX_VALUE}, and no sample can make the sum wrap.
+   */
+  private void drainStripes(boolean withShares) {
     for (Stripe stripe : stripes) {
+      Accumulator fresh = stripe.inactive;
+      long share = withShares ? share() : 0;
+      fresh.limit = share;
+      granted += share;
       stripe.phaser.readerLock();
       try {
         Accumulator drained = stripe.active;
-        stripe.active = stripe.inactive;
+        stripe.active = fresh;
         stripe.inactive = drained;
         stripe.phaser.flipPhase();
         live.takeAll(drained, layout);
+        granted -= drained.limit;
       } finally {
         stripe.phaser.readerUnlock();
       }
@@ -246,7 +389,10 @@ final class StripedWindow implements RollingWindow {
     bucket.reset(epoch);
     long[] counts = live.counts;
     if (live.max != Long.MIN_VALUE) {
-      for (int i = layout.indexOf(live.min), last = layout.indexOf(live.max); i <= last; i++) {
+      int first = layout.indexOf(live.min);
+      int last = layout.indexOf(live.max);
+      bucket.fit(Sealed.encodedLength(counts, first, last));
+      for (int i = first; i <= last; i++) {
         if (counts[i] != 0) {
           bucket.add(i, counts[i]);
         }
@@ -278,8 +424,10 @@ final class StripedWindow implements RollingWindow {
   static final class Sealed {
     static final long BYTES = 64;
 
+    private static final byte[] EMPTY = {};
+
     long epoch;
-    byte[] data = new byte[64];
+    byte[] data = EMPTY;
     int size;
     private int lastIndex;
     long sum;
@@ -297,11 +445,36 @@ final class StripedWindow implements RollingWindow {
       max = Long.MIN_VALUE;
     }
 
-    /** Appends a slot; indexes must ascend. */
-    void add(int index, long count) {
-      if (data.length - size < 2 * 10) {
-        data = Arrays.copyOf(data, data.length * 2);
+    /** Bytes the non-zero slots {@code first..last} of {@code counts} take once encoded. */
+    static int encodedLength(long[] counts, int first, int last) {
+      int bytes = 0;
+      int previous = -1;
+      for (int i = first; i <= last; i++) {
+        if (counts[i] != 0) {
+          bytes += varintLength(i - previous - 1) + varintLength(counts[i]);
+          previous = i;
+        }
       }
+      return bytes;
+    }
+
+    /**
+     * Makes room for exactly {@code bytes}, keeping the array when it is already big enough and
+     * at most about 3 % bigger: the ring's memory follows what its buckets need now, not the
+     * most any bucket ever needed.
+     */
+    void fit(int bytes) {
+      if (data.length < bytes || data.length - bytes > (bytes >> 5) + 8) {
+        data = new byte[bytes];
+      }
+    }
+
+    private static int varintLength(long v) {
+      return v == 0 ? 1 : (63 - Long.numberOfLeadingZeros(v)) / 7 + 1;
+    }
+
+    /** Appends a slot; indexes must ascend and the array must have room ({@link #fit}). */
+    void add(int index, long count) {
       writeVarint(index - lastIndex - 1);
       writeVarint(count);
       lastIndex = index;
@@ -346,12 +519,17 @@ final class StripedWindow implements RollingWindow {
    * once (atomically); the live bucket's instance is touched only under the window lock.
    */
   static final class Accumulator {
-    static final long BYTES = 56;
+    static final long BYTES = 64;
+    /** {@link #add} outcomes. */
+    static final int ADDED = 0;
+    static final int CONTENDED = 1;
+    static final int OVER_LIMIT = 2;
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle SUM;
     private static final VarHandle MIN;
     private static final VarHandle MAX;
     private static final VarHandle REJECTED;
+    private static final VarHandle LIMIT;
 
     static {
       try {
@@ -360,6 +538,7 @@ final class StripedWindow implements RollingWindow {
         MIN = lookup.findVarHandle(Accumulator.class, "min", long.class);
         MAX = lookup.findVarHandle(Accumulator.class, "max", long.class);
         REJECTED = lookup.findVarHandle(Accumulator.class, "rejected", long.class);
+        LIMIT = lookup.findVarHandle(Accumulator.class, "limit", long.class);
       } catch (ReflectiveOperationException e) {
         throw new ExceptionInInitializerError(e);
       }
@@ -370,12 +549,34 @@ final class StripedWindow implements RollingWindow {
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     long rejected;
+    /**
+     * The most {@link #sum} may reach: this accumulator's share of the window sum's headroom.
+     * Set before the accumulator becomes active and only raised while it is.
+     */
+    long limit;
 
     Accumulator(int length) {
       this.counts = new long[length];
     }
 
-    void add(int index, long value) {
+    /**
+     * Adds a sample unless the sum would pass the limit ({@link #OVER_LIMIT}, nothing added);
+     * reports {@link #CONTENDED} when another writer changed the sum under it.
+     */
+    int add(int index, long value) {
+      int outcome = ADDED;
+      long s = (long) SUM.getOpaque(this);
+      while (true) {
+        if (value > (long) LIMIT.getOpaque(this) - s) {
+          return OVER_LIMIT;
+        }
+        long witness = (long) SUM.compareAndExchange(this, s, s + value);
+        if (witness == s) {
+          break;
+        }
+        s = witness;
+        outcome = CONTENDED;
+      }
       long seen = (long) MIN.getOpaque(this);
       while (value < seen && !MIN.weakCompareAndSet(this, seen, value)) {
         seen = (long) MIN.getOpaque(this);
@@ -384,8 +585,20 @@ final class StripedWindow implements RollingWindow {
       while (value > seen && !MAX.weakCompareAndSet(this, seen, value)) {
         seen = (long) MAX.getOpaque(this);
       }
-      SUM.getAndAdd(this, value);
       LONGS.getAndAdd(counts, index, 1L);
+      return outcome;
+    }
+
+    /** Adds a sample; only for the live bucket, under the window lock. */
+    void addLocked(int index, long value) {
+      counts[index]++;
+      sum += value;
+      min = Math.min(min, value);
+      max = Math.max(max, value);
+    }
+
+    void raiseLimit(long newLimit) {
+      LIMIT.setOpaque(this, newLimit);
     }
 
     void reject() {
@@ -446,7 +659,7 @@ final class StripedWindow implements RollingWindow {
    * Several threads may share a stripe; they then contend only with each other.
    */
   static final class Stripe extends StripeFields {
-    static final long BYTES = 16 + 8 * 8 + 4 + 4 + 4 + 8 * 8 + 64 /* phaser */;
+    static final long BYTES = 16 + 8 * 8 + 4 + 4 + 8 * 8 + 64 /* phaser */;
     long p11, p12, p13, p14, p15, p16, p17, p18;
 
     Stripe(int length) {
