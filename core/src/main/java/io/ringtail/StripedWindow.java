@@ -68,7 +68,7 @@ final class StripedWindow implements RollingWindow {
   private volatile Stripe[] stripes;
   /** Start of the live bucket; with the stripes, the only shared fields a record reads. */
   private volatile long liveStart;
-  /** Contended records since the last rotation; counted racily, a hint only. */
+  /** Contended records, halved at each rotation; counted racily, a hint only. */
   private int contended;
   /** The latest {@link #recentSnapshot()}, tagged with the live bucket it was taken in. */
   private volatile RecentSnapshot recent;
@@ -87,13 +87,18 @@ final class StripedWindow implements RollingWindow {
   private int sealedSize;
 
   StripedWindow(WindowConfig config, TimeSource timeSource) {
+    this(config, timeSource, GROWTH_BOUND);
+  }
+
+  /** A window whose stripes may grow to {@code growthBound} (or its configured count, if more). */
+  StripedWindow(WindowConfig config, TimeSource timeSource, int growthBound) {
     this.config = config;
     this.timeSource = timeSource;
     this.layout = BucketLayout.of(config);
     this.width = config.bucketWidthNanos();
     this.bucketCount = config.buckets();
     this.highest = config.highestTrackableValue();
-    this.maxStripes = Math.max(config.stripes(), GROWTH_BOUND);
+    this.maxStripes = Math.max(config.stripes(), growthBound);
     long now = timeSource.nanoTime();
     this.origin = now - Math.floorMod(now, width);
     this.liveStart = origin;
@@ -179,9 +184,9 @@ final class StripedWindow implements RollingWindow {
     long now = timeSource.nanoTime();
     lock.lock();
     try {
-      advanceLocked(now);
+      boolean rotated = advanceLocked(now);
       drainStripes(true);
-      growIfContended();
+      growIfContended(rotated);
       long start = origin + (liveEpoch - bucketCount + 1) * width;
       long end = now - liveStart < 0 ? liveStart : now;
       long rejected = totalRejected + live.rejected;
@@ -285,18 +290,18 @@ final class StripedWindow implements RollingWindow {
   private void tryAdvance(long now) {
     if (lock.tryLock()) {
       try {
-        advanceLocked(now);
-        growIfContended();
+        growIfContended(advanceLocked(now));
       } finally {
         lock.unlock();
       }
     }
   }
 
-  private void advanceLocked(long now) {
+  /** Rotates to the bucket {@code now} falls in, if later than the live one; returns whether it did. */
+  private boolean advanceLocked(long now) {
     long epoch = Math.floorDiv(now - origin, width);
     if (epoch <= liveEpoch) {
-      return;
+      return false;
     }
     drainStripes(true);
     long oldestKept = epoch - bucketCount + 1;
@@ -314,21 +319,39 @@ final class StripedWindow implements RollingWindow {
     live.clear(layout);
     liveEpoch = epoch;
     liveStart = origin + epoch * width;
+    return true;
   }
 
   /**
    * Doubles the stripes, up to the bound, when enough records met another thread on their
-   * stripe since the last look; then starts counting again. Under the lock, at a rotation or
-   * snapshot, so the record path itself never allocates.
+   * stripe recently (the count halves at each rotation, so only a sustained rate of collisions
+   * adds stripes). Under the lock, at a rotation or snapshot, so the record path itself never
+   * allocates.
    */
-  private void growIfContended() {
+  private void growIfContended(boolean rotated) {
     int seen = contended;
-    if (seen == 0) {
-      return;
+    if (seen >= GROW_AFTER_CONTENDED && stripes.length < maxStripes) {
+      contended = 0;
+      growStripes();
+    } else if (rotated && seen != 0) {
+      contended = seen >> 1;
     }
-    contended = 0;
+  }
+
+  /** Doubles the stripes up to the bound, as contention would. */
+  void growStripesNow() {
+    lock.lock();
+    try {
+      growStripes();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Doubles the stripes up to the bound; under the lock. */
+  private void growStripes() {
     Stripe[] table = stripes;
-    if (seen >= GROW_AFTER_CONTENDED && table.length < maxStripes) {
+    if (table.length < maxStripes) {
       Stripe[] grown = Arrays.copyOf(table, table.length * 2);
       for (int i = table.length; i < grown.length; i++) {
         grown[i] = newStripe(grown.length);
