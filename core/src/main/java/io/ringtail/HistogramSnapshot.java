@@ -1,6 +1,6 @@
 package io.ringtail;
 
-import static io.ringtail.Requirements.requirePercentile;
+import static io.ringtail.internal.Checks.requirePercentile;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package io.ringtail;
 
-import static io.ringtail.Requirements.requirePercentile;
+import static io.ringtail.internal.Checks.requirePercentile;
 
 /**
  * A snapshot kept for many reads: the same figures as the {@link HistogramSnapshot} it is made

@@ -1,8 +1,8 @@
 package io.ringtail;
 
-import static io.ringtail.Requirements.requireAtLeast;
-import static io.ringtail.Requirements.requireBetween;
-import static io.ringtail.Requirements.requirePositive;
+import static io.ringtail.internal.Checks.requireAtLeast;
+import static io.ringtail.internal.Checks.requireBetween;
+import static io.ringtail.internal.Checks.requirePositive;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,8 +1,8 @@
 package io.ringtail.benchmarks;
 
 import io.ringtail.keyed.KeyedWindows;
-import io.ringtail.keyed.RateLimitConfig;
-import io.ringtail.keyed.RateLimiter;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;

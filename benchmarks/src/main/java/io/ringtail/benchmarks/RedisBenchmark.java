@@ -5,7 +5,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.redis.RedisBackend;
-import io.ringtail.redis.RedisProcess;
+import io.ringtail.redis.testkit.RedisProcess;
 import io.ringtail.redis.RedisRollingWindow;
 import io.ringtail.redis.RedisTestKit;
 import io.ringtail.redis.RedisWindowStats;

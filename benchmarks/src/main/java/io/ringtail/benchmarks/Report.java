@@ -1,5 +1,8 @@
 package io.ringtail.benchmarks;
 
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.keyed.KeyedWindows;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

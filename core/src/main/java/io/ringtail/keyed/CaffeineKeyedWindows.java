@@ -1,5 +1,7 @@
 package io.ringtail.keyed;
 
+import io.ringtail.internal.Checks;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.ringtail.RollingWindow;

@@ -1,5 +1,7 @@
 package io.ringtail.keyed;
 
+import io.ringtail.internal.Checks;
+
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;

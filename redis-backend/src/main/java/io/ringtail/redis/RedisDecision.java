@@ -1,6 +1,6 @@
 package io.ringtail.redis;
 
-import io.ringtail.keyed.DecisionListener;
+import io.ringtail.decision.DecisionListener;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;

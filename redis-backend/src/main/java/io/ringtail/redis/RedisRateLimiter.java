@@ -1,8 +1,8 @@
 package io.ringtail.redis;
 
-import io.ringtail.keyed.RateDecision;
-import io.ringtail.keyed.RateLimitConfig;
-import io.ringtail.keyed.RateLimiter;
+import io.ringtail.decision.RateDecision;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
 import java.time.Duration;
 import java.util.List;
 

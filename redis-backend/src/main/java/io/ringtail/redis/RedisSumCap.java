@@ -1,8 +1,8 @@
 package io.ringtail.redis;
 
-import io.ringtail.keyed.SumCap;
-import io.ringtail.keyed.SumCapConfig;
-import io.ringtail.keyed.SumDecision;
+import io.ringtail.decision.SumCap;
+import io.ringtail.decision.SumCapConfig;
+import io.ringtail.decision.SumDecision;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.ringtail.redis;
 
-import io.ringtail.keyed.ThresholdConfig;
-import io.ringtail.keyed.ThresholdDecision;
-import io.ringtail.keyed.ThresholdDetector;
+import io.ringtail.decision.ThresholdConfig;
+import io.ringtail.decision.ThresholdDecision;
+import io.ringtail.decision.ThresholdDetector;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.atomic.AtomicBoolean;

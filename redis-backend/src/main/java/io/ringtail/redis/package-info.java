@@ -6,8 +6,8 @@
  * {@link io.ringtail.redis.RedisRollingWindow}s (an {@link io.ringtail.RollingWindow} whose raw
  * samples live in two sorted sets kept in sync by one Lua script: exact count, sum, min, max and
  * nearest-rank percentiles) and the Redis implementations of
- * {@link io.ringtail.keyed.ThresholdDetector}, {@link io.ringtail.keyed.RateLimiter} and
- * {@link io.ringtail.keyed.SumCap}, with the same semantics as the in-process ones.
+ * {@link io.ringtail.decision.ThresholdDetector}, {@link io.ringtail.decision.RateLimiter} and
+ * {@link io.ringtail.decision.SumCap}, with the same semantics as the in-process ones.
  *
  * <p>Every operation is one atomic script run by EVALSHA (re-sent with EVAL on NOSCRIPT); every
  * key of one window or one decision key shares a hash tag; every write refreshes a TTL just past

@@ -1,14 +1,17 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.ManualTimeSource;
-import io.ringtail.keyed.RateLimitConfig;
-import io.ringtail.keyed.SumCapConfig;
-import io.ringtail.keyed.ThresholdConfig;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.SumCapConfig;
+import io.ringtail.decision.ThresholdConfig;
 import java.math.BigDecimal;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -1,14 +1,17 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowSnapshot;
-import io.ringtail.keyed.ThresholdConfig;
-import io.ringtail.keyed.ThresholdDecision;
-import io.ringtail.keyed.ThresholdDetector;
+import io.ringtail.decision.ThresholdConfig;
+import io.ringtail.decision.ThresholdDecision;
+import io.ringtail.decision.ThresholdDetector;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,5 +1,7 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.RedisProcess;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,15 +10,15 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
-import io.ringtail.keyed.RateDecision;
-import io.ringtail.keyed.RateLimitConfig;
-import io.ringtail.keyed.RateLimiter;
-import io.ringtail.keyed.SumCapConfig;
-import io.ringtail.keyed.ThresholdConfig;
+import io.ringtail.decision.RateDecision;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.decision.SumCapConfig;
+import io.ringtail.decision.ThresholdConfig;
 import java.math.BigDecimal;
 import io.ringtail.ManualTimeSource;
-import io.ringtail.keyed.ThresholdDecision;
-import io.ringtail.keyed.ThresholdDetector;
+import io.ringtail.decision.ThresholdDecision;
+import io.ringtail.decision.ThresholdDetector;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

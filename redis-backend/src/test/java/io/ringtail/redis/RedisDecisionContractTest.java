@@ -1,16 +1,19 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
+
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.ringtail.keyed.RateLimitConfig;
-import io.ringtail.keyed.RateLimiter;
-import io.ringtail.keyed.RateLimiterContract;
-import io.ringtail.keyed.SumCap;
-import io.ringtail.keyed.SumCapConfig;
-import io.ringtail.keyed.SumCapContract;
-import io.ringtail.keyed.ThresholdConfig;
-import io.ringtail.keyed.ThresholdDetector;
-import io.ringtail.keyed.ThresholdDetectorContract;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.testkit.RateLimiterContract;
+import io.ringtail.decision.SumCap;
+import io.ringtail.decision.SumCapConfig;
+import io.ringtail.testkit.SumCapContract;
+import io.ringtail.decision.ThresholdConfig;
+import io.ringtail.decision.ThresholdDetector;
+import io.ringtail.testkit.ThresholdDetectorContract;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

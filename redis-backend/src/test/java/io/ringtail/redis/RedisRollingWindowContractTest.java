@@ -1,10 +1,13 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
+
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
-import io.ringtail.RollingWindowContract;
+import io.ringtail.testkit.RollingWindowContract;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

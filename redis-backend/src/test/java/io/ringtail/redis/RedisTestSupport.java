@@ -1,5 +1,7 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.RedisProcess;
+
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;

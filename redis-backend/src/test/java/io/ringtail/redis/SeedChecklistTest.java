@@ -1,5 +1,8 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,13 +11,13 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.ringtail.ManualTimeSource;
-import io.ringtail.keyed.RateLimitConfig;
-import io.ringtail.keyed.RateLimiter;
-import io.ringtail.keyed.SumCap;
-import io.ringtail.keyed.SumCapConfig;
-import io.ringtail.keyed.ThresholdConfig;
-import io.ringtail.keyed.ThresholdDecision;
-import io.ringtail.keyed.ThresholdDetector;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.decision.SumCap;
+import io.ringtail.decision.SumCapConfig;
+import io.ringtail.decision.ThresholdConfig;
+import io.ringtail.decision.ThresholdDecision;
+import io.ringtail.decision.ThresholdDetector;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.ringtail.examples.logons;
 
 import io.ringtail.ManualTimeSource;
-import io.ringtail.keyed.ThresholdConfig;
-import io.ringtail.keyed.ThresholdDecision;
-import io.ringtail.keyed.ThresholdDetector;
+import io.ringtail.decision.ThresholdConfig;
+import io.ringtail.decision.ThresholdDecision;
+import io.ringtail.decision.ThresholdDetector;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,9 +1,9 @@
 package io.ringtail.examples.spend;
 
 import io.ringtail.ManualTimeSource;
-import io.ringtail.keyed.SumCap;
-import io.ringtail.keyed.SumCapConfig;
-import io.ringtail.keyed.SumDecision;
+import io.ringtail.decision.SumCap;
+import io.ringtail.decision.SumCapConfig;
+import io.ringtail.decision.SumDecision;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.time.Duration;

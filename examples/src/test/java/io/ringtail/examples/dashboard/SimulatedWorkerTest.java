@@ -3,7 +3,7 @@ package io.ringtail.examples.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.ringtail.ExactWindowModel;
+import io.ringtail.testkit.ExactWindowModel;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;

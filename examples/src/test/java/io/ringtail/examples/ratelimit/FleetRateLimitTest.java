@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.ringtail.keyed.RateLimiter;
+import io.ringtail.decision.RateLimiter;
 import io.ringtail.redis.RedisBackend;
 import java.net.ServerSocket;
 import java.net.http.HttpClient;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ringtail.ManualTimeSource;
 import io.ringtail.TimeSource;
-import io.ringtail.keyed.RateLimiter;
+import io.ringtail.decision.RateLimiter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.http.HttpClient;

@@ -2,7 +2,7 @@ package io.ringtail.examples.spend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ringtail.keyed.SumDecision;
+import io.ringtail.decision.SumDecision;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;

@@ -1,0 +1,56 @@
+package io.ringtail.decision;
+
+import io.ringtail.internal.Checks;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * What a {@link SumCap} decided about one amount.
+ *
+ * <p>Immutable and thread-safe. Every amount is at the configuration's scale.
+ *
+ * @param allowed whether the amount was admitted (and recorded)
+ * @param exceedsCap whether the amount alone is larger than the cap, so can never be admitted
+ * @param amount the amount decided
+ * @param total what the key's admitted amounts within the window total after this decision
+ * @param cap the configured cap
+ * @param retryAfter how long from this decision's time until this same amount would be
+ *     admitted if nothing else were added: zero when allowed, empty when it exceeds the cap
+ * @param freesIn how long until capacity next frees up, that is until the oldest amount in the
+ *     key's window leaves it; zero when the window holds nothing
+ */
+public record SumDecision(boolean allowed, boolean exceedsCap, BigDecimal amount, BigDecimal total,
+    BigDecimal cap, Optional<Duration> retryAfter, Duration freesIn) {
+
+  /** Validates the components. */
+  public SumDecision {
+    Checks.requireNonNull("amount", amount);
+    Checks.requireNonNull("total", total);
+    Checks.requireNonNull("cap", cap);
+    Checks.requireNonNull("retryAfter", retryAfter);
+    Checks.requireNonNegative("freesIn", freesIn);
+    if (exceedsCap != (amount.compareTo(cap) > 0)) {
+      throw new IllegalArgumentException("exceedsCap must say whether amount " + amount
+          + " is above cap " + cap + ", but was " + exceedsCap);
+    }
+    if (allowed && (exceedsCap || !retryAfter.equals(Optional.of(Duration.ZERO)))) {
+      throw new IllegalArgumentException(
+          "an allowed decision must have retryAfter zero, but was " + retryAfter);
+    }
+    if (exceedsCap == retryAfter.isPresent()) {
+      throw new IllegalArgumentException(
+          "retryAfter must be empty exactly when the amount exceeds the cap, but was " + retryAfter);
+    }
+    if (!allowed && !exceedsCap && (retryAfter.get().isZero() || retryAfter.get().isNegative())) {
+      throw new IllegalArgumentException(
+          "a denied amount within the cap must have a positive retryAfter, but was " + retryAfter);
+    }
+  }
+
+  /** How much more the key may add now: {@code cap - total}. */
+  public BigDecimal remaining() {
+    return cap.subtract(total);
+  }
+}

@@ -1,9 +1,0 @@
-package io.ringtail.keyed;
-
-/** The in-process {@link ThresholdDetector} against the backend-neutral contract. */
-class EventLogThresholdDetectorContractTest extends ThresholdDetectorContract {
-  @Override
-  protected ThresholdDetector newDetector(ThresholdConfig config) {
-    return ThresholdDetector.inProcess(config);
-  }
-}

@@ -1,9 +1,0 @@
-package io.ringtail.keyed;
-
-/** The in-process {@link RateLimiter} against the backend-neutral contract. */
-class SlidingLogRateLimiterContractTest extends RateLimiterContract {
-  @Override
-  protected RateLimiter newLimiter(RateLimitConfig config) {
-    return RateLimiter.inProcess(config);
-  }
-}
