@@ -13,15 +13,22 @@ import org.HdrHistogram.WriterReaderPhaser;
  * <h2>Representation</h2>
  * <ul>
  *   <li><b>Stripes</b>: each recording thread adds into one of a few padded stripes, picked by
- *       thread id. A stripe holds two accumulators (a dense count array in HdrHistogram's layout,
- *       see {@link BucketLayout}, plus sum, min, max and rejected): writers add into the active
- *       one while the other is drained, as in HdrHistogram's {@code Recorder}.
+ *       its {@link Probe} (first its thread id). A stripe holds two accumulators (a dense count
+ *       array in HdrHistogram's layout, see {@link BucketLayout}, plus sum, min, max and
+ *       rejected): writers add into the active one while the other is drained, as in
+ *       HdrHistogram's {@code Recorder}. A writer whose compare-and-set on the sum fails met
+ *       another writer: it moves to another stripe for its next record, and once enough records
+ *       have collided (a count halved at every rotation) the next rotation or snapshot doubles
+ *       the stripes, up to the processors rounded up to a power of two. A stripe once added
+ *       stays, so every drain sees every stripe a writer could have entered.
  *   <li><b>Live bucket</b>: one dense accumulator, guarded by the window lock, into which the
  *       stripes are drained by every snapshot and rotation.
  *   <li><b>Sealed buckets</b>: when time moves into a new bucket the live bucket is sealed into a
  *       compact list of the slots it saw (varint-coded, two to three bytes each), kept in a FIFO of
- *       at most {@code buckets} entries whose arrays are reused, so steady-state rotation
- *       allocates nothing.
+ *       at most {@code buckets} entries. An entry's array is reused when it is at most about
+ *       3 % larger than the bucket now needs and replaced by one of the exact size otherwise,
+ *       so memory follows what the buckets hold now (it does not ratchet up to the largest bucket
+ *       ever seen) and steady traffic rotates without allocating.
  *   <li><b>Window total</b>: one dense array holding the sum of the sealed buckets; a bucket is
  *       added when sealed and subtracted when it leaves the window. A snapshot is total plus live
  *       bucket, whatever the number of buckets or samples.
@@ -30,9 +37,17 @@ import org.HdrHistogram.WriterReaderPhaser;
  * <h2>Concurrency protocol</h2>
  * Built on HdrHistogram's {@link WriterReaderPhaser}, whose guarantees it inherits:
  * <ol>
- *   <li>A record enters its stripe's phaser, adds count, sum, min and max to the stripe's active
- *       accumulator, and exits: two uncontended atomic increments on the phaser, two atomic adds
- *       and two compares. It takes no lock, allocates nothing and never waits.
+ *   <li>A record enters its stripe's phaser, adds sum (a compare-and-set), count, min and max
+ *       to the stripe's active accumulator, and exits: two atomic increments on the phaser, a
+ *       compare-and-set, an atomic add and two compares. It takes no lock, allocates nothing and
+ *       never waits.
+ *   <li>The sum never wraps. Each undrained accumulator holds a share of the headroom
+ *       {@code Long.MAX_VALUE - window sum}, handed out at each drain, and accepts a sample only
+ *       within it; a sample beyond its share is decided exactly under the lock (accepted, or
+ *       rejected and counted if the window's sum cannot take it), which happens only when the
+ *       window's sum comes within a few shares of {@code Long.MAX_VALUE}.
+ *   <li>A reading more than one bucket ahead of the time source is rejected and counted, and
+ *       moves nothing. Only a record that would rotate reads the time source to check it.
  *   <li>A drain (under the window lock) swaps the stripe's accumulators and flips the phaser,
  *       which returns once every record that could have seen the old accumulator has exited.
  *       The old accumulator is then read and zeroed by the drain alone. Each sample's count,
