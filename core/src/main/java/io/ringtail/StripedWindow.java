@@ -25,10 +25,10 @@ import org.HdrHistogram.WriterReaderPhaser;
  *       stripes are drained by every snapshot and rotation.
  *   <li><b>Sealed buckets</b>: when time moves into a new bucket the live bucket is sealed into a
  *       compact list of the slots it saw (varint-coded, two to three bytes each), kept in a FIFO of
- *       at most {@code buckets} entries. An entry's array is reused when it is at most about
- *       3 % larger than the bucket now needs and replaced by one of the exact size otherwise,
- *       so memory follows what the buckets hold now (it does not ratchet up to the largest bucket
- *       ever seen) and steady traffic rotates without allocating.
+ *       at most {@code buckets} entries. An entry's array is reused while it is big enough and at
+ *       most 1.5 times what the bucket now needs, and replaced by one an eighth larger than
+ *       needed otherwise, so memory follows what the buckets hold now (it does not ratchet up to
+ *       the largest bucket ever seen) and steady traffic rotates without allocating.
  *   <li><b>Window total</b>: one dense array holding the sum of the sealed buckets; a bucket is
  *       added when sealed and subtracted when it leaves the window. A snapshot is total plus live
  *       bucket, whatever the number of buckets or samples.
@@ -497,13 +497,14 @@ final class StripedWindow implements RollingWindow {
     }
 
     /**
-     * Makes room for exactly {@code bytes}, keeping the array when it is already big enough and
-     * at most about 3 % bigger: the ring's memory follows what its buckets need now, not the
-     * most any bucket ever needed.
+     * Makes room for {@code bytes}: keeps the array while it is big enough and at most 1.5 times
+     * that, else replaces it by one of {@code bytes} plus an eighth. The ring's memory follows
+     * what its buckets need now, not the most any bucket ever needed, and buckets whose needs
+     * wander by less than an eighth rotate without allocating.
      */
     void fit(int bytes) {
-      if (data.length < bytes || data.length - bytes > (bytes >> 5) + 8) {
-        data = new byte[bytes];
+      if (data.length < bytes || data.length > bytes + (bytes >> 1) + 8) {
+        data = new byte[bytes + (bytes >> 3) + 8];
       }
     }
 
