@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * stripe (double-buffered) plus two for the live bucket and the window total, each
  * {@link #countsArrayLength()} longs (4,608 longs, 36 KiB at the defaults), and, per completed
  * bucket, only the slots that bucket saw (two to three bytes each). The defaults with two stripes
- * hold 217 KiB empty and about 340 KiB filled at 10k samples/s, after one minute as after an
+ * hold 217 KiB empty and about 350 KiB filled at 10k samples/s, after one minute as after an
  * hour (a bucket's storage is sized to what it holds). Stripes added under contention cost
  * two dense arrays each.
  * {@link RollingWindow#footprintBytes()} reports the live figure.
