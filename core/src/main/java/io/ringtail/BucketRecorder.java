@@ -45,7 +45,11 @@ public final class BucketRecorder {
     this.highest = config.highestTrackableValue();
     this.stripes = new StripedWindow.Stripe[config.stripes()];
     for (int i = 0; i < stripes.length; i++) {
-      stripes[i] = new StripedWindow.Stripe(layout.length());
+      StripedWindow.Stripe stripe = new StripedWindow.Stripe(layout.length());
+      // a bucket's sum is published long before it could near Long.MAX_VALUE: no headroom shares
+      stripe.active.raiseLimit(Long.MAX_VALUE);
+      stripe.inactive.raiseLimit(Long.MAX_VALUE);
+      stripes[i] = stripe;
     }
     this.stripeMask = stripes.length - 1;
     this.live = new StripedWindow.Accumulator(layout.length());
@@ -91,9 +95,8 @@ public final class BucketRecorder {
     long ticket = stripe.phaser.writerCriticalSectionEnter();
     try {
       StripedWindow.Accumulator active = stripe.active;
-      if (value >= 0 && value <= highest) {
-        active.add(layout.indexOf(value), value);
-      } else {
+      if (value < 0 || value > highest
+          || active.add(layout.indexOf(value), value) == StripedWindow.Accumulator.OVER_LIMIT) {
         active.reject();
       }
     } finally {

@@ -38,6 +38,8 @@ final class CompactWindow implements RollingWindow {
   private long retiredCount;
   private double retiredSum;
   private long retiredRejected;
+  /** Sum of every bucket in the ring, including any that left the window but are not yet dropped. */
+  private long ringSum;
 
   private CompactWindow(WindowConfig config, TimeSource timeSource) {
     this.config = config;
@@ -74,18 +76,46 @@ final class CompactWindow implements RollingWindow {
 
   @Override
   public synchronized void recordAt(long value, long timeNanos) {
-    advance(timeNanos);
+    boolean tooFarAhead = !advance(timeNanos);
     int at = (int) Math.floorMod(liveEpoch, (long) bucketCount);
     Bucket live = ring[at];
-    if (live == null || live.epoch != liveEpoch) {
-      retire(live);
+    if (live == null) {
       live = new Bucket(liveEpoch);
       ring[at] = live;
+    } else if (live.epoch != liveEpoch) {
+      retire(live);
+      ringSum -= live.sum;
+      live.reset(liveEpoch);
     }
-    if (value >= 0 && value <= config.highestTrackableValue()) {
-      live.add(layout.indexOf(value), value);
-    } else {
+    if (tooFarAhead || value < 0 || value > config.highestTrackableValue() || !fitsInSum(value)) {
       live.rejected++;
+    } else {
+      live.add(layout.indexOf(value), value);
+      ringSum += value;
+    }
+  }
+
+  /**
+   * Whether the window's sum can take {@code value} without passing {@link Long#MAX_VALUE}.
+   * The ring's running sum bounds the window's; only when it is too close are the buckets that
+   * left the window dropped to get the exact figure.
+   */
+  private boolean fitsInSum(long value) {
+    if (value <= Long.MAX_VALUE - ringSum) {
+      return true;
+    }
+    dropExpired(liveEpoch - bucketCount + 1);
+    return value <= Long.MAX_VALUE - ringSum;
+  }
+
+  private void dropExpired(long oldest) {
+    for (int i = 0; i < ring.length; i++) {
+      Bucket b = ring[i];
+      if (b != null && b.epoch < oldest) {
+        retire(b);
+        ringSum -= b.sum;
+        ring[i] = null;
+      }
     }
   }
 
@@ -95,17 +125,14 @@ final class CompactWindow implements RollingWindow {
     synchronized (this) {
       advance(now);
       long oldest = liveEpoch - bucketCount + 1;
+      dropExpired(oldest);
       long sum = 0;
       long rejected = 0;
       long count = 0;
       long min = Long.MAX_VALUE;
       long max = Long.MIN_VALUE;
-      for (int i = 0; i < ring.length; i++) {
-        Bucket b = ring[i];
-        if (b != null && b.epoch < oldest) {
-          retire(b);
-          ring[i] = null;
-        } else if (b != null) {
+      for (Bucket b : ring) {
+        if (b != null) {
           sum += b.sum;
           rejected += b.rejected;
           count += b.count();
@@ -144,12 +171,20 @@ final class CompactWindow implements RollingWindow {
     }
   }
 
-  /** Moves the live bucket forward to the one {@code timeNanos} falls in; never backwards. */
-  private void advance(long timeNanos) {
+  /**
+   * Moves the live bucket forward to the one {@code timeNanos} falls in; never backwards. Returns
+   * false, and leaves the window where it is, for a reading more than one bucket ahead of the
+   * time source; only a reading that would move the window is checked against it.
+   */
+  private boolean advance(long timeNanos) {
     long epoch = Math.floorDiv(timeNanos - origin, width);
     if (epoch > liveEpoch) {
+      if (timeNanos - timeSource.nanoTime() > width) {
+        return false;
+      }
       liveEpoch = epoch;
     }
+    return true;
   }
 
   @Override
@@ -179,7 +214,7 @@ final class CompactWindow implements RollingWindow {
     private static final int[] NO_SLOTS = {};
     private static final long[] NO_COUNTS = {};
 
-    final long epoch;
+    long epoch;
     long sum;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
@@ -198,6 +233,16 @@ final class CompactWindow implements RollingWindow {
         n += counts[k];
       }
       return n;
+    }
+
+    /** Empties the bucket for reuse at {@code epoch}, keeping its arrays. */
+    void reset(long epoch) {
+      this.epoch = epoch;
+      sum = 0;
+      min = Long.MAX_VALUE;
+      max = Long.MIN_VALUE;
+      rejected = 0;
+      distinct = 0;
     }
 
     void add(int slot, long value) {

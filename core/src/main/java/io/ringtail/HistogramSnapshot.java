@@ -69,6 +69,16 @@ public final class HistogramSnapshot implements WindowSnapshot {
         startNanos, endNanos, totals);
   }
 
+  /** Slot of {@code counts()[0]}. */
+  int offset() {
+    return offset;
+  }
+
+  /** The counts from {@link #offset()} on; the caller must not change them. */
+  long[] counts() {
+    return counts;
+  }
+
   private static HistogramSnapshot of(Histogram histogram, long sum, long min, long max,
       long rejected, long startNanos, long endNanos, WindowTotals totals) {
     BucketLayout layout = BucketLayout.of(histogram.getLowestDiscernibleValue(),

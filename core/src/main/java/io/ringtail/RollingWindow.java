@@ -26,8 +26,10 @@ import java.time.Duration;
  *
  * <h2>Thread safety and cost</h2>
  * Any number of threads may record while others take snapshots. Recording takes no lock,
- * allocates nothing and touches one of {@link WindowConfig#stripes()} padded stripes chosen by
- * thread, so recording threads do not contend on one shared atomic. Rotation is lazy (no
+ * allocates nothing and touches one of several padded stripes (starting with
+ * {@link WindowConfig#stripes()}); a thread that meets another on its stripe moves to another,
+ * and a window whose threads keep colliding adds stripes, up to the processor count, so
+ * recording threads do not contend on one shared atomic. Rotation is lazy (no
  * background thread): the first record or snapshot in a new bucket seals the previous one, in
  * time independent of how long the window was idle. No sample is lost or counted twice across a
  * rotation; a writer racing a rotation may land its sample in the next bucket.
@@ -35,7 +37,9 @@ import java.time.Duration;
  * <h2>Bad samples</h2>
  * A negative sample or one above {@link WindowConfig#highestTrackableValue()} is never thrown
  * on: it is counted as rejected (not clamped) in the bucket of its time, and
- * {@link WindowSnapshot#rejected()} reports it.
+ * {@link WindowSnapshot#rejected()} reports it. So is a sample that would take the window's
+ * sum past {@link Long#MAX_VALUE} (possible only with a very high highest trackable value):
+ * the sum is never wrong.
  */
 public interface RollingWindow {
 
@@ -67,7 +71,10 @@ public interface RollingWindow {
 
   /**
    * Records a sample at a reading the caller already took from this window's time source,
-   * saving a clock read (about as costly as the record itself).
+   * saving a clock read (about as costly as the record itself). A reading more than one bucket
+   * width ahead of the time source is not trusted: the sample is rejected and counted, and the
+   * window stays where it is. Only a reading that would move the window into a later bucket is
+   * checked, so the ordinary record reads no clock.
    */
   void recordAt(long value, long timeNanos);
 
@@ -82,6 +89,20 @@ public interface RollingWindow {
 
   /** An immutable view of the window as of the time source's current reading. */
   WindowSnapshot snapshot();
+
+  /**
+   * A snapshot for reading on a request path (adaptive timeouts, hedging, load shedding): the
+   * window as it was at the first call after its latest rotation, shared by every call until
+   * the next one. It lags {@link #snapshot()} by at most one bucket width while the window
+   * records (rotation happens on the first record or snapshot of each bucket), and by the idle
+   * time when nothing records or snapshots. The in-process windows answer it with a volatile read
+   * and allocate nothing per call, and their percentile read is a binary search; prefer
+   * {@link #snapshot()} for anything read once (a scrape, an alert evaluation) or that must be
+   * current. The default takes a fresh snapshot.
+   */
+  default WindowSnapshot recentSnapshot() {
+    return snapshot();
+  }
 
   /** How far back a snapshot reaches (see the window definition above). */
   Duration length();

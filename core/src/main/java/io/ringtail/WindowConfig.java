@@ -22,7 +22,9 @@ import java.util.concurrent.TimeUnit;
  * stripe (double-buffered) plus two for the live bucket and the window total, each
  * {@link #countsArrayLength()} longs (4,608 longs, 36 KiB at the defaults), and, per completed
  * bucket, only the slots that bucket saw (two to three bytes each). The defaults with two stripes
- * hold 217 KiB empty and about 340 KiB filled at 10k samples/s.
+ * hold 217 KiB empty and about 350 KiB filled at 10k samples/s, after one minute as after an
+ * hour (a bucket's storage is sized to what it holds). Stripes added under contention cost
+ * two dense arrays each.
  * {@link RollingWindow#footprintBytes()} reports the live figure.
  */
 public final class WindowConfig {
@@ -106,9 +108,10 @@ public final class WindowConfig {
   }
 
   /**
-   * How many independent recording stripes the window spreads concurrent writers over, picked by
-   * thread id. Each costs two dense count arrays; more stripes mean less contention between
-   * recording threads (two hot threads whose ids agree modulo the stripe count share one).
+   * How many independent recording stripes the window starts with. Each costs two dense count
+   * arrays. A thread starts on the stripe of its id and moves when it meets another thread
+   * there; a window whose writers keep colliding doubles its stripes at a rotation, up to the
+   * processor count rounded up to a power of two (or this count, if higher).
    */
   public int stripes() {
     return stripes;

@@ -21,26 +21,42 @@ import org.junit.jupiter.api.RepeatedTest;
  * a sample lost or counted twice at any rotation would show.
  */
 class StripedWindowStressTest {
-  private static final int WRITERS = 4;
   private static final int RECORDS_PER_WRITER = 200_000;
   private static final int ROTATIONS = 5_000;
 
   @RepeatedTest(3)
   void recordsAcrossForcedRotations_areNeitherLostNorDoubled() throws Exception {
+    recordAcrossForcedRotations(4, 2, 2);
+  }
+
+  /**
+   * Eight writers start on one stripe and move to another every few hundred records (as a
+   * thread does when it meets contention), while the stripes double up to 16 between rotations
+   * and snapshots draining them.
+   */
+  @RepeatedTest(3)
+  void writersMovingBetweenGrowingStripes_loseNothing() throws Exception {
+    StripedWindow window = recordAcrossForcedRotations(8, 1, 16);
+    assertThat(window.stripeCount()).as("stripes grew").isEqualTo(16);
+  }
+
+  private static StripedWindow recordAcrossForcedRotations(int writers, int stripes, int growthBound)
+      throws Exception {
+    boolean moving = growthBound > stripes;
     ManualTimeSource time = new ManualTimeSource(-1_000);
     WindowConfig config = WindowConfig.builder()
         .length(Duration.ofNanos(2L * ROTATIONS * 1_000))
         .buckets(2 * ROTATIONS)
-        .stripes(2)
+        .stripes(stripes)
         .build();
-    RollingWindow window = RollingWindow.create(config, time);
+    StripedWindow window = new StripedWindow(config, time, growthBound);
     AtomicLong recorded = new AtomicLong();
     AtomicBoolean writing = new AtomicBoolean(true);
     CountDownLatch start = new CountDownLatch(1);
-    ExecutorService pool = Executors.newFixedThreadPool(WRITERS + 2);
+    ExecutorService pool = Executors.newFixedThreadPool(writers + 2);
     List<Future<?>> futures = new ArrayList<>();
     try {
-      for (int w = 0; w < WRITERS; w++) {
+      for (int w = 0; w < writers; w++) {
         long value = w + 1;
         futures.add(pool.submit(() -> {
           start.await();
@@ -49,6 +65,9 @@ class StripedWindowStressTest {
             if ((i & 1023) == 0) {
               window.record(-1);
             }
+            if (moving && i % 300 == 0) {
+              Probe.current().rehash();
+            }
             recorded.incrementAndGet();
           }
           return null;
@@ -56,12 +75,15 @@ class StripedWindowStressTest {
       }
       futures.add(pool.submit(() -> {
         start.await();
-        long step = (long) WRITERS * RECORDS_PER_WRITER / ROTATIONS;
+        long step = (long) writers * RECORDS_PER_WRITER / ROTATIONS;
         for (int r = 1; r <= ROTATIONS; r++) {
           while (recorded.get() < r * step - step / 2 && writing.get()) {
             Thread.onSpinWait();
           }
           time.advanceNanos(1_000);
+          if (moving && r % 500 == 0) {
+            growStripes(window);
+          }
         }
         return null;
       }));
@@ -71,15 +93,15 @@ class StripedWindowStressTest {
         while (writing.get()) {
           long floor = recorded.get();
           WindowSnapshot s = window.snapshot();
-          long ceiling = recorded.get() + WRITERS;
+          long ceiling = recorded.get() + writers;
           assertThat(s.count()).isGreaterThanOrEqualTo(Math.max(floor, lastCount)).isLessThanOrEqualTo(ceiling);
-          assertThat(s.sum()).isBetween(floor, 4L * ceiling);
+          assertThat(s.sum()).isBetween(floor, (long) writers * ceiling);
           lastCount = s.count();
         }
         return null;
       }));
       start.countDown();
-      for (int i = 0; i < WRITERS; i++) {
+      for (int i = 0; i < writers; i++) {
         futures.get(i).get(2, TimeUnit.MINUTES);
       }
       writing.set(false);
@@ -91,11 +113,17 @@ class StripedWindowStressTest {
     }
     assertThat(time.nanoTime()).as("every rotation happened").isEqualTo(-1_000 + ROTATIONS * 1_000L);
     WindowSnapshot last = window.snapshot();
-    assertThat(last.count()).isEqualTo((long) WRITERS * RECORDS_PER_WRITER);
-    assertThat(last.sum()).isEqualTo((long) RECORDS_PER_WRITER * (1 + 2 + 3 + 4));
+    assertThat(last.count()).isEqualTo((long) writers * RECORDS_PER_WRITER);
+    long values = (long) writers * (writers + 1) / 2;
+    assertThat(last.sum()).isEqualTo(RECORDS_PER_WRITER * values);
     assertThat(last.min()).isEqualTo(1);
-    assertThat(last.max()).isEqualTo(4);
-    assertThat(last.rejected()).isEqualTo((long) WRITERS * (RECORDS_PER_WRITER / 1024 + 1));
+    assertThat(last.max()).isEqualTo(writers);
+    assertThat(last.rejected()).isEqualTo((long) writers * (RECORDS_PER_WRITER / 1024 + 1));
+    return window;
+  }
+
+  private static void growStripes(StripedWindow window) {
+    window.growStripesNow();
   }
 
   @RepeatedTest(3)

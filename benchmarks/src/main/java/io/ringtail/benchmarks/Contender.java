@@ -45,8 +45,11 @@ public interface Contender {
     RINGTAIL_RECORD_AT("Ringtail recordAt(v, t)"),
     /** Ringtail {@code record(v)} on a fake clock that forces a bucket rotation every 1,024 records. */
     RINGTAIL_ROTATING("Ringtail record(v), rotating"),
-    /** Ringtail {@code record(v)} with one stripe: every recording thread shares it (the collision case). */
-    RINGTAIL_ONE_STRIPE("Ringtail record(v), 1 stripe"),
+    /**
+     * Ringtail {@code record(v)} starting with one stripe: every recording thread starts on it
+     * (the collision case) until contention moves threads and adds stripes.
+     */
+    RINGTAIL_ONE_STRIPE("Ringtail record(v), starting on 1 stripe"),
     /** Ringtail's compact window ({@code RollingWindow.createCompact}): memory grows with what it holds; records take a lock. */
     RINGTAIL_COMPACT("Ringtail compact record(v)"),
     /** Ringtail with 12 buckets of 5 s instead of 60 of 1 s. */

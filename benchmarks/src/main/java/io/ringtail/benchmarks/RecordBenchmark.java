@@ -21,8 +21,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * Values come from a precomputed log-normal array ({@link Latencies}), each thread starting at
  * its own offset. {@code RINGTAIL_ROTATING} reads a fake clock that forces a bucket rotation every
  * 1,024 records; {@code RINGTAIL_RECORD_AT} passes a caller-held time, like HdrHistogram's
- * {@code Recorder.recordValue} which reads no clock; {@code RINGTAIL_ONE_STRIPE} shows what
- * threads pay when they share a stripe.
+ * {@code Recorder.recordValue} which reads no clock; {@code RINGTAIL_ONE_STRIPE} starts every
+ * thread on one shared stripe (threads whose ids collide), so it shows what remains of a
+ * collision once threads have moved and stripes were added.
  *
  * <p>A JMH state shared by every benchmark thread (its contender is the shared instance under
  * test); each thread's {@link Values} cursor is its own.

@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConfig;
+import io.ringtail.decision.RateDecision;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.keyed.KeyedWindows;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jol.info.GraphLayout;
 
 /**
  * The CI allocation guard: Ringtail's record path must allocate nothing. Counts the bytes the
@@ -25,6 +30,11 @@ class RecordAllocationTest {
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   static Object sink;
+
+  static {
+    // JOL reads a record's field offsets this way on JDK 17
+    System.setProperty("jol.magicFieldOffset", "true");
+  }
 
   @BeforeAll
   static void counterIsAvailable() {
@@ -75,6 +85,60 @@ class RecordAllocationTest {
     assertThat(window.snapshot().count()).isEqualTo(10_000L);
   }
 
+  /**
+   * A keyed record on keys already held, through bucket rotations: the key lookup and the
+   * compact window's record allocate nothing once every bucket of each key's ring exists.
+   */
+  @Test
+  void keyedRecord_existingKeys_allocatesNothing() {
+    ManualTimeSource time = new ManualTimeSource();
+    KeyedWindows windows = KeyedWindows.builder().timeSource(time).build();
+    String[] keys = new String[64];
+    for (int k = 0; k < keys.length; k++) {
+      keys[k] = "tenant-" + k;
+    }
+    long width = windows.windowConfig().bucketWidth().toNanos();
+    assertThat(steadyStateBytes(() -> keyedLoop(windows, keys, time, width))).isLessThanOrEqualTo(SLACK_BYTES);
+    assertThat(windows.snapshot(keys[0]).count()).isPositive();
+  }
+
+  /** A per-request percentile read: no allocation, however often it is called. */
+  @Test
+  void recentSnapshotPercentile_allocatesNothing() {
+    RollingWindow window = RollingWindow.create(WindowConfig.defaults());
+    recordLoop(window);
+    assertThat(steadyStateBytes(() -> percentileLoop(window))).isLessThanOrEqualTo(SLACK_BYTES);
+  }
+
+  /**
+   * A limiter decision, on keys with steady traffic, allocates at most the decision it returns
+   * (its size measured by JOL): under the limit, then over it, where a denial carries its
+   * retry-after.
+   */
+  @Test
+  void rateLimiterDecision_allocatesAtMostTheDecision() {
+    assertDecisionBytes(1_000, true);
+    assertDecisionBytes(100, false);
+  }
+
+  private static void assertDecisionBytes(int limit, boolean allowed) {
+    ManualTimeSource time = new ManualTimeSource();
+    RateLimiter limiter = RateLimiter.inProcess(RateLimitConfig.builder().limit(limit)
+        .window(Duration.ofSeconds(1)).timeSource(time).build(), 1_000);
+    String[] keys = {"tenant-0", "tenant-1", "tenant-2", "tenant-3"};
+    RateDecision[] last = new RateDecision[1];
+    long bytes = steadyStateBytes(() -> {
+      for (int i = 0; i < RECORDS; i++) {
+        time.advanceNanos(1_000_000);
+        last[0] = limiter.tryAcquire(keys[i & 3]);
+      }
+    });
+    assertThat(last[0].allowed()).isEqualTo(allowed);
+    long decisionBytes = GraphLayout.parseInstance(last[0]).totalSize();
+    assertThat(bytes).as("%s decisions of %s B", RECORDS, decisionBytes)
+        .isLessThanOrEqualTo(decisionBytes * RECORDS + SLACK_BYTES);
+  }
+
   /** The guard itself can fail: an allocating path is measured at what it allocates. */
   @Test
   void steadyStateBytes_allocatingPath_countsEveryAllocation() {
@@ -122,6 +186,23 @@ class RecordAllocationTest {
       }
       window.record(VALUES[i % 1000]);
     }
+  }
+
+  private static void keyedLoop(KeyedWindows windows, String[] keys, ManualTimeSource time, long width) {
+    for (int i = 0; i < RECORDS; i++) {
+      if (i % 5_000 == 0) {
+        time.advanceNanos(width);
+      }
+      windows.record(keys[i & (keys.length - 1)], VALUES[i % 1000]);
+    }
+  }
+
+  private static void percentileLoop(RollingWindow window) {
+    double total = 0;
+    for (int i = 0; i < RECORDS; i++) {
+      total += window.recentSnapshot().valueAtPercentile(95);
+    }
+    sink = total;
   }
 
   private static void allocatingLoop() {

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The in-process {@link KeyedWindows}: a Caffeine cache of compact windows ({@link RollingWindow#createCompact}) (or striped
@@ -32,6 +33,8 @@ final class CaffeineKeyedWindows implements KeyedWindows {
   private final boolean compact;
   private final Cache<String, RollingWindow> windows;
   private final RollingWindow empty;
+  /** Held once: a method reference made per call would allocate on every record. */
+  private final Function<String, RollingWindow> factory = this::newWindow;
 
   CaffeineKeyedWindows(KeyedWindows.Builder b) {
     this.config = b.window;
@@ -54,7 +57,7 @@ final class CaffeineKeyedWindows implements KeyedWindows {
   @Override
   public void recordAt(String key, long value, long timeNanos) {
     Checks.requireNonEmpty("key", key);
-    windows.get(key, this::newWindow).recordAt(value, timeNanos);
+    windows.get(key, factory).recordAt(value, timeNanos);
   }
 
   private RollingWindow newWindow(String key) {

@@ -147,4 +147,77 @@ class StripedWindowTest {
     assertThat(before).isLessThan(after);
     assertThat(after).as("footprint bytes").isLessThan(400 * 1024);
   }
+
+  /**
+   * A bucket's storage is sized to what it holds when sealed: after a minute of widely spread
+   * samples, a minute of narrow ones brings the footprint back to what narrow samples need.
+   */
+  @Test
+  void footprint_followsWhatTheBucketsHoldNow_notTheMostTheyEverHeld() {
+    RollingWindow w = RollingWindow.create(WindowConfig.builder().stripes(2).build(), time);
+    SplittableRandom random = new SplittableRandom(3);
+    long narrow = recordMinute(w, random, 0.05);
+    long wide = recordMinute(w, random, 2.0);
+    long narrowAgain = recordMinute(w, random, 0.05);
+    assertThat(wide).isGreaterThan(narrow + 60 * 1024);
+    assertThat((double) narrowAgain / narrow).as("%,d B, then %,d B, then %,d B", narrow, wide, narrowAgain)
+        .isLessThanOrEqualTo(1.05);
+  }
+
+  private long recordMinute(RollingWindow w, SplittableRandom random, double sigma) {
+    for (int i = 0; i < 60 * 5_000; i++) {
+      w.record((long) Math.exp(13 + sigma * RollingWindowContract.gaussian(random)));
+      time.advanceNanos(200_000);
+    }
+    return w.footprintBytes();
+  }
+
+  @Test
+  void recentSnapshot_answersAsTheSnapshotTakenAtItsRefresh() {
+    SplittableRandom random = new SplittableRandom(7);
+    for (int second = 0; second < 90; second++) {
+      for (int i = 0; i < 1_000; i++) {
+        window.record((long) Math.exp(13 + 1.5 * RollingWindowContract.gaussian(random)));
+      }
+      time.advance(Duration.ofSeconds(1));
+      window.record(1);
+      WindowSnapshot recent = window.recentSnapshot();
+      WindowSnapshot exact = window.snapshot();
+      assertThat(recent.count()).isEqualTo(exact.count());
+      assertThat(recent.sum()).isEqualTo(exact.sum());
+      assertThat(recent.min()).isEqualTo(exact.min());
+      assertThat(recent.max()).isEqualTo(exact.max());
+      assertThat(recent.startNanos()).isEqualTo(exact.startNanos());
+      for (double p : new double[] {0, 0.1, 1, 10, 50, 90, 95, 99, 99.9, 99.99, 100}) {
+        assertThat(recent.valueAtPercentile(p)).as("p%s", p).isEqualTo(exact.valueAtPercentile(p));
+      }
+      for (long v : new long[] {0, 1, 100_000, 442_413, 1_000_000, 50_000_000, Long.MAX_VALUE}) {
+        assertThat(recent.fractionAbove(v)).as("above %s", v).isEqualTo(exact.fractionAbove(v));
+      }
+    }
+  }
+
+  @Test
+  void recentSnapshot_isSharedUntilTheWindowRotates() {
+    window.record(10);
+    WindowSnapshot first = window.recentSnapshot();
+    window.record(20);
+    time.advance(Duration.ofMillis(999));
+    assertThat(window.recentSnapshot()).isSameAs(first);
+    assertThat(first.count()).isEqualTo(1);
+    time.advance(Duration.ofMillis(1));
+    window.record(30);
+    WindowSnapshot next = window.recentSnapshot();
+    assertThat(next).isNotSameAs(first);
+    assertThat(next.count()).isEqualTo(3);
+    assertThat(window.recentSnapshot()).isSameAs(next);
+  }
+
+  @Test
+  void recentSnapshot_ofEmptyWindow_isEmpty() {
+    WindowSnapshot s = window.recentSnapshot();
+    assertThat(s.isEmpty()).isTrue();
+    assertThat(s.valueAtPercentile(95)).isNaN();
+    assertThat(s.fractionAbove(1)).isNaN();
+  }
 }
