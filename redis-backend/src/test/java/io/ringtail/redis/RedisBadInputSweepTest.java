@@ -195,7 +195,7 @@ class RedisBadInputSweepTest {
           .record(key, "e").count()).isEqualTo(1);
       assertThat(backend.sumCap("s", sum.toBuilder().idleExpiry(longest).build())
           .tryAdd(key, BigDecimal.ONE).allowed()).isTrue();
-      assertThat(connection.sync().pttl(DecisionKeys.of(backend.keyPrefix, "r", key, "rl")[0]))
+      assertThat(connection.sync().pttl(DecisionKeys.of(backend.keyPrefix, "r", key, RedisRateLimiter.KEY_SUFFIXES)[0]))
           .as("the idle expiry became a positive TTL").isPositive();
     });
     cases.works("local fallback config", () -> backend.window(RedisTestSupport.uniqueName("lf"))
