@@ -15,6 +15,7 @@ import java.time.Duration;
 public final class Checks {
   /** The longest duration that fits in a {@code long} of nanoseconds, about 292 years. */
   public static final Duration MAX_NANOS = Duration.ofNanos(Long.MAX_VALUE);
+  private static final Duration MIN_NANOS = MAX_NANOS.negated();
 
   private Checks() {}
 
@@ -152,7 +153,7 @@ public final class Checks {
    */
   public static long requireNanos(String name, Duration value) {
     requireNonNull(name, value);
-    if (value.compareTo(MAX_NANOS) > 0 || value.compareTo(MAX_NANOS.negated()) < 0) {
+    if (value.compareTo(MAX_NANOS) > 0 || value.compareTo(MIN_NANOS) < 0) {
       throw invalid(name, "within " + MAX_NANOS + " (a long of nanoseconds)", value);
     }
     return value.toNanos();
