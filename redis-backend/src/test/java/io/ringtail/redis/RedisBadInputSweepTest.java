@@ -195,8 +195,10 @@ class RedisBadInputSweepTest {
           .record(key, "e").count()).isEqualTo(1);
       assertThat(backend.sumCap("s", sum.toBuilder().idleExpiry(longest).build())
           .tryAdd(key, BigDecimal.ONE).allowed()).isTrue();
-      assertThat(connection.sync().pttl(DecisionKeys.of(backend.keyPrefix, "r", key, "rl")[0]))
+      assertThat(connection.sync().pttl(DecisionKeys.of(backend.keyPrefix, "r", key, RedisRateLimiter.KEY_SUFFIXES)[0]))
           .as("the idle expiry became a positive TTL").isPositive();
+      assertThat(connection.sync().pttl(DecisionKeys.of(backend.keyPrefix, "t", key, "te")[0]))
+          .as("the threshold detector's too").isPositive();
     });
     cases.works("local fallback config", () -> backend.window(RedisTestSupport.uniqueName("lf"))
         .localFallback(WindowConfig.defaults()).build().record(5));
