@@ -131,6 +131,21 @@ class RedisDecisionTimeTest {
   }
 
   @Test
+  public void thresholdKeyWrittenInTheDecimalLayout_isClearedOnItsNextEvent() {
+    String name = RedisTestSupport.uniqueName("decimal-layout");
+    String[] keys = DecisionKeys.of(backend.keyPrefix, name, "k", "te", "ti", "tm");
+    String time = "09223372036854775808"; // reading 0 as the earlier layout wrote it
+    connection.sync().zadd(keys[0], 0, time + ":before");
+    connection.sync().hset(keys[1], "before", time);
+    connection.sync().hset(keys[2], "latest", time);
+    ThresholdDetector detector = backend.thresholdDetector(name, ThresholdConfig.builder().threshold(2)
+        .window(Duration.ofSeconds(10)).timeSource(new ManualTimeSource(0)).build());
+    assertThat(detector.record("k", "e1", 0)).isEqualTo(new ThresholdDecision(ThresholdDecision.Outcome.COUNTED, 1, 2, false));
+    assertThat(detector.record("k", "before", 0).outcome()).isEqualTo(ThresholdDecision.Outcome.COUNTED);
+    assertThat(connection.sync().zcard(keys[0])).isEqualTo(2);
+  }
+
+  @Test
   public void keyActiveLongerThanItsBaseReach_rebasesAndStaysExact() {
     for (long seed : new long[] {11, 12}) {
       RateLimitConfig config = config(3, WINDOW);
