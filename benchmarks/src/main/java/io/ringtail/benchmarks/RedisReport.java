@@ -194,12 +194,14 @@ public final class RedisReport {
           detector.record("user", "event-" + i);
         }
         long rl = 0;
-        for (String key : RedisTestKit.decisionKeys("ringtail", "bench", "user", "rl", "rm")) {
-          rl += redis.memoryUsage(key);
+        for (String key : RedisTestKit.decisionKeys("ringtail", "bench", "user", "rq", "rp", "rk")) {
+          Long usage = redis.memoryUsage(key);
+          rl += usage == null ? 0 : usage;
         }
         long th = 0;
-        for (String key : RedisTestKit.decisionKeys("ringtail", "bench", "user", "te", "ti", "tm")) {
-          th += redis.memoryUsage(key);
+        for (String key : RedisTestKit.decisionKeys("ringtail", "bench", "user", "te", "ti", "tm", "tp")) {
+          Long usage = redis.memoryUsage(key);
+          th += usage == null ? 0 : usage;
         }
 
         double[] q1k = jmhQuery.get(1_000);

@@ -116,7 +116,9 @@ public final class RedisBackend {
    * A fleet-wide {@link ThresholdDetector}: every process building one with the same
    * {@code name} shares its per-key state. Same semantics as the in-process detector; times are
    * readings of the configuration's time source, which must be a base the fleet shares (for
-   * example epoch nanoseconds).
+   * example epoch nanoseconds). Windows up to 2^51 ns (26 days).
+   *
+   * @throws IllegalArgumentException if the window is longer
    */
   public ThresholdDetector thresholdDetector(String name, ThresholdConfig config) {
     return new RedisThresholdDetector(this, name, Checks.requireNonNull("config", config));

@@ -31,11 +31,12 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
   RedisThresholdDetector(RedisBackend backend, String name, ThresholdConfig config) {
     super(backend, name);
     this.config = config;
-    this.window = Decimal64.of(config.windowNanos());
+    requireWindow("threshold detector", config.window());
+    this.window = Long.toString(config.windowNanos());
     this.threshold = Integer.toString(config.threshold());
     this.cap = Integer.toString(config.maxEventsPerKey());
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
-    this.cooldown = Decimal64.of(config.listenerCooldown().toNanos());
+    this.cooldown = Long.toString(config.listenerCooldown().toNanos());
     this.pending = new LinkedBlockingDeque<>(Math.max(1, backend.eventBufferCapacity));
   }
 
@@ -43,8 +44,9 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
   public ThresholdDecision record(String key, String eventId, long eventTimeNanos) {
     requireKey(key);
     Checks.requireNonEmpty("eventId", eventId);
-    String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, "te", "ti", "tm");
-    String[] args = {Decimal64.time(eventTimeNanos), window, threshold, cap, eventId, ttl, cooldown, CHUNK};
+    String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, "te", "ti", "tm", "tp");
+    String[] args = {Long.toString(eventTimeNanos >>> 32), Long.toString(eventTimeNanos & 0xFFFF_FFFFL),
+        window, threshold, cap, eventId, ttl, cooldown, CHUNK};
     List<Object> reply;
     try {
       reply = backend.runner.runSync(Scripts.THRESHOLD, keys, args);

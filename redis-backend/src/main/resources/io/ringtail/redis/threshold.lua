@@ -1,60 +1,142 @@
--- Correlation threshold, one event, atomically (after the decimal64.lua prelude).
--- KEYS: 1 events ZSET (lex members '<time>:<event id>', scores 0), 2 ids HASH (event id -> time),
---       3 meta HASH (latest, notified, trimmed). All share one hash tag.
--- ARGV: 1 event time (20 digits), 2 window (20 digits), 3 threshold, 4 max events kept,
---       5 event id, 6 ttl ms, 7 listener cooldown (20 digits), 8 eviction chunk.
+-- Correlation threshold, one event, atomically (after the decision_clock.lua prelude).
+-- KEYS: 1 events ZSET (member: event id, score: its time as an offset from the key's base; equal
+--       times order by id), 2 ids HASH (held event id -> 1), 3 meta HASH (bh, bl: base;
+--       latest: offset; shift: this base's offset from the previous one, while the previous
+--       base's events may be in the window; notified: offset; trimmed), 4 the events of the
+--       previous base (read until they leave the window). All share one hash tag.
+-- ARGV: 1 and 2 the event time's high and low halves, 3 window ns (at most 2^51), 4 threshold,
+--       5 max events kept, 6 event id, 7 ttl ms, 8 listener cooldown ns, 9 eviction chunk.
 -- Returns: outcome (0 counted, 1 duplicate, 2 expired), count, crossed (0/1), notify (0/1),
 --          and for a counted event whether the key overflowed the cap for the first time (0/1).
-local events, ids, meta = KEYS[1], KEYS[2], KEYS[3]
-local t, w, threshold, cap, id = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
-local chunk = tonumber(ARGV[8])
+local events, ids, meta, old = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local th, tl = tonumber(ARGV[1]), tonumber(ARGV[2])
+local w, threshold, cap, id = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+local chunk = tonumber(ARGV[9])
 
-local function forget(members)
-  if #members == 0 then
-    return
-  end
-  redis.call('ZREM', events, unpack(members))
-  local names = {}
-  for i = 1, #members do
-    names[i] = string.sub(members[i], 22)
-  end
-  redis.call('HDEL', ids, unpack(names))
+local s = redis.call('HMGET', meta, 'bh', 'bl', 'latest', 'shift', 'notified')
+local sent, latest, shift, notified = 0, nil, nil, nil
+if s[1] then
+  sent = offset(th, tl, tonumber(s[1]), tonumber(s[2]))
+  latest, shift, notified = tonumber(s[3]), tonumber(s[4]), tonumber(s[5])
+else
+  -- a new key (or one written in an earlier layout, without a base): nothing to keep
+  redis.call('UNLINK', events, ids, meta, old)
+  redis.call('HSET', meta, 'bh', ARGV[1], 'bl', ARGV[2])
 end
 
-local latest = redis.call('HGET', meta, 'latest')
+-- the segments holding events: the previous base's (times are score - shift), then this one's
+local function segments()
+  local segs = {}
+  if shift then
+    segs[1] = {key = old, shift = shift}
+  end
+  segs[#segs + 1] = {key = events, shift = 0}
+  return segs
+end
+
+-- events timed after cut
+local function countAfter(cut)
+  local n = 0
+  for _, g in ipairs(segments()) do
+    n = n + redis.call('ZCOUNT', g.key, '(' .. num(cut + g.shift), '+inf')
+  end
+  return n
+end
+
 local before = 0
-local oldCut = nil
 if latest then
-  local oldFrom
-  oldFrom, oldCut = windowOf(latest, w)
-  before = redis.call('ZLEXCOUNT', events, oldFrom, '+')
-  if oldCut and t <= oldCut then
+  before = countAfter(latest - w)
+  if latest - sent >= w then
     return {2, before, 0, 0}
   end
 end
-local newLatest = t
-if latest and latest > t then
-  newLatest = latest
+local t = sent
+if latest and latest > sent then
+  t = latest
 end
-local from, cut = windowOf(newLatest, w)
-local held = redis.call('HGET', ids, id)
-if held and ((not cut) or held > cut) then
-  return {1, before, 0, 0}
+if redis.call('HGET', ids, id) then
+  for _, g in ipairs(segments()) do
+    local score = redis.call('ZSCORE', g.key, id)
+    if score then
+      if tonumber(score) - g.shift > t - w then
+        return {1, before, 0, 0}
+      end
+      redis.call('ZREM', g.key, id)
+    end
+  end
+  redis.call('HDEL', ids, id)
 end
-if held then
-  redis.call('ZREM', events, held .. ':' .. id)
+
+if t >= REBASE then
+  -- t is this event's time (stored offsets stay below REBASE); it becomes the base, and the
+  -- events move to the previous base's slot while some may still be in the window
+  redis.call('UNLINK', old)
+  shift = nil
+  if t - latest < w and redis.call('ZCARD', events) > 0 then
+    redis.call('RENAME', events, old)
+    shift = t
+  else
+    redis.call('UNLINK', events, ids)
+  end
+  if notified then
+    notified = notified - t
+  end
+  redis.call('HSET', meta, 'bh', ARGV[1], 'bl', ARGV[2])
+  redis.call('HDEL', meta, 'shift')
+  if shift then
+    redis.call('HSET', meta, 'shift', num(shift))
+  end
+  sent, t = sent - t, 0
 end
-redis.call('HSET', meta, 'latest', newLatest)
-if cut then
-  forget(redis.call('ZRANGE', events, '-', '[' .. cut .. ';', 'BYLEX', 'LIMIT', 0, chunk))
+
+local cut = t - w
+local segs = segments()
+local function forget(g, first, last)
+  local members = redis.call('ZRANGE', g.key, first, last)
+  if #members > 0 then
+    redis.call('ZREM', g.key, unpack(members))
+    redis.call('HDEL', ids, unpack(members))
+  end
 end
-local stillHeld = redis.call('ZLEXCOUNT', events, from, '+')
-redis.call('ZADD', events, 0, t .. ':' .. id)
-redis.call('HSET', ids, id, t)
+local stillHeld = 0
+for _, g in ipairs(segs) do
+  local stale = redis.call('ZCOUNT', g.key, '-inf', num(cut + g.shift))
+  if stale > 0 then
+    local k = math.min(stale, chunk)
+    forget(g, 0, k - 1)
+    stale = stale - k
+  end
+  g.first = stale
+  g.n = redis.call('ZCARD', g.key) - stale
+  stillHeld = stillHeld + g.n
+end
+if shift and segs[1].n + segs[1].first == 0 then
+  -- the previous base's events have all left (its set is gone)
+  redis.call('HDEL', meta, 'shift')
+  table.remove(segs, 1)
+  shift = nil
+end
+redis.call('ZADD', events, num(sent), id)
+redis.call('HSET', ids, id, '1')
+segs[#segs].n = segs[#segs].n + 1
 local after = stillHeld + 1
 local firstTrim = 0
 if after > cap then
-  forget(redis.call('ZRANGE', events, from, '+', 'BYLEX', 'LIMIT', 0, after - cap))
+  -- drop the oldest held events (by time, then id) down to the cap, from whichever segment
+  for _ = 1, after - cap do
+    local pick, pickTime, pickId = nil, nil, nil
+    for _, g in ipairs(segs) do
+      if g.n > 0 then
+        local e = redis.call('ZRANGE', g.key, g.first, g.first, 'WITHSCORES')
+        local at = tonumber(e[2]) - g.shift
+        if (not pick) or at < pickTime or (at == pickTime and e[1] < pickId) then
+          pick, pickTime, pickId = g, at, e[1]
+        end
+      end
+    end
+    forget(pick, pick.first, pick.first)
+    pick.n = pick.n - 1
+  end
   after = cap
   firstTrim = redis.call('HSETNX', meta, 'trimmed', '1')
 end
@@ -62,9 +144,20 @@ end
 local crossed, notify = 0, 0
 if after >= threshold and stillHeld < threshold then
   crossed = 1
-  notify = shouldNotify(meta, newLatest, ARGV[7])
+  if (not notified) or t - notified >= tonumber(ARGV[8]) then
+    notify = 1
+    notified = t
+  end
 end
-redis.call('PEXPIRE', events, ARGV[6])
-redis.call('PEXPIRE', ids, ARGV[6])
-redis.call('PEXPIRE', meta, ARGV[6])
+if notified then
+  redis.call('HSET', meta, 'latest', num(t), 'notified', num(notified))
+else
+  redis.call('HSET', meta, 'latest', num(t))
+end
+redis.call('PEXPIRE', events, ARGV[7])
+redis.call('PEXPIRE', ids, ARGV[7])
+redis.call('PEXPIRE', meta, ARGV[7])
+if shift then
+  redis.call('PEXPIRE', old, ARGV[7])
+end
 return {0, after, crossed, notify, firstTrim}

@@ -197,6 +197,8 @@ class RedisBadInputSweepTest {
           .tryAdd(key, BigDecimal.ONE).allowed()).isTrue();
       assertThat(connection.sync().pttl(DecisionKeys.of(backend.keyPrefix, "r", key, RedisRateLimiter.KEY_SUFFIXES)[0]))
           .as("the idle expiry became a positive TTL").isPositive();
+      assertThat(connection.sync().pttl(DecisionKeys.of(backend.keyPrefix, "t", key, "te")[0]))
+          .as("the threshold detector's too").isPositive();
     });
     cases.works("local fallback config", () -> backend.window(RedisTestSupport.uniqueName("lf"))
         .localFallback(WindowConfig.defaults()).build().record(5));

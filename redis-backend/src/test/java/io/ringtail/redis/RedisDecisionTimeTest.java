@@ -13,8 +13,13 @@ import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
+import io.ringtail.decision.ThresholdConfig;
+import io.ringtail.decision.ThresholdDecision;
+import io.ringtail.decision.ThresholdDetector;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The Redis rate limiter and sum cap where their scripts have to take care: time readings
+ * The Redis rate limiter, sum cap and threshold detector where their scripts have to take care: time readings
  * wrapping past {@link Long#MAX_VALUE}, a key whose offsets outgrow its base, denials answered
  * locally.
  * Each is checked against the in-process limiter on the same requests.
@@ -68,6 +73,76 @@ class RedisDecisionTimeTest {
     assertThat(redis.tryAcquire("w", first).allowed()).isTrue();
     assertThat(redis.tryAcquire("w", first + Duration.ofSeconds(20).toNanos()).allowed())
         .as("20 s later, across the wrap, the 10 s window is empty again").isTrue();
+  }
+
+  @Test
+  public void thresholdAcrossTheWrap_isDecidedByDifference_likeInProcess() {
+    ThresholdConfig config = ThresholdConfig.builder().threshold(2).window(Duration.ofSeconds(10))
+        .idleExpiry(Duration.ofDays(400)).timeSource(new ManualTimeSource(0)).build();
+    ThresholdDetector redis = backend.thresholdDetector(RedisTestSupport.uniqueName("wrap-threshold"), config);
+    ThresholdDetector local = ThresholdDetector.inProcess(config);
+    long first = Long.MAX_VALUE - Duration.ofSeconds(5).toNanos();
+    long near = Long.MIN_VALUE + Duration.ofSeconds(3).toNanos();
+    long far = first + Duration.ofSeconds(20).toNanos();
+    assertThat(near - first).as("8 s (and 1 ns) apart across the wrap").isEqualTo(Duration.ofSeconds(8).toNanos() + 1);
+
+    assertThat(redis.record("near", "e1", first)).isEqualTo(local.record("near", "e1", first));
+    ThresholdDecision crossing = redis.record("near", "e2", near);
+    assertThat(crossing).isEqualTo(local.record("near", "e2", near));
+    assertThat(crossing.crossed()).as("two events 8 s apart, across the wrap, cross a 10 s threshold").isTrue();
+
+    assertThat(redis.record("far", "e1", first)).isEqualTo(local.record("far", "e1", first));
+    ThresholdDecision apart = redis.record("far", "e2", far);
+    assertThat(apart).isEqualTo(local.record("far", "e2", far));
+    assertThat(apart.crossed()).as("20 s apart, across the wrap, the first event has left").isFalse();
+    assertThat(apart.count()).isEqualTo(1);
+
+    ThresholdDecision stale = redis.record("far", "e0", Long.MAX_VALUE - Duration.ofSeconds(30).toNanos());
+    assertThat(stale).isEqualTo(local.record("far", "e0", Long.MAX_VALUE - Duration.ofSeconds(30).toNanos()));
+    assertThat(stale.outcome()).as("an event before the window, across the wrap").isEqualTo(ThresholdDecision.Outcome.EXPIRED);
+  }
+
+  @Test
+  public void threshold_acrossTheWrapAndRebases_withTrimsDuplicatesAndLateEvents_agreesWithInProcess() {
+    List<String> redisCrossings = new ArrayList<>();
+    List<String> localCrossings = new ArrayList<>();
+    ThresholdConfig.Builder rule = ThresholdConfig.builder().threshold(4).window(WINDOW).maxEventsPerKey(6)
+        .listenerCooldown(Duration.ofSeconds(90)).idleExpiry(Duration.ofDays(400)).timeSource(new ManualTimeSource(0));
+    ThresholdDetector redis = backend.thresholdDetector(RedisTestSupport.uniqueName("rebase-threshold"),
+        rule.listener((key, d) -> redisCrossings.add(key + " " + d)).build());
+    ThresholdDetector local = ThresholdDetector.inProcess(rule.listener((key, d) -> localCrossings.add(key + " " + d)).build());
+    SplittableRandom random = new SplittableRandom(17);
+    long t = Long.MAX_VALUE - Duration.ofMinutes(10).toNanos();
+    long[] starts = {t, t + (1L << 52) - 2 * WINDOW.toNanos(), t + 2 * (1L << 52) - 2 * WINDOW.toNanos(),
+        t + 3 * (1L << 52) + Duration.ofDays(30).toNanos()};
+    int id = 0;
+    for (long start : starts) {
+      t = start;
+      for (int i = 0; i < 400; i++) {
+        int step = random.nextInt(20);
+        t += step == 0 ? 2 * WINDOW.toNanos() : random.nextLong(WINDOW.toNanos() / 6);
+        long at = random.nextInt(5) == 0 ? t - random.nextLong(WINDOW.toNanos() * 5 / 4) : t;
+        String eventId = random.nextInt(6) == 0 ? "e" + random.nextInt(Math.max(1, id)) : "e" + id++;
+        assertThat(redis.record("k", eventId, at)).as("start %d step %d", start, i)
+            .isEqualTo(local.record("k", eventId, at));
+      }
+    }
+    assertThat(redisCrossings).as("listener calls").isEqualTo(localCrossings).isNotEmpty();
+  }
+
+  @Test
+  public void thresholdKeyWrittenInTheDecimalLayout_isClearedOnItsNextEvent() {
+    String name = RedisTestSupport.uniqueName("decimal-layout");
+    String[] keys = DecisionKeys.of(backend.keyPrefix, name, "k", "te", "ti", "tm");
+    String time = "09223372036854775808"; // reading 0 as the earlier layout wrote it
+    connection.sync().zadd(keys[0], 0, time + ":before");
+    connection.sync().hset(keys[1], "before", time);
+    connection.sync().hset(keys[2], "latest", time);
+    ThresholdDetector detector = backend.thresholdDetector(name, ThresholdConfig.builder().threshold(2)
+        .window(Duration.ofSeconds(10)).timeSource(new ManualTimeSource(0)).build());
+    assertThat(detector.record("k", "e1", 0)).isEqualTo(new ThresholdDecision(ThresholdDecision.Outcome.COUNTED, 1, 2, false));
+    assertThat(detector.record("k", "before", 0).outcome()).isEqualTo(ThresholdDecision.Outcome.COUNTED);
+    assertThat(connection.sync().zcard(keys[0])).isEqualTo(2);
   }
 
   @Test
