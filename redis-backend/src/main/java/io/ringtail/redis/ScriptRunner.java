@@ -5,6 +5,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.ringtail.TimeSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +30,7 @@ final class ScriptRunner {
   private final RedisScriptingAsyncCommands<String, String> commands;
   private final CircuitBreaker breaker;
   private final long timeoutNanos;
+  private final TimeSource clock = TimeSource.system();
   final LongAdder scriptReloads = new LongAdder();
 
   ScriptRunner(RedisScriptingAsyncCommands<String, String> commands, CircuitBreaker breaker,
@@ -51,7 +53,7 @@ final class ScriptRunner {
     if (!breaker.tryAcquirePermission()) {
       return CompletableFuture.failedFuture(CallNotPermittedException.createCallNotPermittedException(breaker));
     }
-    long start = System.nanoTime();
+    long start = clock.nanoTime();
     CompletableFuture<List<Object>> result;
     try {
       result = this.<List<Object>>evalsha(script, keys, args)
@@ -62,7 +64,7 @@ final class ScriptRunner {
       result = CompletableFuture.failedFuture(e);
     }
     return result.whenComplete((reply, error) -> {
-      long elapsed = System.nanoTime() - start;
+      long elapsed = clock.nanoTime() - start;
       if (error == null) {
         breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
       } else {
@@ -73,8 +75,19 @@ final class ScriptRunner {
 
   /** {@link #run} and waits for it, up to the timeout. */
   List<Object> runSync(LuaScript script, String[] keys, String[] args) {
+    return runSync(script, keys, args, timeoutNanos + TimeUnit.MILLISECONDS.toNanos(50));
+  }
+
+  /**
+   * {@link #run} and waits for it at most {@code waitNanos} (what is left of a caller's one
+   * timeout); with nothing left it fails at once without sending.
+   */
+  List<Object> runSync(LuaScript script, String[] keys, String[] args, long waitNanos) {
+    if (waitNanos <= 0) {
+      throw new RedisUnavailableException("Redis call timed out", new TimeoutException());
+    }
     try {
-      return run(script, keys, args).get(timeoutNanos + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);
+      return run(script, keys, args).get(waitNanos, TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RedisUnavailableException("interrupted while waiting for Redis", e);

@@ -1,19 +1,16 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.BackendOptions;
 import io.ringtail.redis.testkit.RedisExtension;
-import io.ringtail.redis.testkit.RedisProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDecision;
 import io.ringtail.decision.ThresholdDetector;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,28 +22,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * would otherwise matter.
  */
 @ExtendWith(RedisExtension.class)
+@BackendOptions(outagePolicy = OutagePolicy.THROW)
 class ClockSkewTest {
   private static final long SKEW = Duration.ofSeconds(5).toNanos();
-  private static RedisClient client;
-  private static StatefulRedisConnection<String, String> connA;
-  private static StatefulRedisConnection<String, String> connB;
   private static RedisBackend a;
   private static RedisBackend b;
 
   @BeforeAll
-  static void connect(RedisProcess redis) {
-    client = RedisTestSupport.client();
-    connA = RedisTestSupport.connect(client, redis);
-    connB = RedisTestSupport.connect(client, redis);
-    a = RedisBackend.builder(connA).commandTimeout(Duration.ofSeconds(5)).outagePolicy(OutagePolicy.THROW).build();
-    b = RedisBackend.builder(connB).commandTimeout(Duration.ofSeconds(5)).outagePolicy(OutagePolicy.THROW).build();
-  }
-
-  @AfterAll
-  static void close() {
-    connA.close();
-    connB.close();
-    RedisTestSupport.shutdown(client);
+  static void connect(RedisBackend onA, RedisBackend onB) {
+    a = onA;
+    b = onB;
   }
 
   /** An epoch-nanosecond wall clock off by {@code skewNanos}. */
