@@ -73,6 +73,27 @@ class OutageTest {
   }
 
   @Test
+  void snapshot_withRecordsInFlightOnAHungServer_returnsWithinOneTimeout() {
+    RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
+    RedisRollingWindow w = backend.window("bounded").length(Duration.ofMinutes(5))
+        .localFallback(WindowConfig.builder().length(Duration.ofMinutes(5)).build()).build();
+    w.record(1);
+    assertThat(w.flush(Duration.ofSeconds(5))).isTrue();
+    server.pause();
+    try {
+      w.record(2);
+      long start = System.nanoTime();
+      WindowSnapshot s = w.snapshot();
+      long elapsed = System.nanoTime() - start;
+      assertThat(s.count()).as("the local fallback answers").isEqualTo(2);
+      assertThat(Duration.ofNanos(elapsed)).as("waiting for the record and reading share one timeout")
+          .isLessThan(TIMEOUT.multipliedBy(3).dividedBy(2));
+    } finally {
+      server.resume();
+    }
+  }
+
+  @Test
   public void hungServer_opensBreaker_buffers_andReplaysExactlyOnceAfterResume() {
     RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
     RedisRollingWindow w = backend.window("stream").length(Duration.ofMinutes(5)).maxInFlight(64).build();
