@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class ReadmeExamplesTest {
 
   @Test
-  public void keyedStatistics() {
+  void keyedStatistics() {
     ManualTimeSource clock = new ManualTimeSource();
     KeyedWindows latency = KeyedWindows.builder()
         .maximumKeys(100_000)
@@ -43,7 +43,7 @@ class ReadmeExamplesTest {
   }
 
   @Test
-  public void correlationThreshold() {
+  void correlationThreshold() {
     ManualTimeSource clock = new ManualTimeSource();
     List<String> alerts = new ArrayList<>();
     ThresholdDetector failedLogons = ThresholdDetector.inProcess(ThresholdConfig.builder()
@@ -64,7 +64,7 @@ class ReadmeExamplesTest {
   }
 
   @Test
-  public void rateLimiter() {
+  void rateLimiter() {
     ManualTimeSource clock = new ManualTimeSource();
     RateLimiter perTool = RateLimiter.inProcess(RateLimitConfig.builder()
         .limit(30)
@@ -82,7 +82,7 @@ class ReadmeExamplesTest {
   }
 
   @Test
-  public void sumCap() {
+  void sumCap() {
     ManualTimeSource clock = new ManualTimeSource();
     SumCap weekly = SumCap.inProcess(SumCapConfig.builder()
         .cap(new BigDecimal("10.00"))

@@ -25,7 +25,7 @@ class AclTest {
       + " +incrby +decrby +get +del +pexpire +hget +hset +hsetnx +hdel +hincrby";
 
   @Test
-  public void documentedAcl_allowsWindowsDecisionsAndScriptRecovery(RedisProcess server) {
+  void documentedAcl_allowsWindowsDecisionsAndScriptRecovery(RedisProcess server) {
     RedisClient admin = RedisTestSupport.client();
     RedisClient limited = RedisTestSupport.client();
     try (StatefulRedisConnection<String, String> root = admin.connect(server.uri())) {

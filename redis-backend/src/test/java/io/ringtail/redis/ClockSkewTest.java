@@ -41,7 +41,7 @@ class ClockSkewTest {
   }
 
   @Test
-  public void window_skewGuard_placesSkewedSamplesOnServerTime() {
+  void window_skewGuard_placesSkewedSamplesOnServerTime() {
     String name = RedisTestSupport.uniqueName("skew");
     Duration length = Duration.ofSeconds(3);
     RedisRollingWindow ahead = a.window(name).length(length).timeSource(wallClock(SKEW))
@@ -63,7 +63,7 @@ class ClockSkewTest {
   }
 
   @Test
-  public void window_withoutGuard_skewedClientLosesItsSamples_control() {
+  void window_withoutGuard_skewedClientLosesItsSamples_control() {
     String name = RedisTestSupport.uniqueName("noguard");
     Duration length = Duration.ofSeconds(3);
     RedisRollingWindow behind = b.window(name).length(length).timeSource(wallClock(-SKEW)).build();
@@ -76,7 +76,7 @@ class ClockSkewTest {
   }
 
   @Test
-  public void window_serverTimeBase_ignoresClientClocks() {
+  void window_serverTimeBase_ignoresClientClocks() {
     String name = RedisTestSupport.uniqueName("servertime");
     RedisRollingWindow one = a.window(name).length(Duration.ofSeconds(3)).build();
     RedisRollingWindow two = b.window(name).length(Duration.ofSeconds(3)).build();
@@ -90,7 +90,7 @@ class ClockSkewTest {
   }
 
   @Test
-  public void serverClock_cancelsLocalSkew() {
+  void serverClock_cancelsLocalSkew() {
     TimeSource clockA = new RedisServerClock(a.runner, wallClock(SKEW));
     TimeSource clockB = new RedisServerClock(b.runner, wallClock(-SKEW));
     long readA = clockA.nanoTime();
@@ -100,7 +100,7 @@ class ClockSkewTest {
   }
 
   @Test
-  public void thresholdDetector_onServerClock_countsEventsFromBothClients() {
+  void thresholdDetector_onServerClock_countsEventsFromBothClients() {
     ThresholdConfig.Builder rule = ThresholdConfig.builder().threshold(2).window(Duration.ofSeconds(9));
     String key = RedisTestSupport.uniqueName("acct");
     ThresholdDetector onA = a.thresholdDetector("skew-rule", rule.timeSource(new RedisServerClock(a.runner, wallClock(SKEW))).build());
@@ -112,7 +112,7 @@ class ClockSkewTest {
   }
 
   @Test
-  public void thresholdDetector_onSkewedWallClocks_missesTheCorrelation_control() {
+  void thresholdDetector_onSkewedWallClocks_missesTheCorrelation_control() {
     ThresholdConfig.Builder rule = ThresholdConfig.builder().threshold(2).window(Duration.ofSeconds(9));
     String key = RedisTestSupport.uniqueName("acct");
     ThresholdDetector onA = a.thresholdDetector("skew-rule-naive", rule.timeSource(wallClock(SKEW)).build());

@@ -94,7 +94,7 @@ class OutageTest {
   }
 
   @Test
-  public void hungServer_opensBreaker_buffers_andReplaysExactlyOnceAfterResume() {
+  void hungServer_opensBreaker_buffers_andReplaysExactlyOnceAfterResume() {
     RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
     RedisRollingWindow w = backend.window("stream").length(Duration.ofMinutes(5)).maxInFlight(64).build();
     recordTimed(w, 200);
@@ -122,7 +122,7 @@ class OutageTest {
   }
 
   @Test
-  public void crashAndRestart_replaysBufferedSamples_andReloadsScripts() {
+  void crashAndRestart_replaysBufferedSamples_andReloadsScripts() {
     RedisBackend backend = backend(OutagePolicy.FAIL_CLOSED);
     RedisRollingWindow w = backend.window("stream").length(Duration.ofMinutes(5)).build();
     recordTimed(w, 200);
@@ -152,7 +152,7 @@ class OutageTest {
   }
 
   @Test
-  public void thresholdEventsDuringOutage_areReplayedAfterRestart_andCrossingIsReported() {
+  void thresholdEventsDuringOutage_areReplayedAfterRestart_andCrossingIsReported() {
     RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     List<Integer> crossings = new CopyOnWriteArrayList<>();
@@ -177,7 +177,7 @@ class OutageTest {
   }
 
   @Test
-  public void debugSleep_decisionsAnswerWithinTheTimeout_byPolicy() throws Exception {
+  void debugSleep_decisionsAnswerWithinTheTimeout_byPolicy() throws Exception {
     RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
     RateLimiter limiter = backend.rateLimiter("api", RateLimitConfig.builder().limit(1).build());
     assertThat(limiter.tryAcquire("user").allowed()).isTrue();
@@ -202,7 +202,7 @@ class OutageTest {
   }
 
   @Test
-  public void fullBuffer_dropsAreCounted() {
+  void fullBuffer_dropsAreCounted() {
     RedisRollingWindow w = backend(OutagePolicy.THROW).window("small").bufferCapacity(10).build();
     w.record(1);
     assertThat(w.flush(Duration.ofSeconds(5))).isTrue();
@@ -217,7 +217,7 @@ class OutageTest {
   }
 
   @Test
-  public void outagePolicies_answerEveryDecisionKind() {
+  void outagePolicies_answerEveryDecisionKind() {
     RedisBackend open = backend(OutagePolicy.FAIL_OPEN);
     RedisBackend closed = backend(OutagePolicy.FAIL_CLOSED);
     RedisBackend strict = backend(OutagePolicy.THROW);
@@ -236,7 +236,7 @@ class OutageTest {
   }
 
   @Test
-  public void localFallback_answersSnapshotsDuringOutage() {
+  void localFallback_answersSnapshotsDuringOutage() {
     RedisRollingWindow w = backend(OutagePolicy.THROW).window("local")
         .localFallback(WindowConfig.builder().length(Duration.ofMinutes(1)).build()).build();
     for (int i = 1; i <= 4; i++) {

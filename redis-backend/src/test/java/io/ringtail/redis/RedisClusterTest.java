@@ -67,7 +67,7 @@ class RedisClusterTest {
   }
 
   @Test
-  public void windows_onEveryMaster_areExact_andKeysLiveOnThatMaster() {
+  void windows_onEveryMaster_areExact_andKeysLiveOnThatMaster() {
     RedisClient direct = RedisClient.create();
     try {
       for (RedisProcess node : cluster.nodes()) {
@@ -106,13 +106,13 @@ class RedisClusterTest {
   }
 
   @Test
-  public void serverClock_worksWithoutKeysOnACluster() {
+  void serverClock_worksWithoutKeysOnACluster() {
     long wall = System.currentTimeMillis() * 1_000_000L;
     assertThat(Math.abs(backend.serverClock().nanoTime() - wall)).isLessThan(Duration.ofSeconds(5).toNanos());
   }
 
   @Test
-  public void decisions_onEveryMaster() {
+  void decisions_onEveryMaster() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     RateLimiter limiter = backend.rateLimiter("cluster-rl", RateLimitConfig.builder().limit(3).timeSource(time).build());
     ThresholdDetector detector = backend.thresholdDetector("cluster-th",

@@ -52,7 +52,7 @@ class RedisDecisionScenarioTest {
   }
 
   @Test
-  public void failedLogons_tenthEventTripsThresholdTen_ninthDoesNot() {
+  void failedLogons_tenthEventTripsThresholdTen_ninthDoesNot() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     ThresholdDetector rule = logons(time, 10_000);
     String user = RedisTestSupport.uniqueName("user:jdoe");
@@ -64,7 +64,7 @@ class RedisDecisionScenarioTest {
   }
 
   @Test
-  public void failedLogons_eventsOlderThanTheWindowAreEvictedAndNotCounted() {
+  void failedLogons_eventsOlderThanTheWindowAreEvictedAndNotCounted() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     ThresholdDetector rule = logons(time, 10_000);
     String user = RedisTestSupport.uniqueName("user");
@@ -80,7 +80,7 @@ class RedisDecisionScenarioTest {
   }
 
   @Test
-  public void failedLogons_twoConcurrentWorkersOnOneKey_giveExactTotal(RedisBackend otherBackend) throws Exception {
+  void failedLogons_twoConcurrentWorkersOnOneKey_giveExactTotal(RedisBackend otherBackend) throws Exception {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     {
       ThresholdConfig config = ThresholdConfig.builder().threshold(1_000).window(Duration.ofSeconds(60))
@@ -113,7 +113,7 @@ class RedisDecisionScenarioTest {
   }
 
   @Test
-  public void failedLogons_idleKeyExpiresByItsTtl_withoutASweeper() {
+  void failedLogons_idleKeyExpiresByItsTtl_withoutASweeper() {
     ThresholdDetector rule = backend.thresholdDetector("idle", ThresholdConfig.builder().threshold(3)
         .window(Duration.ofMillis(50)).build());
     String user = RedisTestSupport.uniqueName("idle-user");
@@ -125,7 +125,7 @@ class RedisDecisionScenarioTest {
   }
 
   @Test
-  public void failedLogons_perKeyFloodIsTrimmedToTheCap_andReported() {
+  void failedLogons_perKeyFloodIsTrimmedToTheCap_andReported() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     ThresholdDetector rule = logons(time, 50);
     String host = RedisTestSupport.uniqueName("scanner");
@@ -147,7 +147,7 @@ class RedisDecisionScenarioTest {
   }
 
   @Test
-  public void failedLogons_redisOutageTripsTheBreaker_notSilentLoss() {
+  void failedLogons_redisOutageTripsTheBreaker_notSilentLoss() {
     try (RedisProcess dedicated = RedisProcess.start()) {
       RedisClient c = RedisTestSupport.client();
       try (StatefulRedisConnection<String, String> conn = c.connect(dedicated.uri())) {
@@ -169,7 +169,7 @@ class RedisDecisionScenarioTest {
   }
 
   @Test
-  public void apiLimit_slidingLogRateLimiter_isAtomicAndReportsRemaining() {
+  void apiLimit_slidingLogRateLimiter_isAtomicAndReportsRemaining() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     RateLimiter limiter = backend.rateLimiter("api", RateLimitConfig.builder().limit(3)
         .window(Duration.ofSeconds(1)).timeSource(time).build());
@@ -184,7 +184,7 @@ class RedisDecisionScenarioTest {
   }
 
   @Test
-  public void weeklySpend_tenEuroPerSlidingWeek_exactSums_andSinglePurchaseAboveCap() {
+  void weeklySpend_tenEuroPerSlidingWeek_exactSums_andSinglePurchaseAboveCap() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     SumCap cap = backend.sumCap("purchases", SumCapConfig.builder().cap(new BigDecimal("10.00"))
         .window(Duration.ofDays(7)).timeSource(time).build());
@@ -200,7 +200,7 @@ class RedisDecisionScenarioTest {
   }
 
   @Test
-  public void badInput_isRejectedBeforeAnythingIsSent() {
+  void badInput_isRejectedBeforeAnythingIsSent() {
     ManualTimeSource time = new ManualTimeSource(0);
     RateLimiter limiter = backend.rateLimiter("bad", RateLimitConfig.builder().limit(1).timeSource(time).build());
     SumCap cap = backend.sumCap("bad", SumCapConfig.builder().cap(BigDecimal.TEN).timeSource(time).build());

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
 import io.ringtail.testkit.ExactWindowModel;
@@ -43,7 +44,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void serverTime_countsWhatEveryRecorderSent() {
+  void serverTime_countsWhatEveryRecorderSent() {
     RedisRollingWindow w = window("server").length(Duration.ofMinutes(5)).build();
     for (int i = 1; i <= 10; i++) {
       w.record(i * 100);
@@ -60,7 +61,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void lowerBound_isExclusive() {
+  void lowerBound_isExclusive() {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisRollingWindow w = window("bound").length(Duration.ofSeconds(10)).timeSource(time).build();
     w.record(1);
@@ -76,7 +77,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void sameTimestamp_distinctEvents_allCounted() {
+  void sameTimestamp_distinctEvents_allCounted() {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisRollingWindow w = window("ties").timeSource(time).build();
     for (int i = 0; i < 50; i++) {
@@ -87,7 +88,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void replayedEventId_isCountedOnce() {
+  void replayedEventId_isCountedOnce() {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisRollingWindow w = window("replay").timeSource(time).build();
     w.record("evt-1", 5);
@@ -103,7 +104,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void sums_areExactBeyondDoublePrecision() {
+  void sums_areExactBeyondDoublePrecision() {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisRollingWindow w = window("bigsum").timeSource(time).build();
     long big = (1L << 53) + 1;
@@ -123,7 +124,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void sumOverflow_isRejectedVisibly() {
+  void sumOverflow_isRejectedVisibly() {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisRollingWindow w = window("overflow").timeSource(time).build();
     w.record(Long.MAX_VALUE);
@@ -135,7 +136,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void percentiles_matchExactModel_onLargeRandomStream() {
+  void percentiles_matchExactModel_onLargeRandomStream() {
     ManualTimeSource time = new ManualTimeSource(T0);
     double[] ps = {0, 0.1, 1, 10, 33.3, 50, 66.6, 90, 95, 99, 99.9, 99.99, 100};
     RedisRollingWindow w = window("model").length(Duration.ofSeconds(30)).timeSource(time).build();
@@ -161,7 +162,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void unfetchedPercentile_isNextFetchedRankAbove() {
+  void unfetchedPercentile_isNextFetchedRankAbove() {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisRollingWindow w = window("ladder").timeSource(time).build();
     for (int i = 1; i <= 100; i++) {
@@ -175,7 +176,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void cardinalityCap_trimsOldest_countsAndWarns() {
+  void cardinalityCap_trimsOldest_countsAndWarns() {
     List<LogRecord> logged = new CopyOnWriteArrayList<>();
     Logger jul = Logger.getLogger(RedisRollingWindow.class.getName());
     Handler handler = new Handler() {
@@ -211,7 +212,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void everyWrite_setsTtlJustPastTheWindow_andIdleKeysExpire() {
+  void everyWrite_setsTtlJustPastTheWindow_andIdleKeysExpire() {
     String name = RedisTestSupport.uniqueName("ttl");
     RedisRollingWindow w = backend.window(name).length(Duration.ofMillis(100)).build();
     w.record(5);
@@ -226,7 +227,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void scriptFlush_isRecoveredByItself() {
+  void scriptFlush_isRecoveredByItself() {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisRollingWindow w = window("noscript").timeSource(time).build();
     w.record(1);
@@ -247,7 +248,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void hugeBacklog_isEvictedInBoundedChunks() {
+  void hugeBacklog_isEvictedInBoundedChunks() {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("backlog");
     RedisRollingWindow w = backend.window(name).timeSource(time).maxSamples(1_000_000).build();
@@ -269,7 +270,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void keys_shareOneHashTag_evenWithBracesInTheName() {
+  void keys_shareOneHashTag_evenWithBracesInTheName() {
     for (String name : List.of("plain", "{user}", "a}b{c", "}{", "%7B", "{", "x{y}z")) {
       String[] keys = WindowKeys.window("ringtail", name);
       int slot = SlotHash.getSlot(keys[0]);
@@ -284,7 +285,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void badInput_isRejectedBeforeAnythingIsSent() {
+  void badInput_isRejectedBeforeAnythingIsSent(StatefulRedisConnection<String, String> connection) {
     long before = commandCount();
     assertThatThrownBy(() -> backend.window("")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("name");
@@ -303,9 +304,9 @@ class RedisRollingWindowTest {
         .hasMessageContaining("eventId");
     assertThatThrownBy(() -> w.snapshot(101)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("101");
-    assertThatThrownBy(() -> RedisBackend.builder(redis.getStatefulConnection()).keyPrefix("a{b")).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> RedisBackend.builder(connection).keyPrefix("a{b")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("keyPrefix");
-    assertThatThrownBy(() -> RedisBackend.builder(redis.getStatefulConnection()).commandTimeout(Duration.ofMillis(-1)))
+    assertThatThrownBy(() -> RedisBackend.builder(connection).commandTimeout(Duration.ofMillis(-1)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("commandTimeout");
     assertThat(commandCount()).as("nothing reached Redis (INFO itself is one command)").isEqualTo(before + 1);
   }
@@ -317,7 +318,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void twoWorkersOnOneKey_giveExactNonDoubleCountedTotal(RedisBackend b2) throws Exception {
+  void twoWorkersOnOneKey_giveExactNonDoubleCountedTotal(RedisBackend b2) throws Exception {
     String name = RedisTestSupport.uniqueName("workers");
     List<Thread> workers = new ArrayList<>();
     List<RedisRollingWindow> windows = new CopyOnWriteArrayList<>();
@@ -352,7 +353,7 @@ class RedisRollingWindowTest {
   }
 
   @Test
-  public void localFallback_isOnlyBuiltWhenAsked() {
+  void localFallback_isOnlyBuiltWhenAsked() {
     RedisRollingWindow w = window("local").localFallback(WindowConfig.builder().length(Duration.ofMinutes(1)).build())
         .build();
     w.record(5);

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class MicrometerReadmeExampleTest {
 
   @Test
-  public void readmeExample_bindsAndAlerts() {
+  void readmeExample_bindsAndAlerts() {
     ManualTimeSource time = new ManualTimeSource();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     List<String> pages = new ArrayList<>();

@@ -44,7 +44,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void monitor_registersConventionalNamesTagsAndUnits() {
+  void monitor_registersConventionalNamesTagsAndUnits() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RollingWindow window = WindowMetrics.monitor(registry, window(), "checkout", "region", "eu");
 
@@ -64,7 +64,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void gauges_readRollingValuesInBaseTimeUnit() {
+  void gauges_readRollingValuesInBaseTimeUnit() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RollingWindow window = WindowMetrics.monitor(registry, window(), "checkout");
     for (int i = 1; i <= 100; i++) {
@@ -91,7 +91,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void gauges_holdWindowStrongly() {
+  void gauges_holdWindowStrongly() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     WindowMetrics.monitor(registry, window(), "unreferenced").record(ms(5));
     for (int i = 0; i < 3; i++) {
@@ -102,7 +102,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void scrape_takesOneSnapshotForAllGauges() {
+  void scrape_takesOneSnapshotForAllGauges() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     CountingWindow window = WindowMetrics.monitor(registry, new CountingWindow(window()), "w");
     window.record(ms(3));
@@ -115,7 +115,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void scrape_allGaugesReadTheSameSnapshot() {
+  void scrape_allGaugesReadTheSameSnapshot() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     ShiftingWindow window = new ShiftingWindow(window());
     WindowMetrics.builder(window, "w").percentiles(0.01, 0.5, 0.95, 0.99, 1.0).build().bindTo(registry);
@@ -147,7 +147,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void scrape_partialReadsNeverServeSnapshotOlderThanMaxAge() {
+  void scrape_partialReadsNeverServeSnapshotOlderThanMaxAge() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     CountingWindow window = new CountingWindow(window());
     WindowMetrics.builder(window, "w").maxSnapshotAge(Duration.ofSeconds(1)).build().bindTo(registry);
@@ -166,7 +166,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void bindTo_twoRegistriesKeepSeparateScrapes() {
+  void bindTo_twoRegistriesKeepSeparateScrapes() {
     SimpleMeterRegistry a = new SimpleMeterRegistry();
     SimpleMeterRegistry b = new SimpleMeterRegistry();
     CountingWindow window = new CountingWindow(window());
@@ -182,7 +182,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void timeUnit_convertsFromWindowUnit() {
+  void timeUnit_convertsFromWindowUnit() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RollingWindow window = window();
     WindowMetrics.builder(window, "micros").timeUnit(TimeUnit.MICROSECONDS).build().bindTo(registry);
@@ -193,7 +193,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void baseUnit_publishesPlainGaugesWithThatUnit() {
+  void baseUnit_publishesPlainGaugesWithThatUnit() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RollingWindow window = window();
     WindowMetrics.builder(window, "payload").baseUnit("bytes").percentiles(0.5)
@@ -209,7 +209,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void builder_rejectsBadOptions() {
+  void builder_rejectsBadOptions() {
     RollingWindow window = window();
     assertThatThrownBy(() -> WindowMetrics.builder(window, "w").prefix("Ringtail.Window"))
         .isInstanceOf(IllegalArgumentException.class)
@@ -228,7 +228,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void prometheusScrape_showsRollingValuesAndNaNWhenEmpty() {
+  void prometheusScrape_showsRollingValuesAndNaNWhenEmpty() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     CountingWindow window = WindowMetrics.monitor(registry, new CountingWindow(window()), "checkout", "region", "eu");
     for (int i = 1; i <= 100; i++) {
@@ -268,7 +268,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void prometheusScrape_plainAndKeyedWindowsCoexistUnderDefaultPrefixes() {
+  void prometheusScrape_plainAndKeyedWindowsCoexistUnderDefaultPrefixes() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     WindowMetrics.monitor(registry, window(), "checkout").record(ms(10));
     WindowMetrics.monitor(registry, window(), "idle");
@@ -287,7 +287,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void failingWindow_readsNaNForTheScrapeAndIsAskedOncePerScrape() {
+  void failingWindow_readsNaNForTheScrapeAndIsAskedOncePerScrape() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean();
     CountingWindow window = new CountingWindow(window()) {

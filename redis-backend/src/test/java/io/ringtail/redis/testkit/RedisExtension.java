@@ -18,8 +18,8 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * Hands tests real Redis: a shared standalone {@link RedisProcess} or a shared
  * {@link LocalRedisCluster} (each started on first use and killed when the JUnit run ends), a
  * ready {@link RedisBackend} on its own new connection (configured by the test class's
- * {@link BackendOptions}), or {@link RedisCommands} on the standalone server for inspecting what
- * the library wrote. Backends and commands are closed, with their client, when the method or
+ * {@link BackendOptions}), or {@link RedisCommands} (or a bare {@link StatefulRedisConnection}) on
+ * the standalone server for inspecting what the library wrote. Backends and commands are closed, with their client, when the method or
  * class that asked for them is done. Tests that kill or pause a server start their own
  * {@link RedisProcess} instead. Thread-safe as JUnit uses it.
  */
@@ -30,7 +30,7 @@ public final class RedisExtension implements ParameterResolver {
   public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
     Class<?> type = p.getParameter().getType();
     return type == RedisProcess.class || type == LocalRedisCluster.class || type == RedisBackend.class
-        || type == RedisCommands.class;
+        || type == RedisCommands.class || type == StatefulRedisConnection.class;
   }
 
   @Override
@@ -46,6 +46,9 @@ public final class RedisExtension implements ParameterResolver {
     Duration timeout = Duration.ofMillis(options.commandTimeoutMillis());
     if (type == RedisCommands.class) {
       return own(e, connectStandalone(e, timeout)).sync();
+    }
+    if (type == StatefulRedisConnection.class) {
+      return own(e, connectStandalone(e, timeout));
     }
     if (options.cluster()) {
       RedisClusterClient client = cluster(e).newClient();
