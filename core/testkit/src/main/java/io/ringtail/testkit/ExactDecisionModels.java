@@ -21,7 +21,7 @@ import java.util.Optional;
 public final class ExactDecisionModels {
   private ExactDecisionModels() {}
 
-  /** The reference {@link RateLimiter}. */
+  /** The reference {@link io.ringtail.decision.RateLimiter}. */
   public static final class RateLimit {
     private final int limit;
     private final long window;
@@ -55,7 +55,7 @@ public final class ExactDecisionModels {
     }
   }
 
-  /** The reference {@link ThresholdDetector}, keeping every event (no per-key cap). */
+  /** The reference {@link io.ringtail.decision.ThresholdDetector}, keeping every event (no per-key cap). */
   public static final class Threshold {
     private final int threshold;
     private final long window;
@@ -98,7 +98,7 @@ public final class ExactDecisionModels {
     }
   }
 
-  /** The reference {@link SumCap}, in {@link BigDecimal} throughout (no per-key entry cap). */
+  /** The reference {@link io.ringtail.decision.SumCap}, in {@link BigDecimal} throughout (no per-key entry cap). */
   public static final class Sum {
     private final BigDecimal cap;
     private final long window;
