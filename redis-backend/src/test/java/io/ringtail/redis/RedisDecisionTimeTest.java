@@ -54,7 +54,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void timeWrappingPastLongMax_isDecidedByDifference_likeInProcess() {
+  void timeWrappingPastLongMax_isDecidedByDifference_likeInProcess() {
     RateLimitConfig config = config(1, Duration.ofSeconds(10));
     RateLimiter redis = backend.rateLimiter(RedisTestSupport.uniqueName("wrap"), config);
     RateLimiter local = RateLimiter.inProcess(config);
@@ -71,7 +71,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void keyActiveLongerThanItsBaseReach_rebasesAndStaysExact() {
+  void keyActiveLongerThanItsBaseReach_rebasesAndStaysExact() {
     for (long seed : new long[] {11, 12}) {
       RateLimitConfig config = config(3, WINDOW);
       RateLimiter redis = backend.rateLimiter(RedisTestSupport.uniqueName("rebase"), config);
@@ -94,7 +94,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void sumCap_acrossTheWrapAndRebases_agreesWithInProcess() {
+  void sumCap_acrossTheWrapAndRebases_agreesWithInProcess() {
     SumCapConfig config = SumCapConfig.builder().cap(new BigDecimal("10.00")).window(WINDOW)
         .maxEntriesPerKey(4).idleExpiry(Duration.ofDays(400)).timeSource(new ManualTimeSource(0)).build();
     SumCap redis = backend.sumCap(RedisTestSupport.uniqueName("sum"), config);
@@ -115,7 +115,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void bucketed_acrossTheWrap_agreesWithInProcess() {
+  void bucketed_acrossTheWrap_agreesWithInProcess() {
     RateLimitConfig config = config(5, WINDOW);
     RateLimiter redis = backend.bucketedRateLimiter(RedisTestSupport.uniqueName("bucketed"), config);
     RateLimiter local = RateLimiter.inProcessBucketed(config);
@@ -130,7 +130,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void repeatedDenials_areAnsweredLocally_exactly_untilTheyCouldSucceed() {
+  void repeatedDenials_areAnsweredLocally_exactly_untilTheyCouldSucceed() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
     RateLimitConfig config = RateLimitConfig.builder().limit(2).window(WINDOW).timeSource(time).build();
     RateLimiter redis = backend.rateLimiter(RedisTestSupport.uniqueName("local"), config);
@@ -151,7 +151,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void windowBeyondTheBaseReach_isRefusedAtConstruction() {
+  void windowBeyondTheBaseReach_isRefusedAtConstruction() {
     assertThatThrownBy(() -> backend.rateLimiter("long", RateLimitConfig.builder().limit(1)
         .window(Duration.ofDays(27)).build()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window must be at most");
