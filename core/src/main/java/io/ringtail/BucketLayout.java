@@ -6,9 +6,11 @@ import org.HdrHistogram.Histogram;
  * Maps values to slots of a dense count array laid out exactly as HdrHistogram lays out its
  * counts for the same (lowest discernible value, highest trackable value, significant digits).
  *
- * <p>Why not HdrHistogram's own: it exposes no index-level access, and the window's stripes
- * must drain single slots atomically ({@code getAndSet}) to rotate without losing a sample.
- * Completed counts go back into HdrHistogram through {@link #valueAt(int)}; the tests check
+ * <p>Why not HdrHistogram's own: the windows keep their counts in arrays they own and work on
+ * them slot by slot (added into a stripe's accumulator, summed into the window total and
+ * subtracted when a bucket leaves, sealed into a sparse list of slots), which needs the index
+ * HdrHistogram does not expose. A snapshot's counts go back into HdrHistogram through
+ * {@link #valueAt(int)}; the tests check
  * that {@code valueAt(indexOf(v))} is HdrHistogram's {@code lowestEquivalentValue(v)} for every
  * configuration the builder accepts.
  */

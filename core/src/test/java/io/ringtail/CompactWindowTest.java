@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class CompactWindowTest {
 
   @Test
-  public void footprint_growsWithDistinctValues_andFallsBackWhenTheyExpire() {
+  void footprint_growsWithDistinctValues_andFallsBackWhenTheyExpire() {
     ManualTimeSource time = new ManualTimeSource();
     CompactWindow window = CompactWindow.create(WindowConfig.builder().length(Duration.ofSeconds(60))
         .buckets(12).build(), time);
@@ -31,7 +31,7 @@ class CompactWindowTest {
   }
 
   @Test
-  public void repeatedValues_doNotGrowTheBucket() {
+  void repeatedValues_doNotGrowTheBucket() {
     ManualTimeSource time = new ManualTimeSource();
     CompactWindow window = CompactWindow.create(WindowConfig.defaults(), time);
     window.record(42);

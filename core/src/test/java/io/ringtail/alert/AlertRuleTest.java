@@ -45,7 +45,7 @@ class AlertRuleTest {
   }
 
   @Test
-  public void threshold_p95_firesHoldsAndResolvesWithTheSnapshotThatCausedIt() {
+  void threshold_p95_firesHoldsAndResolvesWithTheSnapshotThatCausedIt() {
     RollingWindow window = window(Duration.ofSeconds(60), 60);
     monitor.add(AlertRule.threshold("checkout-p95", window, Measure.percentile(95)).above(ms(250)).build());
 
@@ -85,7 +85,7 @@ class AlertRuleTest {
   }
 
   @Test
-  public void threshold_countAtLeastN_tenthEventFiresNinthDoesNot() {
+  void threshold_countAtLeastN_tenthEventFiresNinthDoesNot() {
     RollingWindow window = window(Duration.ofSeconds(60), 60);
     monitor.add(AlertRule.threshold("failed-logons", window, Measure.count()).atLeast(10).build());
 
@@ -108,7 +108,7 @@ class AlertRuleTest {
   }
 
   @Test
-  public void fireAfter_firesOnlyAfterBreachingThroughoutThePeriod() {
+  void fireAfter_firesOnlyAfterBreachingThroughoutThePeriod() {
     RollingWindow window = window(Duration.ofSeconds(10), 10);
     monitor.add(AlertRule.threshold("slow", window, Measure.percentile(95)).above(ms(250))
         .fireAfter(Duration.ofSeconds(30)).build());
@@ -132,7 +132,7 @@ class AlertRuleTest {
   }
 
   @Test
-  public void hysteresis_valueInsideTheBandHoldsTheState() {
+  void hysteresis_valueInsideTheBandHoldsTheState() {
     RollingWindow window = window(Duration.ofSeconds(10), 10);
     monitor.add(AlertRule.threshold("slow", window, Measure.percentile(95)).above(ms(250))
         .resolveBelow(ms(200)).build());
@@ -148,7 +148,7 @@ class AlertRuleTest {
   }
 
   @Test
-  public void flappingInput_withoutDampingStorms_withCooldownAndHysteresisDoesNot() {
+  void flappingInput_withoutDampingStorms_withCooldownAndHysteresisDoesNot() {
     RollingWindow raw = window(Duration.ofSeconds(10), 10);
     AlertMonitor undamped = AlertMonitor.create(time)
         .add(AlertRule.threshold("raw", raw, Measure.percentile(95)).above(ms(250)).build());
@@ -180,7 +180,7 @@ class AlertRuleTest {
   }
 
   @Test
-  public void flappingInput_sloBurnAndRatioRulesStayWithinOnePairPerCooldown() {
+  void flappingInput_sloBurnAndRatioRulesStayWithinOnePairPerCooldown() {
     RollingWindow shortWindow = window(Duration.ofSeconds(10), 10);
     RollingWindow baseline = window(Duration.ofMinutes(30), 30);
     monitor.add(AlertRule.sloBurn("burn", shortWindow, ms(300), 0.99).above(5).resolveBelow(2)
@@ -213,7 +213,7 @@ class AlertRuleTest {
   }
 
   @Test
-  public void sloBurn_firesOnBudgetBurnAndResolves() {
+  void sloBurn_firesOnBudgetBurnAndResolves() {
     RollingWindow window = window(Duration.ofSeconds(60), 60);
     monitor.add(AlertRule.sloBurn("checkout-slo", window, ms(300), 0.99).above(2).minimumSamples(100).build());
 
@@ -241,7 +241,7 @@ class AlertRuleTest {
   }
 
   @Test
-  public void ratio_shortP95AboveTwiceBaselineP95_carriesBothSnapshots() {
+  void ratio_shortP95AboveTwiceBaselineP95_carriesBothSnapshots() {
     RollingWindow lastMinute = window(Duration.ofMinutes(1), 60);
     RollingWindow lastHalfHour = window(Duration.ofMinutes(30), 30);
     monitor.add(AlertRule.ratio("p95-vs-baseline", lastMinute, lastHalfHour, Measure.percentile(95))
@@ -281,7 +281,7 @@ class AlertRuleTest {
   }
 
   @Test
-  public void deviation_meanBeyondKStandardDeviationsOfItsHistory() {
+  void deviation_meanBeyondKStandardDeviationsOfItsHistory() {
     RollingWindow lastMinute = window(Duration.ofMinutes(1), 6);
     monitor.add(AlertRule.deviation("mean-anomaly", lastMinute, Measure.mean(), Duration.ofMinutes(30))
         .above(4).resolveBelow(2).build());
@@ -315,7 +315,7 @@ class AlertRuleTest {
   }
 
   @Test
-  public void deviation_needsMinimumBaselinePointsAndForgetsOldOnes() {
+  void deviation_needsMinimumBaselinePointsAndForgetsOldOnes() {
     RollingWindow window = window(Duration.ofSeconds(10), 10);
     monitor.add(AlertRule.deviation("dev", window, Measure.max(), Duration.ofSeconds(100))
         .above(3).minimumBaselinePoints(5).build());
@@ -337,7 +337,7 @@ class AlertRuleTest {
   }
 
   @Test
-  public void emptyWindow_isNoDataAndResolves() {
+  void emptyWindow_isNoDataAndResolves() {
     RollingWindow window = window(Duration.ofSeconds(10), 10);
     monitor.add(AlertRule.threshold("slow", window, Measure.percentile(99)).above(ms(250)).build());
     assertThat(monitor.evaluate()).isEmpty();
@@ -352,7 +352,7 @@ class AlertRuleTest {
   }
 
   @Test
-  public void durationsBeyondLongNanos_areRejectedNamingTheParameter() {
+  void durationsBeyondLongNanos_areRejectedNamingTheParameter() {
     RollingWindow window = window(Duration.ofSeconds(10), 10);
     Duration huge = Duration.ofSeconds(Long.MAX_VALUE);
     assertThatThrownBy(() -> AlertRule.threshold("r", window, Measure.mean()).above(1).fireAfter(huge).build())
@@ -371,7 +371,7 @@ class AlertRuleTest {
   }
 
   @Test
-  public void builder_rejectsBadRules() {
+  void builder_rejectsBadRules() {
     RollingWindow window = window(Duration.ofSeconds(10), 10);
     assertThatThrownBy(() -> AlertRule.threshold("r", window, Measure.mean()).build())
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("a threshold must be set");

@@ -23,13 +23,13 @@ class KeyedConfigTest {
   }
 
   @Test
-  public void threshold_zeroOrNegative_rejected() {
+  void threshold_zeroOrNegative_rejected() {
     rejects(() -> ThresholdConfig.builder().threshold(0).build(), "threshold", "but was 0");
     rejects(() -> ThresholdConfig.builder().threshold(-3).build(), "threshold", "-3");
   }
 
   @Test
-  public void window_zeroNegativeOrNull_rejected() {
+  void window_zeroNegativeOrNull_rejected() {
     rejects(() -> ThresholdConfig.builder().threshold(1).window(Duration.ZERO).build(), "window", "PT0S");
     rejects(() -> RateLimitConfig.builder().limit(1).window(Duration.ofSeconds(-1)).build(),
         "window", "PT-1S");
@@ -37,19 +37,19 @@ class KeyedConfigTest {
   }
 
   @Test
-  public void limit_zeroOrTooLarge_rejected() {
+  void limit_zeroOrTooLarge_rejected() {
     rejects(() -> RateLimitConfig.builder().build(), "limit", "but was 0");
     rejects(() -> RateLimitConfig.builder().limit(RateLimitConfig.MAX_LIMIT + 1).build(), "limit");
   }
 
   @Test
-  public void maxEventsPerKey_belowThreshold_rejected() {
+  void maxEventsPerKey_belowThreshold_rejected() {
     rejects(() -> ThresholdConfig.builder().threshold(10).maxEventsPerKey(9).build(), "maxEventsPerKey", "9");
     assertThat(ThresholdConfig.builder().threshold(10).build().maxEventsPerKey()).isEqualTo(10);
   }
 
   @Test
-  public void cap_zeroNegativeOrTooPrecise_rejected() {
+  void cap_zeroNegativeOrTooPrecise_rejected() {
     rejectsNull(() -> SumCapConfig.builder().build(), "cap");
     rejects(() -> SumCapConfig.builder().cap(BigDecimal.ZERO).build(), "cap", "0");
     rejects(() -> SumCapConfig.builder().cap(new BigDecimal("-1")).build(), "cap", "-1");
@@ -59,7 +59,7 @@ class KeyedConfigTest {
   }
 
   @Test
-  public void cap_andAmounts_withHugeExponents_areJudgedAtOnce() {
+  void cap_andAmounts_withHugeExponents_areJudgedAtOnce() {
     assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
       rejects(() -> SumCapConfig.builder().cap(new BigDecimal("1E+10000000")).build(),
           "cap", "at most", "1E+10000000");
@@ -77,7 +77,7 @@ class KeyedConfigTest {
   }
 
   @Test
-  public void cap_isNormalisedToScale() {
+  void cap_isNormalisedToScale() {
     SumCapConfig config = SumCapConfig.builder().cap(new BigDecimal("10")).build();
     assertThat(config.cap()).isEqualTo(new BigDecimal("10.00"));
     assertThat(config.capUnits()).isEqualTo(1000);
@@ -87,7 +87,7 @@ class KeyedConfigTest {
   }
 
   @Test
-  public void cooldownAndIdleExpiry_validated() {
+  void cooldownAndIdleExpiry_validated() {
     rejects(() -> RateLimitConfig.builder().limit(1).listenerCooldown(Duration.ofSeconds(-1)).build(),
         "listenerCooldown", "PT-1S");
     rejects(() -> RateLimitConfig.builder().limit(1).window(Duration.ofSeconds(60))
@@ -96,7 +96,7 @@ class KeyedConfigTest {
   }
 
   @Test
-  public void idleExpiry_defaultsToWindow_orLongerCooldownWithListener() {
+  void idleExpiry_defaultsToWindow_orLongerCooldownWithListener() {
     assertThat(RateLimitConfig.builder().limit(1).build().idleExpiry()).isEqualTo(Duration.ofSeconds(60));
     assertThat(RateLimitConfig.builder().limit(1).listener((k, d) -> { })
         .listenerCooldown(Duration.ofMinutes(5)).build().idleExpiry()).isEqualTo(Duration.ofMinutes(5));
@@ -105,7 +105,7 @@ class KeyedConfigTest {
   }
 
   @Test
-  public void builders_areReusable_andToBuilderRoundTrips() {
+  void builders_areReusable_andToBuilderRoundTrips() {
     RateLimitConfig.Builder b = RateLimitConfig.builder().limit(3);
     RateLimitConfig first = b.build();
     RateLimitConfig second = b.limit(4).build();
@@ -119,13 +119,13 @@ class KeyedConfigTest {
   }
 
   @Test
-  public void inProcess_maximumKeysZero_rejected() {
+  void inProcess_maximumKeysZero_rejected() {
     rejects(() -> RateLimiter.inProcess(RateLimitConfig.builder().limit(1).build(), 0), "maximumKeys", "0");
     rejectsNull(() -> SumCap.inProcess(null), "config");
   }
 
   @Test
-  public void decisions_validateTheirComponents() {
+  void decisions_validateTheirComponents() {
     rejects(() -> new RateDecision(true, 2, 1, Duration.ZERO), "remaining");
     rejects(() -> new RateDecision(false, 0, 1, Duration.ZERO), "retryAfter");
     rejects(() -> new ThresholdDecision(ThresholdDecision.Outcome.DUPLICATE, 5, 3, true), "crossed");

@@ -49,7 +49,7 @@ class MillionKeysFootprintTest {
   }
 
   @Test
-  public void rateLimiter_limit100_threeRequestsPerKey() {
+  void rateLimiter_limit100_threeRequestsPerKey() {
     long perKey = bytesPerKey("rate limiter, limit 100/min, 3 requests per key", () -> {
       ManualTimeSource time = new ManualTimeSource();
       RateLimiter limiter = RateLimiter.inProcess(RateLimitConfig.builder().limit(100).window(W)
@@ -65,7 +65,7 @@ class MillionKeysFootprintTest {
   }
 
   @Test
-  public void rateLimiter_limit60_saturatedKeys() {
+  void rateLimiter_limit60_saturatedKeys() {
     long perKey = bytesPerKey("rate limiter, limit 60/min, every key at its limit", () -> {
       ManualTimeSource time = new ManualTimeSource();
       RateLimiter limiter = RateLimiter.inProcess(RateLimitConfig.builder().limit(60).window(W)
@@ -82,7 +82,7 @@ class MillionKeysFootprintTest {
   }
 
   @Test
-  public void thresholdDetector_threshold10_fiveEventsPerKey() {
+  void thresholdDetector_threshold10_fiveEventsPerKey() {
     long perKey = bytesPerKey("threshold 10/min, 5 events per key (ids e<n>, kept alive)", () -> {
       ManualTimeSource time = new ManualTimeSource();
       ThresholdDetector detector = ThresholdDetector.inProcess(ThresholdConfig.builder().threshold(10)
@@ -98,7 +98,7 @@ class MillionKeysFootprintTest {
   }
 
   @Test
-  public void sumCap_threeAmountsPerKey() {
+  void sumCap_threeAmountsPerKey() {
     long perKey = bytesPerKey("sum cap 10.00/week, 3 amounts per key", () -> {
       ManualTimeSource time = new ManualTimeSource();
       SumCap cap = SumCap.inProcess(SumCapConfig.builder().cap(BigDecimal.TEN).window(Duration.ofDays(7))
@@ -115,7 +115,7 @@ class MillionKeysFootprintTest {
   }
 
   @Test
-  public void keyedWindows_compact_threeSamplesPerKey() {
+  void keyedWindows_compact_threeSamplesPerKey() {
     long[] reported = new long[1];
     long perKey = bytesPerKey("keyed windows (compact), 3 latencies per key", () -> {
       ManualTimeSource time = new ManualTimeSource();
@@ -136,7 +136,7 @@ class MillionKeysFootprintTest {
   }
 
   @Test
-  public void keyedWindows_striped_twoThousandKeys() {
+  void keyedWindows_striped_twoThousandKeys() {
     int keys = 2_000;
     long[] reported = new long[1];
     long perKey = bytesPerKey("keyed windows (striped, 1 stripe), 10 samples per key", keys, () -> {

@@ -30,7 +30,7 @@ class ReadmeExamplesTest {
   private final List<String> alerts = new ArrayList<>();
 
   @Test
-  public void pageSnippet_keyedStatistics() {
+  void pageSnippet_keyedStatistics() {
     long elapsedNanos = 12_000_000;
     // docs:keyed-statistics:start
     KeyedWindows latency = KeyedWindows.builder()
@@ -50,7 +50,7 @@ class ReadmeExamplesTest {
   }
 
   @Test
-  public void pageSnippet_correlationThreshold() {
+  void pageSnippet_correlationThreshold() {
     long start = System.nanoTime();
     LogonEvent event = new LogonEvent("evt-1", start);
     // docs:correlation-threshold:start
@@ -76,7 +76,7 @@ class ReadmeExamplesTest {
   }
 
   @Test
-  public void pageSnippet_rateLimiter() {
+  void pageSnippet_rateLimiter() {
     assertThat(quote("alice")).isEqualTo("200");
   }
 
@@ -98,7 +98,7 @@ class ReadmeExamplesTest {
   }
 
   @Test
-  public void pageSnippet_sumCap() {
+  void pageSnippet_sumCap() {
     // docs:sum-cap:start
     SumCap weekly = SumCap.inProcess(SumCapConfig.builder()
         .cap(new BigDecimal("10.00"))
@@ -125,7 +125,7 @@ class ReadmeExamplesTest {
   private record LogonEvent(String id, long timeNanos) {}
 
   @Test
-  public void keyedStatistics() {
+  void keyedStatistics() {
     ManualTimeSource clock = new ManualTimeSource();
     KeyedWindows latency = KeyedWindows.builder()
         .maximumKeys(100_000)
@@ -143,7 +143,7 @@ class ReadmeExamplesTest {
   }
 
   @Test
-  public void correlationThreshold() {
+  void correlationThreshold() {
     ManualTimeSource clock = new ManualTimeSource();
     List<String> alerts = new ArrayList<>();
     ThresholdDetector failedLogons = ThresholdDetector.inProcess(ThresholdConfig.builder()
@@ -164,7 +164,7 @@ class ReadmeExamplesTest {
   }
 
   @Test
-  public void rateLimiter() {
+  void rateLimiter() {
     ManualTimeSource clock = new ManualTimeSource();
     RateLimiter perTool = RateLimiter.inProcess(RateLimitConfig.builder()
         .limit(30)
@@ -182,7 +182,7 @@ class ReadmeExamplesTest {
   }
 
   @Test
-  public void sumCap() {
+  void sumCap() {
     ManualTimeSource clock = new ManualTimeSource();
     SumCap weekly = SumCap.inProcess(SumCapConfig.builder()
         .cap(new BigDecimal("10.00"))

@@ -64,7 +64,7 @@ class FractionAboveTest {
   }
 
   @Test
-  public void fractionAbove_onSnapshotsWithFewExactRanks_isAConservativeUpperBound() {
+  void fractionAbove_onSnapshotsWithFewExactRanks_isAConservativeUpperBound() {
     SplittableRandom random = new SplittableRandom(3);
     double[] fetched = {0, 50, 95, 99, 100};
     for (int trial = 0; trial < 1_000; trial++) {
@@ -91,7 +91,7 @@ class FractionAboveTest {
   }
 
   @Test
-  public void fractionAbove_onExactSnapshots_isExact() {
+  void fractionAbove_onExactSnapshots_isExact() {
     SplittableRandom random = new SplittableRandom(1);
     for (int trial = 0; trial < 2_000; trial++) {
       int n = 1 + random.nextInt(trial < 1000 ? 20 : 5_000);
@@ -105,7 +105,7 @@ class FractionAboveTest {
   }
 
   @Test
-  public void fractionAbove_onRollingWindow_matchesExactModelWithinResolution() {
+  void fractionAbove_onRollingWindow_matchesExactModelWithinResolution() {
     SplittableRandom random = new SplittableRandom(2);
     ManualTimeSource time = new ManualTimeSource(3_000_000_000L);
     RollingWindow window = RollingWindow.create(

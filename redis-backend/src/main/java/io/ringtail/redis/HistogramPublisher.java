@@ -142,9 +142,9 @@ final class HistogramPublisher {
         publisherId, Long.toString(p.inFlightSeq), Long.toString(p.asOf), Long.toString(ttlMillis),
         Long.toString(d.count()), Long.toString(d.sum()), empty ? "0" : Long.toString(d.min()),
         empty ? "0" : Long.toString(d.max()), Long.toString(d.rejected()), SlotsJson.encode(d)};
-    long sent = System.nanoTime();
+    long sent = serverTime == null ? 0 : serverTime.localNanoTime();
     return runner.run(HistogramScripts.PUBLISH, keys.bucket(p.bucket), args).handle((reply, error) -> {
-      long answered = System.nanoTime();
+      long answered = serverTime == null ? 0 : serverTime.localNanoTime();
       synchronized (this) {
         p.sending = false;
         if (error == null) {

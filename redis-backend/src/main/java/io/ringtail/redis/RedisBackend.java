@@ -158,9 +158,9 @@ public final class RedisBackend {
 
   /**
    * A time source reading the Redis server's clock (epoch nanoseconds), estimated locally from
-   * one {@code TIME} round trip and re-measured every 10 s: the fleet-wide time base for
-   * decisions and client-timed windows, so clients whose own clocks disagree (by seconds) still
-   * decide alike. Its error is about half a round trip.
+   * the shortest of a few {@code TIME} round trips and re-measured every 10 s: the fleet-wide
+   * time base for decisions and client-timed windows, so clients whose own clocks disagree (by
+   * seconds) still decide alike. Its error is about half a round trip.
    *
    * @throws RedisUnavailableException if Redis cannot answer the first measurement
    */

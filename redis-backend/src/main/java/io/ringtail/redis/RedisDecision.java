@@ -1,5 +1,6 @@
 package io.ringtail.redis;
 
+import io.ringtail.TimeSource;
 import io.ringtail.decision.DecisionListener;
 import io.ringtail.internal.Checks;
 import java.lang.System.Logger.Level;
@@ -17,6 +18,8 @@ abstract class RedisDecision {
   final String name;
   private final String idPrefix = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + ".";
   private final AtomicLong sequence = new AtomicLong();
+  /** The monotonic clock a decision's one timeout is measured on. */
+  private final TimeSource localClock = TimeSource.system();
 
   RedisDecision(RedisBackend backend, String name) {
     this.backend = backend;
@@ -32,10 +35,10 @@ abstract class RedisDecision {
    * @throws RedisUnavailableException if Redis did not answer in time, or answered past the deadline
    */
   List<Object> decide(LuaScript script, String[] keys, String[] args) {
-    long start = System.nanoTime();
+    long start = localClock.nanoTime();
     long budget = backend.runner.timeoutNanos();
     RedisServerClock clock = backend.deadlineClock(budget);
-    long left = budget - (System.nanoTime() - start);
+    long left = budget - (localClock.nanoTime() - start);
     if (left <= 0) {
       throw new RedisUnavailableException("Redis call timed out", null);
     }

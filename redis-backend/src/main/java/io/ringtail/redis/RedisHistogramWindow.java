@@ -58,6 +58,8 @@ public final class RedisHistogramWindow implements RollingWindow {
   private final WindowConfig config;
   private final ScriptRunner runner;
   private final TimeSource time;
+  /** The monotonic clock for flush and close deadlines. */
+  private final TimeSource localClock = TimeSource.system();
   private final BucketRecorder recorder;
   private final HistogramKeys keys;
   private final HistogramPublisher publisher;
@@ -136,14 +138,14 @@ public final class RedisHistogramWindow implements RollingWindow {
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("timeout must be positive, but was " + timeout);
     }
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long deadline = localClock.nanoTime() + timeout.toNanos();
     while (true) {
       publishAll(deadline);
-      if (publisher.pendingBuckets() == 0 || System.nanoTime() - deadline >= 0) {
+      if (publisher.pendingBuckets() == 0 || localClock.nanoTime() - deadline >= 0) {
         return publisher.pendingBuckets() == 0;
       }
       java.util.concurrent.locks.LockSupport.parkNanos(
-          Math.min(TimeUnit.MILLISECONDS.toNanos(20), deadline - System.nanoTime()));
+          Math.min(TimeUnit.MILLISECONDS.toNanos(20), deadline - localClock.nanoTime()));
     }
   }
 
@@ -156,7 +158,7 @@ public final class RedisHistogramWindow implements RollingWindow {
         round = publisher.running();
       }
       try {
-        round.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        round.get(Math.max(0, deadline - localClock.nanoTime()), TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -182,7 +184,7 @@ public final class RedisHistogramWindow implements RollingWindow {
    */
   @Override
   public RedisHistogramSnapshot snapshot() {
-    publishAll(System.nanoTime() + runner.timeoutNanos());
+    publishAll(localClock.nanoTime() + runner.timeoutNanos());
     long now = time.nanoTime();
     long live = Math.floorDiv(now, widthNanos);
     int n = config.buckets();

@@ -4,29 +4,13 @@ import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
-import io.ringtail.WindowTotals;
 import io.ringtail.internal.Checks;
-import java.lang.System.Logger.Level;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
+import io.ringtail.redis.WindowProtocol.Sample;
+import io.ringtail.redis.WindowProtocol.SnapshotReply;
+import java.math.BigInteger;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.LinkedBlockingDeque;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.DoubleAdder;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A rolling window shared by every process that builds it with the same name on the same Redis:
@@ -54,9 +38,9 @@ import java.util.concurrent.locks.LockSupport;
  * that is replayed idempotently (by event id) after the next successful call or on
  * {@link #flush}; a sample that finds the buffer full is dropped and counted. See
  * {@link #stats()} for every way a sample can fail to be kept. {@link #snapshot()} waits for this
- * process's in-flight records first (read-your-writes), at most the command timeout; if Redis
- * cannot answer it returns the optional local fallback window's snapshot, else throws
- * {@link RedisUnavailableException}.
+ * process's in-flight records first (read-your-writes), then reads, both within one command
+ * timeout; if Redis cannot answer in that time it returns the optional local fallback window's
+ * snapshot, else throws {@link RedisUnavailableException}.
  *
  * <h2>Percentiles</h2>
  * A snapshot fetches the exact nearest-rank values of a set of percentiles chosen up front
@@ -78,75 +62,47 @@ public final class RedisRollingWindow implements RollingWindow {
   /** The stable code logged (at WARNING) when the cardinality cap trims samples. */
   public static final String CARDINALITY_CAP_WARNING = "ERR_WINDOW_031";
 
-  private static final System.Logger LOG = System.getLogger(RedisRollingWindow.class.getName());
   private static final double[] DEFAULT_PERCENTILES = {1, 5, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99};
   private static final long MAX_MICROS = 1L << 53;
-  private static final int EVICT_CHUNK = 500;
-  private static final int EVICT_BUDGET = 5_000;
-  private static final int REPLAY_BATCH = 200;
-  private static final int MAX_BATCH = 256;
-  private static final int MAX_BATCHES_IN_FLIGHT = 4;
-  private static final ThreadLocal<boolean[]> DRAINING = ThreadLocal.withInitial(() -> new boolean[1]);
   private static final int MAX_SNAPSHOT_ROUNDS = 100_000;
-  private static final long FLUSH_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
   private final ScriptRunner runner;
   private final String name;
-  private final String[] keys;
+  private final String timeKey;
   private final Duration length;
-  private final long lengthMicros;
-  private final int maxSamples;
-  private final long ttlMillis;
   private final TimeSource clientTime;
-  private final long maxSkewMicros;
+  private final TimeSource localClock;
   private final double[] percentiles;
   private final String[] percentileArgs;
   private final RollingWindow local;
-  private final LinkedBlockingDeque<Pending> buffer;
-  private final int maxInFlight;
-  private final Semaphore inFlight;
+  private final WindowProtocol protocol;
+  private final WindowCounters counters;
+  private final ServerOffset serverTime;
+  private final RecordPipeline pipeline;
   private final String idPrefix;
   private final AtomicLong sequence = new AtomicLong();
-  private final AtomicBoolean replaying = new AtomicBoolean();
-  private final ConcurrentLinkedQueue<Pending> outbox = new ConcurrentLinkedQueue<>();
-  private final AtomicInteger batchesInFlight = new AtomicInteger();
-  private volatile long serverOffsetNanos;
-  private volatile boolean serverOffsetKnown;
-  private volatile long lastCapWarningNanos;
-
-  private final LongAdder recorded = new LongAdder();
-  private final LongAdder stored = new LongAdder();
-  private final DoubleAdder storedSum = new DoubleAdder();
-  private final LongAdder duplicates = new LongAdder();
-  private final LongAdder rejected = new LongAdder();
-  private final LongAdder expired = new LongAdder();
-  private final LongAdder trimmed = new LongAdder();
-  private final LongAdder replayed = new LongAdder();
-  private final LongAdder dropped = new LongAdder();
-  private final LongAdder failedCalls = new LongAdder();
-  private final LongAdder skewCorrections = new LongAdder();
-  private final LongAdder degradedSnapshots = new LongAdder();
 
   private RedisRollingWindow(Builder b) {
     this.runner = b.backend.runner;
     this.name = b.name;
-    this.keys = WindowKeys.window(b.backend.keyPrefix, b.name);
     this.length = b.length;
-    this.lengthMicros = b.length.toNanos() / 1000;
-    this.maxSamples = b.maxSamples;
-    this.ttlMillis = b.length.toMillis() + Math.max(1000, b.length.toMillis() / 100);
     this.clientTime = b.timeSource;
-    this.maxSkewMicros = b.maxClockSkew == null ? -1 : b.maxClockSkew.toNanos() / 1000;
+    this.localClock = b.localClock;
     this.percentiles = b.percentiles.clone();
-    this.percentileArgs = scaled(percentiles);
+    this.percentileArgs = WindowProtocol.scaled(percentiles);
     this.local = b.localFallback == null ? null
-        : RollingWindow.create(b.localFallback, clientTime != null ? clientTime : TimeSource.system());
-    this.buffer = new LinkedBlockingDeque<>(b.bufferCapacity);
-    this.maxInFlight = b.maxInFlight;
-    this.inFlight = new Semaphore(b.maxInFlight);
+        : RollingWindow.create(b.localFallback, clientTime != null ? clientTime : localClock);
+    String[] keys = WindowKeys.window(b.backend.keyPrefix, b.name);
+    this.timeKey = keys[0];
+    this.protocol = new WindowProtocol(runner, keys, b.length.toNanos() / 1000, b.maxSamples,
+        b.maxClockSkew == null ? -1 : b.maxClockSkew.toNanos() / 1000);
+    this.counters = new WindowCounters(name, b.maxSamples, localClock);
+    this.serverTime = new ServerOffset(localClock, WallClock.INSTANCE);
+    this.pipeline = new RecordPipeline(protocol, clientTime, serverTime, counters, b.maxInFlight,
+        b.bufferCapacity, runner.timeoutNanos());
     byte[] random = new byte[6];
     new SecureRandom().nextBytes(random);
-    this.idPrefix = Long.toString(new java.math.BigInteger(1, random).longValue(), 36) + ".";
+    this.idPrefix = Long.toString(new BigInteger(1, random).longValue(), 36) + ".";
   }
 
   /** The name the window was built with (its Redis keys carry it as their hash tag). */
@@ -185,217 +141,22 @@ public final class RedisRollingWindow implements RollingWindow {
   }
 
   private void submit(long value, String eventId, long timeNanos) {
-    recorded.increment();
+    counters.recorded.increment();
     String id = eventId != null ? eventId : idPrefix + Long.toString(sequence.getAndIncrement(), 36);
     long micros;
     if (clientTime != null) {
       micros = Math.floorDiv(timeNanos, 1000L);
       if (micros >= MAX_MICROS || micros <= -MAX_MICROS) {
-        rejected.increment();
+        counters.rejected.increment();
         return;
       }
     } else {
-      micros = estimatedServerMicros();
+      micros = serverTime.micros();
     }
     if (local != null) {
-      local.recordAt(value, clientTime != null ? timeNanos : System.nanoTime());
+      local.recordAt(value, clientTime != null ? timeNanos : localClock.nanoTime());
     }
-    Pending p = value < 0 ? new Pending(micros, id, "R") : new Pending(micros, padded(value) + ":" + id, Long.toString(value));
-    if (!acquireSlot()) {
-      failedCalls.increment();
-      keep(p);
-      return;
-    }
-    outbox.add(p);
-    drainOutbox();
-  }
-
-  /**
-   * Sends what waits in the outbox as batches of up to {@value #MAX_BATCH} samples, with at most
-   * {@value #MAX_BATCHES_IN_FLIGHT} batches outstanding: records that arrive while batches are in
-   * flight ride in the next one (group commit), so throughput grows with load without a thread.
-   */
-  private void drainOutbox() {
-    if (DRAINING.get()[0]) {
-      return;
-    }
-    DRAINING.get()[0] = true;
-    try {
-      while (!outbox.isEmpty()) {
-        int n = batchesInFlight.get();
-        if (n >= MAX_BATCHES_IN_FLIGHT) {
-          return;
-        }
-        if (!batchesInFlight.compareAndSet(n, n + 1)) {
-          continue;
-        }
-        List<Pending> batch = new ArrayList<>(Math.min(MAX_BATCH, outbox.size()));
-        for (Pending q; batch.size() < MAX_BATCH && (q = outbox.poll()) != null; ) {
-          batch.add(q);
-        }
-        if (batch.isEmpty()) {
-          batchesInFlight.decrementAndGet();
-          continue;
-        }
-        send(batch);
-      }
-    } finally {
-      DRAINING.get()[0] = false;
-    }
-  }
-
-  private void send(List<Pending> batch) {
-    String now = "";
-    if (clientTime != null) {
-      long newest = Long.MIN_VALUE;
-      for (Pending q : batch) {
-        newest = Math.max(newest, q.micros);
-      }
-      now = Long.toString(newest);
-    }
-    String[] args = header(now, maxSkewMicros, batch.size());
-    for (int i = 0; i < batch.size(); i++) {
-      Pending q = batch.get(i);
-      args[7 + 3 * i] = clientTime == null ? "" : Long.toString(q.micros);
-      args[8 + 3 * i] = q.member;
-      args[9 + 3 * i] = q.value;
-    }
-    runner.run(Scripts.WINDOW_RECORD, keys, args).whenComplete((reply, error) -> {
-      if (error == null) {
-        accept(reply);
-      } else if (ScriptRunner.unwrap(error) instanceof RedisRejectedException) {
-        failedCalls.increment();
-        dropped.add(batch.size());
-      } else {
-        failedCalls.increment();
-        batch.forEach(this::keep);
-      }
-      batchesInFlight.decrementAndGet();
-      inFlight.release(batch.size());
-      drainOutbox();
-      if (error == null) {
-        replayIfPending();
-      }
-    });
-  }
-
-  private boolean acquireSlot() {
-    if (inFlight.tryAcquire()) {
-      return true;
-    }
-    try {
-      return inFlight.tryAcquire(runner.timeoutNanos(), TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
-  private String[] header(String now, long skew, int samples) {
-    String[] args = new String[7 + 3 * samples];
-    args[0] = Long.toString(lengthMicros);
-    args[1] = Integer.toString(EVICT_CHUNK);
-    args[2] = Integer.toString(EVICT_BUDGET);
-    args[3] = Integer.toString(maxSamples);
-    args[4] = Long.toString(ttlMillis);
-    args[5] = now;
-    args[6] = Long.toString(skew);
-    return args;
-  }
-
-  private void keep(Pending p) {
-    if (!buffer.offerLast(p)) {
-      dropped.increment();
-    }
-  }
-
-  private void accept(List<Object> reply) {
-    long serverMicros = Long.parseLong((String) reply.get(0));
-    serverOffsetNanos = serverMicros * 1000 - System.nanoTime();
-    serverOffsetKnown = true;
-    stored.add(Long.parseLong((String) reply.get(1)));
-    storedSum.add(Double.parseDouble((String) reply.get(8)));
-    duplicates.add(Long.parseLong((String) reply.get(2)));
-    expired.add(Long.parseLong((String) reply.get(3)));
-    rejected.add(Long.parseLong((String) reply.get(4)));
-    long cut = Long.parseLong((String) reply.get(5));
-    if (cut > 0) {
-      trimmed.add(cut);
-      warnCap(cut);
-    }
-    skewCorrections.add(Long.parseLong((String) reply.get(6)));
-  }
-
-  private void warnCap(long cut) {
-    long now = System.nanoTime();
-    if (now - lastCapWarningNanos > TimeUnit.SECONDS.toNanos(1)) {
-      lastCapWarningNanos = now;
-      LOG.log(Level.WARNING, () -> CARDINALITY_CAP_WARNING + " window=" + name + " trimmed " + cut
-          + " oldest samples at the cap of " + maxSamples + " (total trimmed " + trimmed.sum() + ")");
-    }
-  }
-
-  private long estimatedServerMicros() {
-    if (serverOffsetKnown) {
-      return Math.floorDiv(System.nanoTime() + serverOffsetNanos, 1000L);
-    }
-    return System.currentTimeMillis() * 1000;
-  }
-
-  private void replayIfPending() {
-    if (!buffer.isEmpty() && replaying.compareAndSet(false, true)) {
-      replayNext();
-    }
-  }
-
-  /**
-   * Sends the next batch of buffered samples, chaining until the buffer is empty or a call fails
-   * (then the next successful call or {@link #flush} starts again: no retry loop on failure).
-   */
-  private void replayNext() {
-    CompletableFuture<Boolean> batch = replayBatch();
-    batch.whenComplete((more, error) -> {
-      if (error == null && more) {
-        replayNext();
-      } else {
-        replaying.set(false);
-      }
-    });
-  }
-
-  /** Completes true if a batch was delivered, false if there was nothing to send or it failed. */
-  private CompletableFuture<Boolean> replayBatch() {
-    List<Pending> batch = new ArrayList<>(REPLAY_BATCH);
-    buffer.drainTo(batch, REPLAY_BATCH);
-    if (batch.isEmpty()) {
-      return CompletableFuture.completedFuture(false);
-    }
-    String now = clientTime == null ? "" : Long.toString(Math.floorDiv(clientTime.nanoTime(), 1000L));
-    String[] args = header(now, -1, batch.size());
-    for (int i = 0; i < batch.size(); i++) {
-      Pending p = batch.get(i);
-      args[7 + 3 * i] = Long.toString(p.micros);
-      args[8 + 3 * i] = p.member;
-      args[9 + 3 * i] = p.value;
-    }
-    return runner.run(Scripts.WINDOW_RECORD, keys, args).handle((reply, error) -> {
-      if (error == null) {
-        accept(reply);
-        replayed.add(batch.size());
-        return true;
-      }
-      failedCalls.increment();
-      if (ScriptRunner.unwrap(error) instanceof RedisRejectedException) {
-        dropped.add(batch.size());
-        return true;
-      }
-      for (int i = batch.size() - 1; i >= 0; i--) {
-        if (!buffer.offerFirst(batch.get(i))) {
-          dropped.increment();
-        }
-      }
-      return false;
-    });
+    pipeline.submit(Sample.of(value, id, micros));
   }
 
   /**
@@ -404,42 +165,8 @@ public final class RedisRollingWindow implements RollingWindow {
    * Returns whether nothing is left pending.
    */
   public boolean flush(Duration timeout) {
-    long deadline = System.nanoTime() + Checks.requirePositiveNanos("timeout", timeout);
-    awaitInFlight(deadline);
-    while (!buffer.isEmpty() && System.nanoTime() < deadline) {
-      boolean delivered = false;
-      if (replaying.compareAndSet(false, true)) {
-        try {
-          long left = deadline - System.nanoTime();
-          delivered = replayBatch().get(Math.max(left, 0), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return false;
-        } catch (ExecutionException | TimeoutException e) {
-          delivered = false;
-        } finally {
-          replaying.set(false);
-        }
-      }
-      if (!delivered) {
-        LockSupport.parkNanos(Math.min(FLUSH_RETRY_NANOS, Math.max(0, deadline - System.nanoTime())));
-      }
-    }
-    return buffer.isEmpty() && awaitInFlight(deadline);
-  }
-
-  private boolean awaitInFlight(long deadlineNanos) {
-    try {
-      long left = deadlineNanos - System.nanoTime();
-      if (inFlight.tryAcquire(maxInFlight, Math.max(left, 0), TimeUnit.NANOSECONDS)) {
-        inFlight.release(maxInFlight);
-        return true;
-      }
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    long deadline = localClock.nanoTime() + Checks.requirePositiveNanos("timeout", timeout);
+    return pipeline.flush(deadline, localClock);
   }
 
   /** A snapshot with the configured percentiles (see the class doc). */
@@ -459,26 +186,21 @@ public final class RedisRollingWindow implements RollingWindow {
     for (double p : ps) {
       Checks.requirePercentile(p);
     }
-    return take(ps, scaled(ps));
+    return take(ps, WindowProtocol.scaled(ps));
   }
 
+  /** Waits for in-flight records, then reads: both within one command timeout. */
   private WindowSnapshot take(double[] ps, String[] scaledPs) {
-    awaitInFlight(System.nanoTime() + runner.timeoutNanos());
-    replayIfPending();
+    long deadline = localClock.nanoTime() + runner.timeoutNanos();
+    pipeline.awaitIdle(runner.timeoutNanos());
+    pipeline.replayIfPending();
     long nowNanos = clientTime == null ? 0 : clientTime.nanoTime();
-    String now = clientTime == null ? "" : Long.toString(Math.floorDiv(nowNanos, 1000L));
-    String[] args = new String[5 + scaledPs.length];
-    args[0] = Long.toString(lengthMicros);
-    args[1] = Integer.toString(EVICT_CHUNK);
-    args[2] = Integer.toString(EVICT_BUDGET);
-    args[3] = now;
-    args[4] = Long.toString(maxSkewMicros);
-    System.arraycopy(scaledPs, 0, args, 5, scaledPs.length);
+    Long now = clientTime == null ? null : Math.floorDiv(nowNanos, 1000L);
     try {
       for (int round = 0; round < MAX_SNAPSHOT_ROUNDS; round++) {
-        List<Object> reply = runner.runSync(Scripts.WINDOW_SNAPSHOT, keys, args);
-        if ("0".equals(reply.get(1))) {
-          return parseSnapshot(reply, ps, scaledPs, now, nowNanos);
+        SnapshotReply reply = protocol.snapshot(now, scaledPs, deadline - localClock.nanoTime());
+        if (!reply.backlog()) {
+          return protocol.snapshotOf(reply, scaledPs, now, nowNanos, counters.totals());
         }
       }
       throw new IllegalStateException("window " + name + " still evicting after " + MAX_SNAPSHOT_ROUNDS + " rounds");
@@ -486,70 +208,9 @@ public final class RedisRollingWindow implements RollingWindow {
       if (local == null) {
         throw e;
       }
-      degradedSnapshots.increment();
+      counters.degradedSnapshots.increment();
       return local.snapshot();
     }
-  }
-
-  private WindowSnapshot parseSnapshot(List<Object> reply, double[] ps, String[] scaledPs, String now,
-      long nowNanos) {
-    long nowMicros = Long.parseLong((String) reply.get(0));
-    long end = !now.isEmpty() && now.equals(reply.get(0)) ? nowNanos : nowMicros * 1000 + 999;
-    long start = (nowMicros - lengthMicros + 1) * 1000;
-    long count = Long.parseLong((String) reply.get(2));
-    long sum = Long.parseLong((String) reply.get(3));
-    long rejectedCount = Long.parseLong((String) reply.get(4));
-    if (count == 0) {
-      return RedisWindowSnapshot.empty(rejectedCount, start, end, totals());
-    }
-    long[] ranks = new long[ps.length + 2];
-    long[] values = new long[ps.length + 2];
-    ranks[0] = 1;
-    values[0] = valueOf(reply.get(5));
-    ranks[1] = count;
-    values[1] = valueOf(reply.get(6));
-    for (int i = 0; i < ps.length; i++) {
-      ranks[i + 2] = serverRank(scaledPs[i], count);
-      values[i + 2] = valueOf(reply.get(7 + i));
-    }
-    return new RedisWindowSnapshot(count, sum, rejectedCount, start, end, ranks, values, totals());
-  }
-
-  /** What this process published so far: the totals its snapshots carry. */
-  private WindowTotals totals() {
-    return new WindowTotals(stored.sum(), storedSum.sum(), rejected.sum());
-  }
-
-  private static long valueOf(Object member) {
-    return Long.parseLong(((String) member).substring(0, 19));
-  }
-
-  /** The rank the snapshot script computes: max(1, ceil(scaled * n / 10^8)). */
-  static long serverRank(String scaled, long n) {
-    long rank = new BigDecimal(scaled).multiply(BigDecimal.valueOf(n))
-        .divide(BigDecimal.valueOf(100_000_000L), 0, RoundingMode.CEILING).longValueExact();
-    return Math.max(1, rank);
-  }
-
-  /** Percentiles as integers scaled by 10^6 (rounded up past six decimals), as the script expects. */
-  static String[] scaled(double[] ps) {
-    String[] out = new String[ps.length];
-    for (int i = 0; i < ps.length; i++) {
-      out[i] = BigDecimal.valueOf(ps[i]).movePointRight(6).setScale(0, RoundingMode.CEILING).toPlainString();
-    }
-    return out;
-  }
-
-  static String padded(long value) {
-    String digits = Long.toString(value);
-    if (digits.length() >= 19) {
-      return digits;
-    }
-    char[] out = new char[19];
-    int zeros = 19 - digits.length();
-    Arrays.fill(out, 0, zeros, '0');
-    digits.getChars(0, digits.length(), out, zeros);
-    return new String(out);
   }
 
   @Override
@@ -566,22 +227,19 @@ public final class RedisRollingWindow implements RollingWindow {
   /** Heap held in this process: the replay buffer (as filled now) and the local fallback window. */
   @Override
   public long footprintBytes() {
-    return 256L + buffer.size() * 120L + (local == null ? 0 : local.footprintBytes());
+    return 256L + pipeline.buffered() * 120L + (local == null ? 0 : local.footprintBytes());
   }
 
   /** What happened to this process's samples so far; see {@link RedisWindowStats}. */
   public RedisWindowStats stats() {
-    return new RedisWindowStats(recorded.sum(), stored.sum(), duplicates.sum(), rejected.sum(),
-        expired.sum(), trimmed.sum(), buffer.size(), replayed.sum(), dropped.sum(), failedCalls.sum(),
-        skewCorrections.sum(), degradedSnapshots.sum(), runner.scriptReloads.sum());
+    return counters.stats(pipeline.buffered(), runner.scriptReloads.sum());
   }
 
   @Override
   public String toString() {
-    return "RedisRollingWindow[" + name + ", " + length + ", keys " + keys[0] + "]";
+    return "RedisRollingWindow[" + name + ", " + length + ", keys " + timeKey + "]";
   }
 
-  private record Pending(long micros, String member, String value) {}
 
   /**
    * Configures a {@link RedisRollingWindow}; not thread-safe. {@link #build()} checks everything
@@ -602,6 +260,7 @@ public final class RedisRollingWindow implements RollingWindow {
     private boolean localFallbackSet;
     private int bufferCapacity = 100_000;
     private int maxInFlight = 4_096;
+    private TimeSource localClock = TimeSource.system();
 
     Builder(RedisBackend backend, String name) {
       this.backend = backend;
@@ -678,8 +337,14 @@ public final class RedisRollingWindow implements RollingWindow {
       return this;
     }
 
+    /** The monotonic clock for timeouts and the server-time estimate (tests inject one). */
+    Builder localClock(TimeSource clock) {
+      this.localClock = clock;
+      return this;
+    }
+
     /**
-     * Checks every value and returns the window.
+     * Checks every value and returns the window; sends nothing to Redis.
      *
      * @throws NullPointerException if a value was set to null
      * @throws IllegalArgumentException if a value is out of range, naming it
@@ -713,6 +378,7 @@ public final class RedisRollingWindow implements RollingWindow {
       }
       Checks.requireBetween("bufferCapacity", bufferCapacity, 1, 10_000_000);
       Checks.requireBetween("maxInFlight", maxInFlight, 1, 1_000_000);
+      Checks.requireNonNull("localClock", localClock);
       return new RedisRollingWindow(this);
     }
   }

@@ -5,8 +5,7 @@ import io.ringtail.decision.ThresholdDecision;
 import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.internal.Checks;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingDeque;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A {@link ThresholdDetector} whose events live in Redis, decided by threshold.lua. Events that
@@ -25,8 +24,7 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
   private final String cap;
   private final String ttl;
   private final String cooldown;
-  private final LinkedBlockingDeque<Event> pending;
-  private final AtomicBoolean replaying = new AtomicBoolean();
+  private final ReplayBuffer<Event> pending;
 
   RedisThresholdDetector(RedisBackend backend, String name, ThresholdConfig config) {
     super(backend, name);
@@ -37,7 +35,26 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
     this.cap = Integer.toString(config.maxEventsPerKey());
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
     this.cooldown = Long.toString(config.listenerCooldown().toNanos());
-    this.pending = new LinkedBlockingDeque<>(Math.max(1, backend.eventBufferCapacity));
+    this.pending = new ReplayBuffer<>(backend.eventBufferCapacity, 1, this::replay, new ReplayBuffer.Counters() {
+      @Override
+      public void kept(int n) {
+        backend.eventsBuffered.add(n);
+      }
+
+      @Override
+      public void replayed(int n) {
+        backend.eventsBuffered.add(-n);
+        backend.eventsReplayed.add(n);
+      }
+
+      @Override
+      public void dropped(int n, boolean wasKept) {
+        if (wasKept) {
+          backend.eventsBuffered.add(-n);
+        }
+        backend.eventsDropped.add(n);
+      }
+    });
   }
 
   @Override
@@ -55,11 +72,7 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
       ThresholdDecision answer = backend.onOutage(e,
           () -> new ThresholdDecision(ThresholdDecision.Outcome.COUNTED, 0, n, false),
           () -> new ThresholdDecision(ThresholdDecision.Outcome.COUNTED, n, n, false));
-      backend.eventsBuffered.increment();
-      if (backend.eventBufferCapacity == 0 || !pending.offerLast(new Event(key, keys, args))) {
-        backend.eventsBuffered.decrement();
-        backend.eventsDropped.increment();
-      }
+      pending.keep(new Event(key, keys, args));
       return answer;
     }
     ThresholdDecision d = decision(reply);
@@ -71,7 +84,7 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
     if ((Long) reply.get(3) == 1) {
       notifyListener(config.listener(), key, d);
     }
-    replayIfPending();
+    pending.replayIfPending();
     return d;
   }
 
@@ -81,34 +94,14 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
   }
 
   /**
-   * Replays, one by one and asynchronously, the events that arrived while Redis could not answer
-   * (in arrival order, with their own times and ids, so a replay is idempotent); a crossing they
-   * cause notifies the listener. Stops at the first failure; the next successful call resumes.
+   * Replays one event that arrived while Redis could not answer, with its own time and id (so a
+   * replay is idempotent); a crossing it causes notifies the listener.
    */
-  private void replayIfPending() {
-    if (pending.isEmpty() || !replaying.compareAndSet(false, true)) {
-      return;
-    }
-    Event next = pending.pollFirst();
-    if (next == null) {
-      replaying.set(false);
-      return;
-    }
-    backend.runner.run(Scripts.THRESHOLD, next.keys, next.args).whenComplete((reply, error) -> {
-      if (error == null) {
-        backend.eventsBuffered.decrement();
-        backend.eventsReplayed.increment();
-        if ((Long) reply.get(3) == 1) {
-          notifyListener(config.listener(), next.key, decision(reply));
-        }
-        replaying.set(false);
-        replayIfPending();
-      } else {
-        if (ScriptRunner.unwrap(error) instanceof RedisRejectedException || !pending.offerFirst(next)) {
-          backend.eventsBuffered.decrement();
-          backend.eventsDropped.increment();
-        }
-        replaying.set(false);
+  private CompletableFuture<?> replay(List<Event> batch) {
+    Event next = batch.get(0);
+    return backend.runner.run(Scripts.THRESHOLD, next.keys, next.args).thenAccept(reply -> {
+      if ((Long) reply.get(3) == 1) {
+        notifyListener(config.listener(), next.key, decision(reply));
       }
     });
   }

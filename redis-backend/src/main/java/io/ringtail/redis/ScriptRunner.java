@@ -6,6 +6,7 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.ringtail.TimeSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -39,6 +40,7 @@ final class ScriptRunner {
   private final long timeoutNanos;
   private static final System.Logger LOG = System.getLogger(ScriptRunner.class.getName());
   private static final int MAX_LOGGED = 64;
+  private final TimeSource clock = TimeSource.system();
   final LongAdder scriptReloads = new LongAdder();
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
@@ -67,7 +69,7 @@ final class ScriptRunner {
     if (!breaker.tryAcquirePermission()) {
       return CompletableFuture.failedFuture(CallNotPermittedException.createCallNotPermittedException(breaker));
     }
-    long start = System.nanoTime();
+    long start = clock.nanoTime();
     CompletableFuture<List<Object>> result;
     try {
       result = this.<List<Object>>evalsha(script, keys, args)
@@ -78,7 +80,7 @@ final class ScriptRunner {
       result = CompletableFuture.failedFuture(e);
     }
     return result.handle((reply, error) -> {
-      long elapsed = System.nanoTime() - start;
+      long elapsed = clock.nanoTime() - start;
       if (error == null) {
         breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
         return reply;
@@ -106,8 +108,15 @@ final class ScriptRunner {
     return runSync(script, keys, args, timeoutNanos);
   }
 
-  /** {@link #runSync} bounded by {@code timeoutNanos}. */
+  /**
+   * {@link #run} bounded by {@code timeoutNanos} (what is left of a caller's one timeout), waiting
+   * for it at most that long and a 50 ms grace; with nothing left it fails at once without
+   * sending.
+   */
   List<Object> runSync(LuaScript script, String[] keys, String[] args, long timeoutNanos) {
+    if (timeoutNanos <= 0) {
+      throw new RedisUnavailableException("Redis call timed out", new TimeoutException());
+    }
     try {
       return run(script, keys, args, timeoutNanos)
           .get(timeoutNanos + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);

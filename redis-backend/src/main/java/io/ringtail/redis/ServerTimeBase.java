@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Redis server's clock in epoch nanoseconds, read as {@link System#nanoTime()} plus an
+ * The Redis server's clock in epoch nanoseconds, read as a local monotonic reading plus an
  * offset: one volatile read per reading, no shared write, so it costs a record no contention.
  * The offset is measured by one {@code TIME} round trip when built (falling back to this host's
  * wall clock if Redis cannot answer) and re-estimated from the server time every publication
@@ -15,24 +15,39 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServerTimeBase implements TimeSource {
   private static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(10);
+  private final TimeSource local;
   private volatile long offsetNanos;
   private volatile boolean measured;
   private long bestRoundTrip = Long.MAX_VALUE; // guarded by this
   private long adoptedAt; // guarded by this
 
   ServerTimeBase(ScriptRunner runner) {
-    long before = System.nanoTime();
+    this(runner, TimeSource.system(), WallClock.INSTANCE);
+  }
+
+  /**
+   * @param local the monotonic source readings and round trips are measured with
+   * @param wallClock epoch nanoseconds, read only if Redis cannot answer the first measurement
+   */
+  ServerTimeBase(ScriptRunner runner, TimeSource local, TimeSource wallClock) {
+    this.local = local;
+    long before = local.nanoTime();
     try {
       List<Object> reply = runner.runSync(Scripts.SERVER_TIME, new String[0], new String[0]);
-      adopt(before, System.nanoTime(), (String) reply.get(0), (String) reply.get(1));
+      adopt(before, local.nanoTime(), (String) reply.get(0), (String) reply.get(1));
     } catch (RedisUnavailableException e) {
-      offsetNanos = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
+      offsetNanos = wallClock.nanoTime() - local.nanoTime();
     }
   }
 
   @Override
   public long nanoTime() {
-    return System.nanoTime() + offsetNanos;
+    return local.nanoTime() + offsetNanos;
+  }
+
+  /** A reading of the local monotonic source, to time a round trip for {@link #adopt}. */
+  long localNanoTime() {
+    return local.nanoTime();
   }
 
   /** Whether the offset comes from Redis rather than this host's wall clock. */

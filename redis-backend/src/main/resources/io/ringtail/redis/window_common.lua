@@ -1,4 +1,15 @@
--- Shared by the window scripts (prepended to each): the window's clock and exact sums.
+-- Shared by the window scripts (prepended to each): the keys, the member layout, the window's
+-- clock, exact sums and eviction.
+-- KEYS: 1 time ZSET (member -> time us), 2 value ZSET (member -> value), 3 exact sum (string),
+--       4 rejected ZSET (event id -> time us). All four share one hash tag.
+local timeKey, valueKey, sumKey, rejectedKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+
+-- A sample's member is '<value zero-padded to 19 digits>:<event id>'; a rejected marker is the
+-- bare event id. Its fields, by name:
+local VALUE_DIGITS = 19
+local function valueOf(member) return string.sub(member, 1, VALUE_DIGITS) end
+local function highDigitsOf(member) return tonumber(string.sub(member, 1, 10)) end
+local function lowDigitsOf(member) return tonumber(string.sub(member, 11, VALUE_DIGITS)) end
 
 -- The server's TIME in us, and the window's now: the caller's reading (us) when one is given
 -- and lies within the skew guard of the server's (guard < 0: no guard), else the server's.
@@ -16,13 +27,13 @@ local function windowClock(callerNow, guard)
   return server, now, 0
 end
 
--- Exact sum of the values encoded in members' 19-digit prefixes, as a decimal string:
--- split each value into high and low nine-digit halves so every double stays exact.
+-- Exact sum of the members' values, as a decimal string: high and low digits are added
+-- separately so every double stays an exact integer.
 local function sumOf(members)
   local hi, lo = 0, 0
   for i = 1, #members do
-    hi = hi + tonumber(string.sub(members[i], 1, 10))
-    lo = lo + tonumber(string.sub(members[i], 11, 19))
+    hi = hi + highDigitsOf(members[i])
+    lo = lo + lowDigitsOf(members[i])
   end
   hi = hi + math.floor(lo / 1000000000)
   lo = lo % 1000000000
@@ -30,4 +41,40 @@ local function sumOf(members)
     return string.format('%d', lo)
   end
   return string.format('%d%09d', hi, lo)
+end
+
+-- Removes samples (time and value entries and their part of the sum), `chunk` per command.
+local function removeSamples(members, chunk)
+  for i = 1, #members, chunk do
+    local part = {unpack(members, i, math.min(i + chunk - 1, #members))}
+    redis.call('ZREM', timeKey, unpack(part))
+    redis.call('ZREM', valueKey, unpack(part))
+    redis.call('DECRBY', sumKey, sumOf(part))
+  end
+end
+
+-- Removes rejected markers, `chunk` per command.
+local function removeMarkers(members, chunk)
+  for i = 1, #members, chunk do
+    redis.call('ZREM', rejectedKey, unpack(members, i, math.min(i + chunk - 1, #members)))
+  end
+end
+
+-- Evicts what `key` (timeKey or rejectedKey) holds timed at or before `cutoff`: `chunk` members
+-- per command, at most `budget` per call, so no call runs long. True if some are left over.
+local function evictExpired(key, cutoff, chunk, budget)
+  local remove = key == timeKey and removeSamples or removeMarkers
+  local removed = 0
+  while removed < budget do
+    local old = redis.call('ZRANGE', key, '-inf', cutoff, 'BYSCORE', 'LIMIT', 0, chunk)
+    if #old == 0 then
+      return false
+    end
+    remove(old, chunk)
+    removed = removed + #old
+    if #old < chunk then
+      return false
+    end
+  end
+  return redis.call('ZCOUNT', key, '-inf', cutoff) > 0
 end

@@ -26,7 +26,7 @@ class AclTest {
       + " +hgetall +zremrangebyscore +zremrangebyrank";
 
   @Test
-  public void documentedAcl_allowsWindowsDecisionsAndScriptRecovery(RedisProcess server) {
+  void documentedAcl_allowsWindowsDecisionsAndScriptRecovery(RedisProcess server) {
     RedisClient admin = RedisTestSupport.client();
     RedisClient limited = RedisTestSupport.client();
     try (StatefulRedisConnection<String, String> root = admin.connect(server.uri())) {

@@ -102,7 +102,7 @@ class BoundedScriptWorkTest {
   }
 
   @Test
-  public void sumCap_withAFullWindow_neverRunsOver10ms() {
+  void sumCap_withAFullWindow_neverRunsOver10ms() {
     withoutSlowCalls(name -> {
       ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
       SumCap cap = backend.sumCap(name, SumCapConfig.builder().cap(new BigDecimal(ENTRIES + 10))
@@ -127,7 +127,7 @@ class BoundedScriptWorkTest {
   }
 
   @Test
-  public void rateLimiter_withAFullWindow_neverRunsOver10ms() {
+  void rateLimiter_withAFullWindow_neverRunsOver10ms() {
     withoutSlowCalls(name -> {
       ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
       RateLimiter limiter = backend.rateLimiter(name, RateLimitConfig.builder().limit(ENTRIES)

@@ -1,19 +1,16 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.BackendOptions;
 import io.ringtail.redis.testkit.RedisExtension;
-import io.ringtail.redis.testkit.RedisProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDecision;
 import io.ringtail.decision.ThresholdDetector;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,28 +22,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * would otherwise matter.
  */
 @ExtendWith(RedisExtension.class)
+@BackendOptions(outagePolicy = OutagePolicy.THROW)
 class ClockSkewTest {
   private static final long SKEW = Duration.ofSeconds(5).toNanos();
-  private static RedisClient client;
-  private static StatefulRedisConnection<String, String> connA;
-  private static StatefulRedisConnection<String, String> connB;
   private static RedisBackend a;
   private static RedisBackend b;
 
   @BeforeAll
-  static void connect(RedisProcess redis) {
-    client = RedisTestSupport.client();
-    connA = RedisTestSupport.connect(client, redis);
-    connB = RedisTestSupport.connect(client, redis);
-    a = RedisBackend.builder(connA).commandTimeout(Duration.ofSeconds(5)).outagePolicy(OutagePolicy.THROW).build();
-    b = RedisBackend.builder(connB).commandTimeout(Duration.ofSeconds(5)).outagePolicy(OutagePolicy.THROW).build();
-  }
-
-  @AfterAll
-  static void close() {
-    connA.close();
-    connB.close();
-    RedisTestSupport.shutdown(client);
+  static void connect(RedisBackend onA, RedisBackend onB) {
+    a = onA;
+    b = onB;
   }
 
   /** An epoch-nanosecond wall clock off by {@code skewNanos}. */
@@ -56,7 +41,7 @@ class ClockSkewTest {
   }
 
   @Test
-  public void window_skewGuard_placesSkewedSamplesOnServerTime() {
+  void window_skewGuard_placesSkewedSamplesOnServerTime() {
     String name = RedisTestSupport.uniqueName("skew");
     Duration length = Duration.ofSeconds(3);
     RedisRollingWindow ahead = a.window(name).length(length).timeSource(wallClock(SKEW))
@@ -78,7 +63,7 @@ class ClockSkewTest {
   }
 
   @Test
-  public void window_withoutGuard_skewedClientLosesItsSamples_control() {
+  void window_withoutGuard_skewedClientLosesItsSamples_control() {
     String name = RedisTestSupport.uniqueName("noguard");
     Duration length = Duration.ofSeconds(3);
     RedisRollingWindow behind = b.window(name).length(length).timeSource(wallClock(-SKEW)).build();
@@ -91,7 +76,7 @@ class ClockSkewTest {
   }
 
   @Test
-  public void window_serverTimeBase_ignoresClientClocks() {
+  void window_serverTimeBase_ignoresClientClocks() {
     String name = RedisTestSupport.uniqueName("servertime");
     RedisRollingWindow one = a.window(name).length(Duration.ofSeconds(3)).build();
     RedisRollingWindow two = b.window(name).length(Duration.ofSeconds(3)).build();
@@ -105,7 +90,7 @@ class ClockSkewTest {
   }
 
   @Test
-  public void serverClock_cancelsLocalSkew() {
+  void serverClock_cancelsLocalSkew() {
     TimeSource clockA = new RedisServerClock(a.runner, wallClock(SKEW));
     TimeSource clockB = new RedisServerClock(b.runner, wallClock(-SKEW));
     long readA = clockA.nanoTime();
@@ -115,7 +100,7 @@ class ClockSkewTest {
   }
 
   @Test
-  public void thresholdDetector_onServerClock_countsEventsFromBothClients() {
+  void thresholdDetector_onServerClock_countsEventsFromBothClients() {
     ThresholdConfig.Builder rule = ThresholdConfig.builder().threshold(2).window(Duration.ofSeconds(9));
     String key = RedisTestSupport.uniqueName("acct");
     ThresholdDetector onA = a.thresholdDetector("skew-rule", rule.timeSource(new RedisServerClock(a.runner, wallClock(SKEW))).build());
@@ -127,7 +112,7 @@ class ClockSkewTest {
   }
 
   @Test
-  public void thresholdDetector_onSkewedWallClocks_missesTheCorrelation_control() {
+  void thresholdDetector_onSkewedWallClocks_missesTheCorrelation_control() {
     ThresholdConfig.Builder rule = ThresholdConfig.builder().threshold(2).window(Duration.ofSeconds(9));
     String key = RedisTestSupport.uniqueName("acct");
     ThresholdDetector onA = a.thresholdDetector("skew-rule-naive", rule.timeSource(wallClock(SKEW)).build());

@@ -24,7 +24,7 @@ class Decimal64LuaTest {
       + "ARGV[1] >= ARGV[2] and 1 or 0, plain(ARGV[1]), pad(plain(ARGV[2]))}";
 
   @Test
-  public void addSubtractCompare_matchBigInteger(RedisProcess server) {
+  void addSubtractCompare_matchBigInteger(RedisProcess server) {
     String prelude = LuaScript.load("decimal64.lua").body;
     RedisClient client = RedisTestSupport.client();
     try (StatefulRedisConnection<String, String> c = RedisTestSupport.connect(client, server)) {
@@ -50,7 +50,7 @@ class Decimal64LuaTest {
   }
 
   @Test
-  public void timeEncoding_ordersSignedReadingsAsText() {
+  void timeEncoding_ordersSignedReadingsAsText() {
     long[] times = {Long.MIN_VALUE, -1_000_000_000L, -1, 0, 1, 1_000_000_000_000_000_000L, Long.MAX_VALUE};
     for (int i = 1; i < times.length; i++) {
       assertThat(Decimal64.time(times[i - 1])).hasSize(20).isLessThan(Decimal64.time(times[i]));

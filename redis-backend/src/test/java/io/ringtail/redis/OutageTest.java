@@ -74,7 +74,28 @@ class OutageTest {
   }
 
   @Test
-  public void hungServer_opensBreaker_buffers_andReplaysExactlyOnceAfterResume() {
+  void snapshot_withRecordsInFlightOnAHungServer_returnsWithinOneTimeout() {
+    RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
+    RedisRollingWindow w = backend.window("bounded").length(Duration.ofMinutes(5))
+        .localFallback(WindowConfig.builder().length(Duration.ofMinutes(5)).build()).build();
+    w.record(1);
+    assertThat(w.flush(Duration.ofSeconds(5))).isTrue();
+    server.pause();
+    try {
+      w.record(2);
+      long start = System.nanoTime();
+      WindowSnapshot s = w.snapshot();
+      long elapsed = System.nanoTime() - start;
+      assertThat(s.count()).as("the local fallback answers").isEqualTo(2);
+      assertThat(Duration.ofNanos(elapsed)).as("waiting for the record and reading share one timeout")
+          .isLessThan(TIMEOUT.multipliedBy(3).dividedBy(2));
+    } finally {
+      server.resume();
+    }
+  }
+
+  @Test
+  void hungServer_opensBreaker_buffers_andReplaysExactlyOnceAfterResume() {
     RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
     RedisRollingWindow w = backend.window("stream").length(Duration.ofMinutes(5)).maxInFlight(64).build();
     recordTimed(w, 200);
@@ -102,7 +123,7 @@ class OutageTest {
   }
 
   @Test
-  public void pausedServer_aDecisionAnsweredByPolicy_isNeverRecorded() {
+  void pausedServer_aDecisionAnsweredByPolicy_isNeverRecorded() {
     RedisBackend backend = backend(OutagePolicy.FAIL_CLOSED);
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     RateLimiter limiter = backend.rateLimiter("paused", RateLimitConfig.builder().limit(1)
@@ -131,7 +152,7 @@ class OutageTest {
   }
 
   @Test
-  public void crashAndRestart_replaysBufferedSamples_andReloadsScripts() {
+  void crashAndRestart_replaysBufferedSamples_andReloadsScripts() {
     RedisBackend backend = backend(OutagePolicy.FAIL_CLOSED);
     RedisRollingWindow w = backend.window("stream").length(Duration.ofMinutes(5)).build();
     recordTimed(w, 200);
@@ -161,7 +182,7 @@ class OutageTest {
   }
 
   @Test
-  public void thresholdEventsDuringOutage_areReplayedAfterRestart_andCrossingIsReported() {
+  void thresholdEventsDuringOutage_areReplayedAfterRestart_andCrossingIsReported() {
     RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     List<Integer> crossings = new CopyOnWriteArrayList<>();
@@ -186,7 +207,7 @@ class OutageTest {
   }
 
   @Test
-  public void debugSleep_decisionsAnswerWithinTheTimeout_byPolicy() throws Exception {
+  void debugSleep_decisionsAnswerWithinTheTimeout_byPolicy() throws Exception {
     RedisBackend backend = backend(OutagePolicy.FAIL_OPEN);
     RateLimiter limiter = backend.rateLimiter("api", RateLimitConfig.builder().limit(1).build());
     assertThat(limiter.tryAcquire("user").allowed()).isTrue();
@@ -218,7 +239,7 @@ class OutageTest {
   }
 
   @Test
-  public void fullBuffer_dropsAreCounted() {
+  void fullBuffer_dropsAreCounted() {
     RedisRollingWindow w = backend(OutagePolicy.THROW).window("small").bufferCapacity(10).build();
     w.record(1);
     assertThat(w.flush(Duration.ofSeconds(5))).isTrue();
@@ -233,7 +254,7 @@ class OutageTest {
   }
 
   @Test
-  public void outagePolicies_answerEveryDecisionKind() {
+  void outagePolicies_answerEveryDecisionKind() {
     RedisBackend open = backend(OutagePolicy.FAIL_OPEN);
     RedisBackend closed = backend(OutagePolicy.FAIL_CLOSED);
     RedisBackend strict = backend(OutagePolicy.THROW);
@@ -252,7 +273,7 @@ class OutageTest {
   }
 
   @Test
-  public void localFallback_answersSnapshotsDuringOutage() {
+  void localFallback_answersSnapshotsDuringOutage() {
     RedisRollingWindow w = backend(OutagePolicy.THROW).window("local")
         .localFallback(WindowConfig.builder().length(Duration.ofMinutes(1)).build()).build();
     for (int i = 1; i <= 4; i++) {

@@ -36,7 +36,7 @@ class PermanentErrorTest {
   private static final Duration TIMEOUT = Duration.ofMillis(250);
 
   @Test
-  public void noPerm_surfacesAtOnce_isLoggedOnce_andIsNotAnOutage(RedisProcess server) {
+  void noPerm_surfacesAtOnce_isLoggedOnce_andIsNotAnOutage(RedisProcess server) {
     RedisClient admin = RedisTestSupport.client();
     RedisClient limited = RedisTestSupport.client();
     List<LogRecord> logged = new CopyOnWriteArrayList<>();
@@ -87,7 +87,7 @@ class PermanentErrorTest {
   }
 
   @Test
-  public void wrongType_surfacesWithRedisMessage_andIsNotAnOutage(RedisProcess server) {
+  void wrongType_surfacesWithRedisMessage_andIsNotAnOutage(RedisProcess server) {
     RedisClient client = RedisTestSupport.client();
     try (StatefulRedisConnection<String, String> connection = client.connect(server.uri())) {
       RedisBackend backend = RedisBackend.builder(connection).commandTimeout(TIMEOUT)

@@ -1,6 +1,7 @@
 package io.ringtail.redis;
 
 import io.ringtail.redis.testkit.LocalRedisCluster;
+import io.ringtail.redis.testkit.BackendOptions;
 import io.ringtail.redis.testkit.RedisExtension;
 import io.ringtail.redis.testkit.RedisProcess;
 
@@ -8,9 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.decision.RateLimitConfig;
@@ -23,7 +22,6 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -34,26 +32,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * without CROSSSLOT, and scripts load themselves on each node (NOSCRIPT per node).
  */
 @ExtendWith(RedisExtension.class)
+@BackendOptions(cluster = true, outagePolicy = OutagePolicy.THROW)
 class RedisClusterTest {
   private static LocalRedisCluster cluster;
-  private static RedisClusterClient client;
-  private static StatefulRedisClusterConnection<String, String> connection;
   private static RedisBackend backend;
 
   @BeforeAll
-  static void connect(LocalRedisCluster redisCluster) {
+  static void connect(LocalRedisCluster redisCluster, RedisBackend onCluster) {
     cluster = redisCluster;
-    client = cluster.newClient();
-    client.setOptions(RedisBackend.failFastClusterClientOptions(Duration.ofSeconds(5)));
-    connection = client.connect();
-    backend = RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(5))
-        .outagePolicy(OutagePolicy.THROW).build();
-  }
-
-  @AfterAll
-  static void close() {
-    connection.close();
-    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    backend = onCluster;
   }
 
   private static int master(String key) {
@@ -80,7 +67,7 @@ class RedisClusterTest {
   }
 
   @Test
-  public void windows_onEveryMaster_areExact_andKeysLiveOnThatMaster() {
+  void windows_onEveryMaster_areExact_andKeysLiveOnThatMaster() {
     RedisClient direct = RedisClient.create();
     try {
       for (RedisProcess node : cluster.nodes()) {
@@ -119,13 +106,13 @@ class RedisClusterTest {
   }
 
   @Test
-  public void serverClock_worksWithoutKeysOnACluster() {
+  void serverClock_worksWithoutKeysOnACluster() {
     long wall = System.currentTimeMillis() * 1_000_000L;
     assertThat(Math.abs(backend.serverClock().nanoTime() - wall)).isLessThan(Duration.ofSeconds(5).toNanos());
   }
 
   @Test
-  public void decisions_onEveryMaster() {
+  void decisions_onEveryMaster() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     RateLimiter limiter = backend.rateLimiter("cluster-rl", RateLimitConfig.builder().limit(3).timeSource(time).build());
     ThresholdDetector detector = backend.thresholdDetector("cluster-th",

@@ -1,10 +1,8 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.BackendOptions;
 import io.ringtail.redis.testkit.RedisExtension;
-import io.ringtail.redis.testkit.RedisProcess;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.testkit.BoundedRateLimiterContract;
@@ -16,30 +14,19 @@ import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.testkit.ThresholdDetectorContract;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The keyed decisions' contract kits, run against the Redis decisions on a real redis-server. */
 @ExtendWith(RedisExtension.class)
+@BackendOptions(outagePolicy = OutagePolicy.THROW)
 class RedisDecisionContractTest {
-  private static RedisClient client;
-  private static StatefulRedisConnection<String, String> connection;
   static RedisBackend backend;
 
   @BeforeAll
-  static void connect(RedisProcess redis) {
-    client = RedisTestSupport.client();
-    connection = RedisTestSupport.connect(client, redis);
-    backend = RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(5))
-        .outagePolicy(OutagePolicy.THROW).build();
-  }
-
-  @AfterAll
-  static void close() {
-    connection.close();
-    RedisTestSupport.shutdown(client);
+  static void connect(RedisBackend redisBackend) {
+    backend = redisBackend;
   }
 
   @Nested

@@ -59,7 +59,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void timeWrappingPastLongMax_isDecidedByDifference_likeInProcess() {
+  void timeWrappingPastLongMax_isDecidedByDifference_likeInProcess() {
     RateLimitConfig config = config(1, Duration.ofSeconds(10));
     RateLimiter redis = backend.rateLimiter(RedisTestSupport.uniqueName("wrap"), config);
     RateLimiter local = RateLimiter.inProcess(config);
@@ -76,7 +76,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void thresholdAcrossTheWrap_isDecidedByDifference_likeInProcess() {
+  void thresholdAcrossTheWrap_isDecidedByDifference_likeInProcess() {
     ThresholdConfig config = ThresholdConfig.builder().threshold(2).window(Duration.ofSeconds(10))
         .idleExpiry(Duration.ofDays(400)).timeSource(new ManualTimeSource(0)).build();
     ThresholdDetector redis = backend.thresholdDetector(RedisTestSupport.uniqueName("wrap-threshold"), config);
@@ -103,7 +103,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void threshold_acrossTheWrapAndRebases_withTrimsDuplicatesAndLateEvents_agreesWithInProcess() {
+  void threshold_acrossTheWrapAndRebases_withTrimsDuplicatesAndLateEvents_agreesWithInProcess() {
     List<String> redisCrossings = new ArrayList<>();
     List<String> localCrossings = new ArrayList<>();
     ThresholdConfig.Builder rule = ThresholdConfig.builder().threshold(4).window(WINDOW).maxEventsPerKey(6)
@@ -131,7 +131,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void thresholdKeyWrittenInTheDecimalLayout_isClearedOnItsNextEvent() {
+  void thresholdKeyWrittenInTheDecimalLayout_isClearedOnItsNextEvent() {
     String name = RedisTestSupport.uniqueName("decimal-layout");
     String[] keys = DecisionKeys.of(backend.keyPrefix, name, "k", "te", "ti", "tm");
     String time = "09223372036854775808"; // reading 0 as the earlier layout wrote it
@@ -146,7 +146,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void keyActiveLongerThanItsBaseReach_rebasesAndStaysExact() {
+  void keyActiveLongerThanItsBaseReach_rebasesAndStaysExact() {
     for (long seed : new long[] {11, 12}) {
       RateLimitConfig config = config(3, WINDOW);
       RateLimiter redis = backend.rateLimiter(RedisTestSupport.uniqueName("rebase"), config);
@@ -169,7 +169,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void sumCap_acrossTheWrapAndRebases_agreesWithInProcess() {
+  void sumCap_acrossTheWrapAndRebases_agreesWithInProcess() {
     SumCapConfig config = SumCapConfig.builder().cap(new BigDecimal("10.00")).window(WINDOW)
         .maxEntriesPerKey(4).idleExpiry(Duration.ofDays(400)).timeSource(new ManualTimeSource(0)).build();
     SumCap redis = backend.sumCap(RedisTestSupport.uniqueName("sum"), config);
@@ -190,7 +190,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void bucketed_acrossTheWrap_agreesWithInProcess() {
+  void bucketed_acrossTheWrap_agreesWithInProcess() {
     RateLimitConfig config = config(5, WINDOW);
     RateLimiter redis = backend.bucketedRateLimiter(RedisTestSupport.uniqueName("bucketed"), config);
     RateLimiter local = RateLimiter.inProcessBucketed(config);
@@ -205,7 +205,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void repeatedDenials_areAnsweredLocally_exactly_untilTheyCouldSucceed() {
+  void repeatedDenials_areAnsweredLocally_exactly_untilTheyCouldSucceed() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
     RateLimitConfig config = RateLimitConfig.builder().limit(2).window(WINDOW).timeSource(time).build();
     RateLimiter redis = backend.rateLimiter(RedisTestSupport.uniqueName("local"), config);
@@ -226,7 +226,7 @@ class RedisDecisionTimeTest {
   }
 
   @Test
-  public void windowBeyondTheBaseReach_isRefusedAtConstruction() {
+  void windowBeyondTheBaseReach_isRefusedAtConstruction() {
     assertThatThrownBy(() -> backend.rateLimiter("long", RateLimitConfig.builder().limit(1)
         .window(Duration.ofDays(27)).build()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window must be at most");

@@ -56,7 +56,7 @@ class RedisHistogramClusterTest {
   }
 
   @Test
-  public void oneWindowsBuckets_spreadOverEveryMaster_andMergeExactly() {
+  void oneWindowsBuckets_spreadOverEveryMaster_andMergeExactly() {
     RedisClient direct = RedisClient.create();
     try {
       for (RedisProcess node : cluster.nodes()) {

@@ -79,7 +79,7 @@ class RedisHistogramWindowTest {
   }
 
   @Test
-  public void fleetOfProcesses_matchesExactModel() {
+  void fleetOfProcesses_matchesExactModel() {
     patientClient = RedisTestSupport.client();
     backend = RedisBackend.builder(RedisTestSupport.connect(patientClient, server)).commandTimeout(Duration.ofSeconds(2)).build();
     ManualTimeSource time = new ManualTimeSource(T0);
@@ -122,7 +122,7 @@ class RedisHistogramWindowTest {
   }
 
   @Test
-  public void retriedPublish_whoseFirstCallLanded_countsOnce() throws Exception {
+  void retriedPublish_whoseFirstCallLanded_countsOnce() throws Exception {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisHistogramWindow w = window(RedisTestSupport.uniqueName("retry"), time).build();
     w.record(1_000_000);
@@ -145,7 +145,7 @@ class RedisHistogramWindowTest {
   }
 
   @Test
-  public void outage_keepsBuckets_andPublishesThemAfterRecovery() {
+  void outage_keepsBuckets_andPublishesThemAfterRecovery() {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisHistogramWindow w = window(RedisTestSupport.uniqueName("outage"), time).build();
     server.pause();
@@ -172,7 +172,7 @@ class RedisHistogramWindowTest {
   }
 
   @Test
-  public void outageBeyondTheBound_dropsOldestBuckets_andCountsThem() {
+  void outageBeyondTheBound_dropsOldestBuckets_andCountsThem() {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisHistogramWindow w = window(RedisTestSupport.uniqueName("bounded"), time).maxPendingBuckets(3).build();
     server.kill();
@@ -197,7 +197,7 @@ class RedisHistogramWindowTest {
   }
 
   @Test
-  public void bucketsOlderThanTheWindow_areExpired_notSent() {
+  void bucketsOlderThanTheWindow_areExpired_notSent() {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisHistogramWindow w = window(RedisTestSupport.uniqueName("expired"), time).build();
     server.pause();
@@ -218,7 +218,7 @@ class RedisHistogramWindowTest {
   }
 
   @Test
-  public void deadProcess_losesOnlyWhatItRecordedSinceItsLastPublication() {
+  void deadProcess_losesOnlyWhatItRecordedSinceItsLastPublication() {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("death");
     Duration interval = Duration.ofSeconds(1);
@@ -248,7 +248,7 @@ class RedisHistogramWindowTest {
   }
 
   @Test
-  public void snapshot_reportsTheOldestPublisherAsItsFreshness() {
+  void snapshot_reportsTheOldestPublisherAsItsFreshness() {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("fresh");
     RedisHistogramWindow a = window(name, time).build();
@@ -267,7 +267,7 @@ class RedisHistogramWindowTest {
   }
 
   @Test
-  public void emptyFleet_isFreshAndEmpty() {
+  void emptyFleet_isFreshAndEmpty() {
     RedisHistogramSnapshot s = window(RedisTestSupport.uniqueName("none"), new ManualTimeSource(T0)).build().snapshot();
     assertThat(s.isEmpty()).isTrue();
     assertThat(s.publishers()).isZero();
@@ -275,7 +275,7 @@ class RedisHistogramWindowTest {
   }
 
   @Test
-  public void keys_expireJustPastTheWindow_onTheServerClock() {
+  void keys_expireJustPastTheWindow_onTheServerClock() {
     String name = RedisTestSupport.uniqueName("ttl");
     WindowConfig config = WindowConfig.builder().length(Duration.ofSeconds(10)).buckets(10).build();
     RedisHistogramWindow w = backend.histogramWindow(name).config(config).build();
@@ -298,7 +298,7 @@ class RedisHistogramWindowTest {
   }
 
   @Test
-  public void recordingThreads_withConcurrentSnapshots_loseNothing() throws Exception {
+  void recordingThreads_withConcurrentSnapshots_loseNothing() throws Exception {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisHistogramWindow w = window(RedisTestSupport.uniqueName("stress"), time)
         .publishInterval(Duration.ofMillis(1)).build();
@@ -343,7 +343,7 @@ class RedisHistogramWindowTest {
   }
 
   @Test
-  public void scriptFlush_isRecoveredByReloading() {
+  void scriptFlush_isRecoveredByReloading() {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisHistogramWindow w = window(RedisTestSupport.uniqueName("noscript"), time).build();
     w.record(1);
@@ -356,7 +356,7 @@ class RedisHistogramWindowTest {
   }
 
   @Test
-  public void snapshot_whileRedisIsDown_throwsWithinTheTimeout() {
+  void snapshot_whileRedisIsDown_throwsWithinTheTimeout() {
     RedisHistogramWindow w = window(RedisTestSupport.uniqueName("down"), new ManualTimeSource(T0)).build();
     w.record(1);
     server.pause();
@@ -376,7 +376,7 @@ class RedisHistogramWindowTest {
   }
 
   @Test
-  public void builder_rejectsBadArguments_namingThem() {
+  void builder_rejectsBadArguments_namingThem() {
     assertThatThrownBy(() -> backend.histogramWindow(null)).isInstanceOf(NullPointerException.class)
         .hasMessageContaining("name");
     assertThatThrownBy(() -> backend.histogramWindow("")).isInstanceOf(IllegalArgumentException.class)

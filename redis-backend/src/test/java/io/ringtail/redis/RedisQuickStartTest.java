@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class RedisQuickStartTest {
 
   @Test
-  public void quickStart_recordsIntoASharedWindowAndDecidesFleetWide(RedisProcess server) {
+  void quickStart_recordsIntoASharedWindowAndDecidesFleetWide(RedisProcess server) {
     RedisURI redisUri = server.uri();
     long elapsedNanos = 42_000_000;
     // docs:redis-quick-start:start

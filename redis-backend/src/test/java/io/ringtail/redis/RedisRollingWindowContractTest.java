@@ -1,36 +1,22 @@
 package io.ringtail.redis;
 
 import io.ringtail.redis.testkit.RedisExtension;
-import io.ringtail.redis.testkit.RedisProcess;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
 import io.ringtail.testkit.RollingWindowContract;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Core's window contract, run against a real redis-server with the test's time source. */
 @ExtendWith(RedisExtension.class)
 class RedisRollingWindowContractTest extends RollingWindowContract {
-  private static RedisClient client;
-  private static StatefulRedisConnection<String, String> connection;
   private static RedisBackend backend;
 
   @BeforeAll
-  static void connect(RedisProcess redis) {
-    client = RedisTestSupport.client();
-    connection = RedisTestSupport.connect(client, redis);
-    backend = RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(5)).build();
-  }
-
-  @AfterAll
-  static void close() {
-    connection.close();
-    RedisTestSupport.shutdown(client);
+  static void connect(RedisBackend redisBackend) {
+    backend = redisBackend;
   }
 
   @Override

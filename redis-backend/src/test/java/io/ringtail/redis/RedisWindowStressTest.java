@@ -28,7 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class RedisWindowStressTest {
 
   @Test
-  public void concurrentRecordsReplaysAndSnapshots_loseNothing(RedisProcess server) throws Exception {
+  void concurrentRecordsReplaysAndSnapshots_loseNothing(RedisProcess server) throws Exception {
     RedisClient client = RedisTestSupport.client();
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try (StatefulRedisConnection<String, String> c = RedisTestSupport.connect(client, server)) {

@@ -30,7 +30,7 @@ class AlertMonitorTest {
   }
 
   @Test
-  public void evaluate_withNoRules_readsNoClockAndNoWindow() {
+  void evaluate_withNoRules_readsNoClockAndNoWindow() {
     AtomicInteger clockReads = new AtomicInteger();
     TimeSource counted = () -> {
       clockReads.incrementAndGet();
@@ -55,7 +55,7 @@ class AlertMonitorTest {
   }
 
   @Test
-  public void evaluate_takesOneSnapshotPerWindowForAllItsRules() {
+  void evaluate_takesOneSnapshotPerWindowForAllItsRules() {
     CountingWindow a = new CountingWindow(window());
     CountingWindow b = new CountingWindow(window());
     AlertMonitor monitor = AlertMonitor.create(time)
@@ -74,7 +74,7 @@ class AlertMonitorTest {
   }
 
   @Test
-  public void failingListenerOrWindow_doesNotStopTheOthers() {
+  void failingListenerOrWindow_doesNotStopTheOthers() {
     RollingWindow good = window();
     RollingWindow broken = new CountingWindow(window()) {
       @Override
@@ -98,7 +98,7 @@ class AlertMonitorTest {
   }
 
   @Test
-  public void evaluateOn_runsOnTheGivenExecutor() {
+  void evaluateOn_runsOnTheGivenExecutor() {
     RollingWindow window = window();
     List<Runnable> queued = new ArrayList<>();
     List<AlertEvent> heard = new ArrayList<>();
@@ -114,7 +114,7 @@ class AlertMonitorTest {
   }
 
   @Test
-  public void scheduleWith_evaluatesOnTheUsersSchedulerUntilCancelled() throws Exception {
+  void scheduleWith_evaluatesOnTheUsersSchedulerUntilCancelled() throws Exception {
     RollingWindow window = window();
     CountDownLatch evaluations = new CountDownLatch(3);
     Measure counting = s -> {
@@ -143,7 +143,7 @@ class AlertMonitorTest {
   }
 
   @Test
-  public void scheduleWith_aPeriodBeyondLongNanos_isRejectedNamingIt() {
+  void scheduleWith_aPeriodBeyondLongNanos_isRejectedNamingIt() {
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     try {
       AlertMonitor monitor = AlertMonitor.create(time);
@@ -157,7 +157,7 @@ class AlertMonitorTest {
   }
 
   @Test
-  public void add_rejectsDuplicateNamesAndStateRejectsUnknownOnes() {
+  void add_rejectsDuplicateNamesAndStateRejectsUnknownOnes() {
     RollingWindow window = window();
     AlertMonitor monitor = AlertMonitor.create(time)
         .add(AlertRule.threshold("r", window, Measure.count()).atLeast(1).build());
@@ -173,7 +173,7 @@ class AlertMonitorTest {
   }
 
   @Test
-  public void rulesInTwoMonitors_keepSeparateState() {
+  void rulesInTwoMonitors_keepSeparateState() {
     RollingWindow window = window();
     AlertRule rule = AlertRule.threshold("r", window, Measure.count()).atLeast(1).build();
     AlertMonitor first = AlertMonitor.create(time).add(rule);

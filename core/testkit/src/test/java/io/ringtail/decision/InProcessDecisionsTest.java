@@ -19,7 +19,7 @@ class InProcessDecisionsTest {
   private static final Duration W = Duration.ofSeconds(60);
 
   @Test
-  public void rateLimiter_idleKeysGoAway_withoutASweeper() {
+  void rateLimiter_idleKeysGoAway_withoutASweeper() {
     ManualTimeSource time = new ManualTimeSource(123);
     SlidingLogRateLimiter limiter = (SlidingLogRateLimiter) RateLimiter.inProcess(
         RateLimitConfig.builder().limit(5).window(W).timeSource(time).build());
@@ -36,7 +36,7 @@ class InProcessDecisionsTest {
   }
 
   @Test
-  public void thresholdDetector_idleKeysGoAway() {
+  void thresholdDetector_idleKeysGoAway() {
     ManualTimeSource time = new ManualTimeSource();
     EventLogThresholdDetector detector = (EventLogThresholdDetector) ThresholdDetector.inProcess(
         ThresholdConfig.builder().threshold(3).window(W).timeSource(time).build());
@@ -48,7 +48,7 @@ class InProcessDecisionsTest {
   }
 
   @Test
-  public void sumCap_idleKeysGoAway_afterTheLongerListenerCooldown() {
+  void sumCap_idleKeysGoAway_afterTheLongerListenerCooldown() {
     ManualTimeSource time = new ManualTimeSource();
     SlidingLogSumCap cap = (SlidingLogSumCap) SumCap.inProcess(SumCapConfig.builder()
         .cap(BigDecimal.TEN).window(W).timeSource(time).listener((k, d) -> { })
@@ -63,7 +63,7 @@ class InProcessDecisionsTest {
   }
 
   @Test
-  public void maximumKeys_boundsHeldKeys() {
+  void maximumKeys_boundsHeldKeys() {
     ManualTimeSource time = new ManualTimeSource();
     SlidingLogRateLimiter limiter = (SlidingLogRateLimiter) RateLimiter.inProcess(
         RateLimitConfig.builder().limit(5).window(W).timeSource(time).build(), 100);
@@ -74,7 +74,7 @@ class InProcessDecisionsTest {
   }
 
   @Test
-  public void rateLimiterRing_growsToLimitAtMost_andShrinksWhenIdle() {
+  void rateLimiterRing_growsToLimitAtMost_andShrinksWhenIdle() {
     ManualTimeSource time = new ManualTimeSource();
     SlidingLogRateLimiter limiter = (SlidingLogRateLimiter) RateLimiter.inProcess(
         RateLimitConfig.builder().limit(100).window(W).timeSource(time).build());
@@ -92,7 +92,7 @@ class InProcessDecisionsTest {
   }
 
   @Test
-  public void thresholdFlood_keepsAtMostMaxEventsPerKey() {
+  void thresholdFlood_keepsAtMostMaxEventsPerKey() {
     ManualTimeSource time = new ManualTimeSource();
     EventLogThresholdDetector detector = (EventLogThresholdDetector) ThresholdDetector.inProcess(
         ThresholdConfig.builder().threshold(10).window(W).timeSource(time).build());
@@ -105,7 +105,7 @@ class InProcessDecisionsTest {
   }
 
   @Test
-  public void thresholdFlood_isLoggedOncePerKey() {
+  void thresholdFlood_isLoggedOncePerKey() {
     java.util.logging.Logger logger = java.util.logging.Logger.getLogger(ThresholdDetector.class.getName());
     List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
     java.util.logging.Handler handler = new java.util.logging.Handler() {
@@ -136,7 +136,7 @@ class InProcessDecisionsTest {
   }
 
   @Test
-  public void sumCapFlood_coalescesWithinMaxEntries_andNeverExceedsTheCapInAnyWindow() {
+  void sumCapFlood_coalescesWithinMaxEntries_andNeverExceedsTheCapInAnyWindow() {
     ManualTimeSource time = new ManualTimeSource();
     BigDecimal capValue = new BigDecimal("5.00");
     SlidingLogSumCap cap = (SlidingLogSumCap) SumCap.inProcess(SumCapConfig.builder().cap(capValue)
@@ -168,7 +168,7 @@ class InProcessDecisionsTest {
   }
 
   @Test
-  public void sumCapBelowMaxEntries_isExact_noConservativeDenial() {
+  void sumCapBelowMaxEntries_isExact_noConservativeDenial() {
     ManualTimeSource time = new ManualTimeSource();
     BigDecimal capValue = new BigDecimal("5.00");
     SumCap cap = SumCap.inProcess(SumCapConfig.builder().cap(capValue).window(W).timeSource(time).build());
@@ -182,7 +182,7 @@ class InProcessDecisionsTest {
   }
 
   @Test
-  public void manyKeysConcurrently_eachAdmitsExactlyItsLimit() throws Exception {
+  void manyKeysConcurrently_eachAdmitsExactlyItsLimit() throws Exception {
     ManualTimeSource time = new ManualTimeSource();
     int limit = 50;
     SlidingLogRateLimiter limiter = (SlidingLogRateLimiter) RateLimiter.inProcess(
@@ -195,7 +195,7 @@ class InProcessDecisionsTest {
   }
 
   @Test
-  public void manyKeysConcurrently_sumCapAdmitsExactlyItsCapPerKey() throws Exception {
+  void manyKeysConcurrently_sumCapAdmitsExactlyItsCapPerKey() throws Exception {
     ManualTimeSource time = new ManualTimeSource();
     SumCap cap = SumCap.inProcess(SumCapConfig.builder().cap(new BigDecimal("1.00")).window(W)
         .timeSource(time).build());
@@ -211,7 +211,7 @@ class InProcessDecisionsTest {
   }
 
   @Test
-  public void manyKeysConcurrently_thresholdCountsEachDistinctEventOnce() throws Exception {
+  void manyKeysConcurrently_thresholdCountsEachDistinctEventOnce() throws Exception {
     ManualTimeSource time = new ManualTimeSource();
     int keys = 32;
     int idsPerKey = 40;

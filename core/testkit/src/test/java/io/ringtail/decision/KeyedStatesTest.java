@@ -22,7 +22,7 @@ class KeyedStatesTest {
   }
 
   @Test
-  public void underEvictionChurn_noTwoStatesOfOneKeyAreDecidedOnAtOnce() throws Exception {
+  void underEvictionChurn_noTwoStatesOfOneKeyAreDecidedOnAtOnce() throws Exception {
     int keys = 16;
     AtomicInteger created = new AtomicInteger();
     KeyedStates<Counter> states = new KeyedStates<>(4, Long.MAX_VALUE / 2, new ManualTimeSource(),

@@ -26,7 +26,7 @@ class KeyedWindowsTest {
   }
 
   @Test
-  public void defaults_areOneStripeSixtySecondsInTwelveBuckets() {
+  void defaults_areOneStripeSixtySecondsInTwelveBuckets() {
     WindowConfig config = KeyedWindows.defaultWindowConfig();
     assertThat(config.stripes()).isEqualTo(1);
     assertThat(config.length()).isEqualTo(LENGTH);
@@ -35,7 +35,7 @@ class KeyedWindowsTest {
   }
 
   @Test
-  public void perKeyStatistics_matchExactModel_onRandomStreams() {
+  void perKeyStatistics_matchExactModel_onRandomStreams() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
     KeyedWindows windows = windows(time, 100);
     String[] keys = {"GET /a", "GET /b", "tool:whois"};
@@ -82,7 +82,7 @@ class KeyedWindowsTest {
   }
 
   @Test
-  public void absentKey_hasAnEmptySnapshot_andIsNotCreated() {
+  void absentKey_hasAnEmptySnapshot_andIsNotCreated() {
     ManualTimeSource time = new ManualTimeSource();
     KeyedWindows windows = windows(time, 10);
     WindowSnapshot s = windows.snapshot("never");
@@ -93,7 +93,7 @@ class KeyedWindowsTest {
   }
 
   @Test
-  public void idleKeysGoAway_andSnapshotsDoNotKeepThemAlive() {
+  void idleKeysGoAway_andSnapshotsDoNotKeepThemAlive() {
     ManualTimeSource time = new ManualTimeSource();
     KeyedWindows windows = windows(time, 10_000);
     for (int i = 0; i < 1_000; i++) {
@@ -109,7 +109,7 @@ class KeyedWindowsTest {
   }
 
   @Test
-  public void maximumKeys_boundsHeldKeys() {
+  void maximumKeys_boundsHeldKeys() {
     KeyedWindows windows = windows(new ManualTimeSource(), 50);
     for (int i = 0; i < 2_000; i++) {
       windows.record("k" + i, 1);
@@ -118,7 +118,7 @@ class KeyedWindowsTest {
   }
 
   @Test
-  public void badKey_throws_badSampleIsRejectedVisibly() {
+  void badKey_throws_badSampleIsRejectedVisibly() {
     KeyedWindows windows = windows(new ManualTimeSource(), 10);
     windows.record("a", 5);
     assertThatThrownBy(() -> windows.record(null, 1)).isInstanceOf(NullPointerException.class)
@@ -133,7 +133,7 @@ class KeyedWindowsTest {
   }
 
   @Test
-  public void builder_rejectsBadValues() {
+  void builder_rejectsBadValues() {
     assertThatThrownBy(() -> KeyedWindows.builder().maximumKeys(0).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maximumKeys");
     assertThatThrownBy(() -> KeyedWindows.builder().window(null).build())
@@ -141,7 +141,7 @@ class KeyedWindowsTest {
   }
 
   @Test
-  public void concurrentRecordingOnManyKeys_losesNothing() throws Exception {
+  void concurrentRecordingOnManyKeys_losesNothing() throws Exception {
     ManualTimeSource time = new ManualTimeSource();
     KeyedWindows windows = windows(time, 1_000);
     AtomicInteger next = new AtomicInteger();
@@ -168,7 +168,7 @@ class KeyedWindowsTest {
   }
 
   @Test
-  public void footprint_isReportedPerHeldKey_compactByDefault() {
+  void footprint_isReportedPerHeldKey_compactByDefault() {
     KeyedWindows windows = windows(new ManualTimeSource(), 100);
     windows.record("a", 1);
     long one = windows.footprintBytes();
@@ -182,7 +182,7 @@ class KeyedWindowsTest {
   }
 
   @Test
-  public void stripedPerKeyWindows_matchExactModelToo() {
+  void stripedPerKeyWindows_matchExactModelToo() {
     ManualTimeSource time = new ManualTimeSource();
     KeyedWindows windows = KeyedWindows.builder().compact(false).timeSource(time).build();
     ExactWindowModel model = new ExactWindowModel();

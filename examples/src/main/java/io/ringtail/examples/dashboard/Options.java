@@ -117,6 +117,8 @@ record Options(Duration duration, int port, int rate, int workers, double sloMil
 
   /** Thrown by {@link #parse} for {@code --help}. */
   static final class HelpRequested extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     HelpRequested() {
       super("help", null, false, false);
     }

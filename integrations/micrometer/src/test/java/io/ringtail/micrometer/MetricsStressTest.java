@@ -37,7 +37,7 @@ class MetricsStressTest {
   }
 
   @Test
-  public void scrapesRacingWriters_alwaysSeeOneConsistentSnapshot() throws Exception {
+  void scrapesRacingWriters_alwaysSeeOneConsistentSnapshot() throws Exception {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     // serialised so every snapshot is internally consistent: this test is about the binder
     // (StripedWindow's own snapshots can be inconsistent while writers race a rotation)
@@ -97,7 +97,7 @@ class MetricsStressTest {
   }
 
   @Test
-  public void keyChurnRacingScrapes_leavesExactlyTheLiveKeysBound() throws Exception {
+  void keyChurnRacingScrapes_leavesExactlyTheLiveKeysBound() throws Exception {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     Map<String, RollingWindow> windows = new ConcurrentHashMap<>();
     KeyedWindowMetrics<String> metrics =

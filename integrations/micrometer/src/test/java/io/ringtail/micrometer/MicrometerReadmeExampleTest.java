@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class MicrometerReadmeExampleTest {
 
   @Test
-  public void readmeExample_bindsAndAlerts() {
+  void readmeExample_bindsAndAlerts() {
     ManualTimeSource time = new ManualTimeSource();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     List<String> pages = new ArrayList<>();
@@ -59,7 +59,7 @@ class MicrometerReadmeExampleTest {
   }
 
   @Test
-  public void pageSnippet_monitorInOneLine() {
+  void pageSnippet_monitorInOneLine() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     // docs:micrometer-monitor:start
     RollingWindow latency = WindowMetrics.monitor(registry,
@@ -72,7 +72,7 @@ class MicrometerReadmeExampleTest {
   }
 
   @Test
-  public void pageSnippet_builder() {
+  void pageSnippet_builder() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     RollingWindow window = RollingWindow.create(WindowConfig.defaults());
     window.record(250_000);  // 250 ms in microseconds
@@ -93,7 +93,7 @@ class MicrometerReadmeExampleTest {
   }
 
   @Test
-  public void pageSnippet_keyedWindows() {
+  void pageSnippet_keyedWindows() {
     ManualTimeSource time = new ManualTimeSource();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Map<String, RollingWindow> windowsByEndpoint = new ConcurrentHashMap<>();

@@ -45,7 +45,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void monitor_registersConventionalNamesTagsAndUnits() {
+  void monitor_registersConventionalNamesTagsAndUnits() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RollingWindow window = WindowMetrics.monitor(registry, window(), "checkout", "region", "eu");
 
@@ -66,7 +66,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void counters_countEverythingSinceCreation_whileGaugesRoll() {
+  void counters_countEverythingSinceCreation_whileGaugesRoll() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RollingWindow window = WindowMetrics.monitor(registry, window(), "checkout");
     for (int i = 1; i <= 10; i++) {
@@ -87,7 +87,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void counters_inNonTimeUnit_andNaNForAWindowWithoutTotals() {
+  void counters_inNonTimeUnit_andNaNForAWindowWithoutTotals() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RollingWindow window = window();
     WindowMetrics.builder(window, "payload").baseUnit("bytes").build().bindTo(registry);
@@ -118,7 +118,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void prometheus_namesCountersWithTotalSuffix_fromTheScrapesSnapshot() {
+  void prometheus_namesCountersWithTotalSuffix_fromTheScrapesSnapshot() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     CountingWindow window = new CountingWindow(window());
     WindowMetrics.monitor(registry, window, "checkout");
@@ -138,7 +138,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void gauges_readRollingValuesInBaseTimeUnit() {
+  void gauges_readRollingValuesInBaseTimeUnit() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RollingWindow window = WindowMetrics.monitor(registry, window(), "checkout");
     for (int i = 1; i <= 100; i++) {
@@ -165,7 +165,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void gauges_holdWindowStrongly() {
+  void gauges_holdWindowStrongly() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     WindowMetrics.monitor(registry, window(), "unreferenced").record(ms(5));
     for (int i = 0; i < 3; i++) {
@@ -176,7 +176,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void scrape_takesOneSnapshotForAllGauges() {
+  void scrape_takesOneSnapshotForAllGauges() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     CountingWindow window = WindowMetrics.monitor(registry, new CountingWindow(window()), "w");
     window.record(ms(3));
@@ -189,7 +189,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void scrape_allGaugesReadTheSameSnapshot() {
+  void scrape_allGaugesReadTheSameSnapshot() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     ShiftingWindow window = new ShiftingWindow(window());
     WindowMetrics.builder(window, "w").percentiles(0.01, 0.5, 0.95, 0.99, 1.0).build().bindTo(registry);
@@ -221,7 +221,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void scrape_partialReadsNeverServeSnapshotOlderThanMaxAge() {
+  void scrape_partialReadsNeverServeSnapshotOlderThanMaxAge() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     CountingWindow window = new CountingWindow(window());
     WindowMetrics.builder(window, "w").maxSnapshotAge(Duration.ofSeconds(1)).build().bindTo(registry);
@@ -240,7 +240,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void bindTo_twoRegistriesKeepSeparateScrapes() {
+  void bindTo_twoRegistriesKeepSeparateScrapes() {
     SimpleMeterRegistry a = new SimpleMeterRegistry();
     SimpleMeterRegistry b = new SimpleMeterRegistry();
     CountingWindow window = new CountingWindow(window());
@@ -256,7 +256,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void timeUnit_convertsFromWindowUnit() {
+  void timeUnit_convertsFromWindowUnit() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RollingWindow window = window();
     WindowMetrics.builder(window, "micros").timeUnit(TimeUnit.MICROSECONDS).build().bindTo(registry);
@@ -267,7 +267,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void baseUnit_publishesPlainGaugesWithThatUnit() {
+  void baseUnit_publishesPlainGaugesWithThatUnit() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RollingWindow window = window();
     WindowMetrics.builder(window, "payload").baseUnit("bytes").percentiles(0.5)
@@ -283,7 +283,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void maxSnapshotAge_beyondLongNanos_isRejectedNamingIt() {
+  void maxSnapshotAge_beyondLongNanos_isRejectedNamingIt() {
     RollingWindow window = window();
     assertThatThrownBy(() -> WindowMetrics.builder(window, "w")
         .maxSnapshotAge(Duration.ofSeconds(Long.MAX_VALUE)).build())
@@ -294,7 +294,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void builder_rejectsBadOptions() {
+  void builder_rejectsBadOptions() {
     RollingWindow window = window();
     assertThatThrownBy(() -> WindowMetrics.builder(window, "w").prefix("Ringtail.Window").build())
         .isInstanceOf(IllegalArgumentException.class)
@@ -313,7 +313,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void prometheusScrape_showsRollingValuesAndNaNWhenEmpty() {
+  void prometheusScrape_showsRollingValuesAndNaNWhenEmpty() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     CountingWindow window = WindowMetrics.monitor(registry, new CountingWindow(window()), "checkout", "region", "eu");
     for (int i = 1; i <= 100; i++) {
@@ -353,7 +353,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void prometheusScrape_plainAndKeyedWindowsCoexistUnderDefaultPrefixes() {
+  void prometheusScrape_plainAndKeyedWindowsCoexistUnderDefaultPrefixes() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     WindowMetrics.monitor(registry, window(), "checkout").record(ms(10));
     WindowMetrics.monitor(registry, window(), "idle");
@@ -372,7 +372,7 @@ class WindowMetricsTest {
   }
 
   @Test
-  public void failingWindow_readsNaNForTheScrapeAndIsAskedOncePerScrape() {
+  void failingWindow_readsNaNForTheScrapeAndIsAskedOncePerScrape() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean();
     CountingWindow window = new CountingWindow(window()) {

@@ -49,7 +49,7 @@ class WindowTelemetryTest {
   }
 
   @Test
-  public void randomStream_everyPointEqualsASnapshotTakenAtTheSameTime() {
+  void randomStream_everyPointEqualsASnapshotTakenAtTheSameTime() {
     SplittableRandom random = new SplittableRandom(68);
     RollingWindow window = RollingWindow.create(CONFIG, time);
     WindowTelemetry.builder(window, "checkout").percentiles(50, 95, 99.9)
@@ -84,7 +84,7 @@ class WindowTelemetryTest {
   }
 
   @Test
-  public void instruments_haveKindsAndUnits() {
+  void instruments_haveKindsAndUnits() {
     RollingWindow window = RollingWindow.create(CONFIG, time);
     WindowTelemetry.observe(meter, window, "checkout");
     window.record(1_000_000);
@@ -99,7 +99,7 @@ class WindowTelemetryTest {
   }
 
   @Test
-  public void oneSnapshotPerCollection() {
+  void oneSnapshotPerCollection() {
     CountingWindow window = new CountingWindow(RollingWindow.create(CONFIG, time));
     WindowTelemetry.observe(meter, window, "checkout");
     window.record(5);
@@ -110,7 +110,7 @@ class WindowTelemetryTest {
   }
 
   @Test
-  public void emptyWindow_reportsCountsButNoValues() {
+  void emptyWindow_reportsCountsButNoValues() {
     WindowTelemetry.observe(meter, RollingWindow.create(CONFIG, time), "idle");
     Map<String, MetricData> metrics = collect();
     Attributes at = Attributes.of(WINDOW_NAME, "idle");
@@ -121,7 +121,7 @@ class WindowTelemetryTest {
   }
 
   @Test
-  public void failingWindow_reportsNothing_andOthersStillReport() {
+  void failingWindow_reportsNothing_andOthersStillReport() {
     RollingWindow healthy = RollingWindow.create(CONFIG, time);
     healthy.record(10);
     WindowTelemetry.observe(meter, new CountingWindow(healthy) {
@@ -136,7 +136,7 @@ class WindowTelemetryTest {
   }
 
   @Test
-  public void keyedCollection_keysAppearAndDisappearWithIt() {
+  void keyedCollection_keysAppearAndDisappearWithIt() {
     KeyedWindows keyed = KeyedWindows.builder().window(CONFIG).timeSource(time).build();
     BatchCallback binding = WindowTelemetry.observe(meter, keyed, "per-user");
     assertThat(collect()).isEmpty();
@@ -163,7 +163,7 @@ class WindowTelemetryTest {
   }
 
   @Test
-  public void keyedCollection_reportsTheBusiestKeysUpToTheCap() {
+  void keyedCollection_reportsTheBusiestKeysUpToTheCap() {
     KeyedWindows keyed = KeyedWindows.builder().window(CONFIG).timeSource(time).build();
     WindowTelemetry.builder(keyed, "per-user").maximumKeys(2).build().bindTo(meter);
     for (int k = 1; k <= 5; k++) {
@@ -175,7 +175,7 @@ class WindowTelemetryTest {
   }
 
   @Test
-  public void nonDurationUnit_reportsValuesAsRecorded() {
+  void nonDurationUnit_reportsValuesAsRecorded() {
     RollingWindow window = RollingWindow.create(CONFIG, time);
     WindowTelemetry.builder(window, "payload").unit("By").percentiles().build().bindTo(meter);
     window.record(1500);
@@ -189,7 +189,7 @@ class WindowTelemetryTest {
   }
 
   @Test
-  public void builder_rejectsBadInputByName() {
+  void builder_rejectsBadInputByName() {
     RollingWindow window = RollingWindow.create(CONFIG, time);
     assertThatThrownBy(() -> WindowTelemetry.builder(window, null)).isInstanceOf(NullPointerException.class)
         .hasMessage("name");

@@ -27,7 +27,7 @@ class PrometheusEndpointTest {
   }
 
   @Test
-  public void actuatorPrometheus_showsRollingPercentileGauges_andTotalCounters() throws Exception {
+  void actuatorPrometheus_showsRollingPercentileGauges_andTotalCounters() throws Exception {
     SpringApplication app = new SpringApplication(App.class);
     try (ConfigurableApplicationContext context = app.run("--server.port=0",
         "--management.endpoints.web.exposure.include=prometheus", "--spring.main.banner-mode=off")) {

@@ -50,7 +50,7 @@ class RingtailAutoConfigurationTest {
   }
 
   @Test
-  public void everyWindowBean_isBoundUnderItsBeanName_withGaugesAndCounters() {
+  void everyWindowBean_isBoundUnderItsBeanName_withGaugesAndCounters() {
     withMicrometer.withUserConfiguration(Windows.class).run(context -> {
       assertThat(context).hasNotFailed().hasSingleBean(RingtailMeterBinder.class);
       MeterRegistry registry = context.getBean(MeterRegistry.class);
@@ -72,7 +72,7 @@ class RingtailAutoConfigurationTest {
   }
 
   @Test
-  public void percentilesProperty_isPublished_andABadOneFailsAtStartupByName() {
+  void percentilesProperty_isPublished_andABadOneFailsAtStartupByName() {
     withMicrometer.withUserConfiguration(Windows.class)
         .withPropertyValues("ringtail.metrics.percentiles=0.9,0.999").run(context -> {
           MeterRegistry registry = context.getBean(MeterRegistry.class);
@@ -86,7 +86,7 @@ class RingtailAutoConfigurationTest {
   }
 
   @Test
-  public void withoutMicrometer_theWindowsStillStart_andNothingIsBound() {
+  void withoutMicrometer_theWindowsStillStart_andNothingIsBound() {
     new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(RingtailAutoConfiguration.class))
         .withClassLoader(new FilteredClassLoader(MeterRegistry.class))
@@ -96,7 +96,7 @@ class RingtailAutoConfigurationTest {
   }
 
   @Test
-  public void metricsDisabled_bindsNothing() {
+  void metricsDisabled_bindsNothing() {
     withMicrometer.withUserConfiguration(Windows.class).withPropertyValues("ringtail.metrics.enabled=false")
         .run(context -> {
           assertThat(context).doesNotHaveBean(RingtailMeterBinder.class);
@@ -113,7 +113,7 @@ class RingtailAutoConfigurationTest {
   }
 
   @Test
-  public void ownBinder_replacesTheStarters() {
+  void ownBinder_replacesTheStarters() {
     withMicrometer.withUserConfiguration(Windows.class, OwnBinder.class).run(context -> {
       assertThat(context).hasSingleBean(RingtailMeterBinder.class).hasBean("mine");
       assertThat(context.getBeansOfType(MeterBinder.class)).containsOnlyKeys("mine");
@@ -138,7 +138,7 @@ class RingtailAutoConfigurationTest {
   }
 
   @Test
-  public void alertRuleBeans_runOnAManagedScheduler_andReachListenerBeans() {
+  void alertRuleBeans_runOnAManagedScheduler_andReachListenerBeans() {
     EVENTS.clear();
     withMicrometer.withUserConfiguration(Windows.class, Alerts.class)
         .withPropertyValues("ringtail.alerts.interval=1h").run(context -> {
@@ -165,7 +165,7 @@ class RingtailAutoConfigurationTest {
   }
 
   @Test
-  public void alerts_backOffForAnOwnMonitor_orWithoutRules_orWhenDisabled() {
+  void alerts_backOffForAnOwnMonitor_orWithoutRules_orWhenDisabled() {
     withMicrometer.withUserConfiguration(Windows.class, Alerts.class, OwnMonitor.class).run(context ->
         assertThat(context).hasSingleBean(AlertMonitor.class).hasBean("myMonitor")
             .doesNotHaveBean(AlertScheduler.class));
@@ -177,7 +177,7 @@ class RingtailAutoConfigurationTest {
   }
 
   @Test
-  public void badAlertInterval_failsAtStartupByName() {
+  void badAlertInterval_failsAtStartupByName() {
     withMicrometer.withUserConfiguration(Windows.class, Alerts.class)
         .withPropertyValues("ringtail.alerts.interval=0s").run(context -> assertThat(context)
             .hasFailed().getFailure().rootCause()

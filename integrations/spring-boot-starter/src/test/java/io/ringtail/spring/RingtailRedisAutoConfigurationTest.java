@@ -57,7 +57,7 @@ class RingtailRedisAutoConfigurationTest {
   }
 
   @Test
-  public void enabled_buildsTheBackendOnTheApplicationsClient_andBindsTheFleetWindow() {
+  void enabled_buildsTheBackendOnTheApplicationsClient_andBindsTheFleetWindow() {
     runner().withUserConfiguration(FleetWindow.class)
         .withPropertyValues("ringtail.redis.enabled=true", "ringtail.redis.key-prefix=shop",
             "ringtail.redis.command-timeout=2s")
@@ -83,7 +83,7 @@ class RingtailRedisAutoConfigurationTest {
   }
 
   @Test
-  public void notEnabled_orWithoutSpringDataRedis_noBackend() {
+  void notEnabled_orWithoutSpringDataRedis_noBackend() {
     runner().run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RedisBackend.class));
     runner().withPropertyValues("ringtail.redis.enabled=true")
         .withClassLoader(new FilteredClassLoader(LettuceConnectionFactory.class))
@@ -102,7 +102,7 @@ class RingtailRedisAutoConfigurationTest {
   }
 
   @Test
-  public void ownBackend_replacesTheStarters() {
+  void ownBackend_replacesTheStarters() {
     runner().withUserConfiguration(OwnBackend.class).withPropertyValues("ringtail.redis.enabled=true")
         .run(context -> {
           assertThat(context).hasSingleBean(RedisBackend.class).hasBean("myBackend")
@@ -112,7 +112,7 @@ class RingtailRedisAutoConfigurationTest {
   }
 
   @Test
-  public void enabledWithoutLettuce_failsAtStartupSayingWhy() {
+  void enabledWithoutLettuce_failsAtStartupSayingWhy() {
     new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(RingtailRedisAutoConfiguration.class))
         .withPropertyValues("ringtail.redis.enabled=true")

@@ -28,7 +28,7 @@ class ShopApplicationTest {
   }
 
   @Test
-  public void checkouts_showInPrometheus_forTheInstanceAndTheFleet_andSlowOnesFireTheSlo() throws Exception {
+  void checkouts_showInPrometheus_forTheInstanceAndTheFleet_andSlowOnesFireTheSlo() throws Exception {
     try (RedisProcess redis = RedisProcess.start();
         ConfigurableApplicationContext context = SpringApplication.run(ShopApplication.class,
             "--server.port=0", "--spring.main.banner-mode=off", "--ringtail.alerts.interval=1h",

@@ -1,5 +1,6 @@
 package io.ringtail.redis;
 
+import io.ringtail.redis.testkit.BackendOptions;
 import io.ringtail.redis.testkit.RedisExtension;
 import io.ringtail.redis.testkit.RedisProcess;
 
@@ -23,38 +24,26 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The seeds' verification checklists (seed 000: sliding-window correlation in sorted sets;
- * seed 002: Lua sliding-window rate limiter; seed 004: sum-capped purchases), item by item,
- * against a real redis-server. Outage items run on a dedicated server that the test kills.
+ * The fleet-wide decisions in the scenarios they are built for, against a real redis-server:
+ * failed-logon correlation (threshold detector over a sliding window in sorted sets), an API
+ * rate limit (sliding log) and a weekly spending cap (exact decimal sums). The outage scenario
+ * runs on a dedicated server that the test kills.
  */
 @ExtendWith(RedisExtension.class)
-class SeedChecklistTest {
-  private static RedisClient client;
-  private static StatefulRedisConnection<String, String> connection;
+@BackendOptions(outagePolicy = OutagePolicy.THROW)
+class RedisDecisionScenarioTest {
   private static RedisCommands<String, String> redis;
   private static RedisBackend backend;
-  private static RedisProcess server;
 
   @BeforeAll
-  static void connect(RedisProcess redisServer) {
-    server = redisServer;
-    client = RedisTestSupport.client();
-    connection = RedisTestSupport.connect(client, server);
-    redis = connection.sync();
-    backend = RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(5))
-        .outagePolicy(OutagePolicy.THROW).build();
-  }
-
-  @AfterAll
-  static void close() {
-    connection.close();
-    RedisTestSupport.shutdown(client);
+  static void connect(RedisBackend redisBackend, RedisCommands<String, String> commands) {
+    backend = redisBackend;
+    redis = commands;
   }
 
   private static ThresholdDetector logons(ManualTimeSource time, int maxEvents) {
@@ -63,7 +52,7 @@ class SeedChecklistTest {
   }
 
   @Test
-  public void seed000_tenthEventTripsThresholdTen_ninthDoesNot() {
+  void failedLogons_tenthEventTripsThresholdTen_ninthDoesNot() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     ThresholdDetector rule = logons(time, 10_000);
     String user = RedisTestSupport.uniqueName("user:jdoe");
@@ -75,7 +64,7 @@ class SeedChecklistTest {
   }
 
   @Test
-  public void seed000_eventsOlderThanTheWindowAreEvictedAndNotCounted() {
+  void failedLogons_eventsOlderThanTheWindowAreEvictedAndNotCounted() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     ThresholdDetector rule = logons(time, 10_000);
     String user = RedisTestSupport.uniqueName("user");
@@ -91,12 +80,9 @@ class SeedChecklistTest {
   }
 
   @Test
-  public void seed000_twoConcurrentWorkersOnOneKey_giveExactTotal() throws Exception {
+  void failedLogons_twoConcurrentWorkersOnOneKey_giveExactTotal(RedisBackend otherBackend) throws Exception {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
-    RedisClient second = RedisTestSupport.client();
-    try (StatefulRedisConnection<String, String> other = second.connect(server.uri())) {
-      RedisBackend otherBackend = RedisBackend.builder(other).commandTimeout(Duration.ofSeconds(5))
-          .outagePolicy(OutagePolicy.THROW).build();
+    {
       ThresholdConfig config = ThresholdConfig.builder().threshold(1_000).window(Duration.ofSeconds(60))
           .maxEventsPerKey(10_000).timeSource(time).build();
       ThresholdDetector[] workers = {backend.thresholdDetector("workers", config),
@@ -123,13 +109,11 @@ class SeedChecklistTest {
       }
       assertThat(workers[0].record(key, "final").count()).isEqualTo(2_001);
       assertThat(fired).as("the threshold is crossed exactly once").hasValue(1);
-    } finally {
-      RedisTestSupport.shutdown(second);
     }
   }
 
   @Test
-  public void seed000_idleKeyExpiresByItsTtl_withoutASweeper() {
+  void failedLogons_idleKeyExpiresByItsTtl_withoutASweeper() {
     ThresholdDetector rule = backend.thresholdDetector("idle", ThresholdConfig.builder().threshold(3)
         .window(Duration.ofMillis(50)).build());
     String user = RedisTestSupport.uniqueName("idle-user");
@@ -141,7 +125,7 @@ class SeedChecklistTest {
   }
 
   @Test
-  public void seed000_perKeyFloodIsTrimmedToTheCap_andReported() {
+  void failedLogons_perKeyFloodIsTrimmedToTheCap_andReported() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     ThresholdDetector rule = logons(time, 50);
     String host = RedisTestSupport.uniqueName("scanner");
@@ -163,7 +147,7 @@ class SeedChecklistTest {
   }
 
   @Test
-  public void seed000_redisOutageTripsTheBreaker_notSilentLoss() {
+  void failedLogons_redisOutageTripsTheBreaker_notSilentLoss() {
     try (RedisProcess dedicated = RedisProcess.start()) {
       RedisClient c = RedisTestSupport.client();
       try (StatefulRedisConnection<String, String> conn = c.connect(dedicated.uri())) {
@@ -185,7 +169,7 @@ class SeedChecklistTest {
   }
 
   @Test
-  public void seed002_slidingLogRateLimiter_isAtomicAndReportsRemaining() {
+  void apiLimit_slidingLogRateLimiter_isAtomicAndReportsRemaining() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     RateLimiter limiter = backend.rateLimiter("api", RateLimitConfig.builder().limit(3)
         .window(Duration.ofSeconds(1)).timeSource(time).build());
@@ -200,7 +184,7 @@ class SeedChecklistTest {
   }
 
   @Test
-  public void seed004_tenEuroPerSlidingWeek_exactSums_andSinglePurchaseAboveCap() {
+  void weeklySpend_tenEuroPerSlidingWeek_exactSums_andSinglePurchaseAboveCap() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     SumCap cap = backend.sumCap("purchases", SumCapConfig.builder().cap(new BigDecimal("10.00"))
         .window(Duration.ofDays(7)).timeSource(time).build());
@@ -216,7 +200,7 @@ class SeedChecklistTest {
   }
 
   @Test
-  public void badInput_isRejectedBeforeAnythingIsSent() {
+  void badInput_isRejectedBeforeAnythingIsSent() {
     ManualTimeSource time = new ManualTimeSource(0);
     RateLimiter limiter = backend.rateLimiter("bad", RateLimitConfig.builder().limit(1).timeSource(time).build());
     SumCap cap = backend.sumCap("bad", SumCapConfig.builder().cap(BigDecimal.TEN).timeSource(time).build());
