@@ -1,11 +1,13 @@
 package io.ringtail.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.TimeSource;
+import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
@@ -63,6 +65,41 @@ class RedisQuickStartTest {
       assertThat(perClient.tryAcquire(user).remaining()).isEqualTo(99);
       assertThat(purchases.tryAdd(user, new BigDecimal("3.33")).remaining())
           .isEqualByComparingTo(new BigDecimal("6.67"));
+    } finally {
+      connection.close();
+      RedisTestSupport.shutdown(client);
+    }
+  }
+
+  @Test
+  void fleetWindows_rawAndHistogram_shareOneBackend(RedisProcess server) {
+    RedisClient client = RedisTestSupport.client();
+    StatefulRedisConnection<String, String> connection = client.connect(server.uri());
+    long latencyNanos = 7_000_000;
+    try {
+      // docs:fleet-windows:start
+      RedisBackend redis = RedisBackend.builder(connection).build();
+
+      // raw samples: exact percentiles, idempotent per event id, modest rates
+      RedisRollingWindow logins = redis.window("failed-logins").build();
+
+      // per-bucket histograms: any rate, within the configured precision
+      RedisHistogramWindow checkout = redis.histogramWindow("checkout-latency")
+          .config(WindowConfig.defaults())          // 60 s in 60 buckets, 2 significant digits
+          .publishInterval(Duration.ofSeconds(1))   // default
+          .build();
+      checkout.record(latencyNanos);                // local, no Redis call, 0 B
+      RedisHistogramSnapshot fleet = checkout.snapshot();
+      fleet.valueAtPercentile(95);                  // the whole fleet's P95, within 1 %
+      fleet.stalenessNanos();                       // how far behind the fleet view may be
+      // docs:fleet-windows:end
+      logins.record(1);
+      assertThat(logins.flush(Duration.ofSeconds(5))).isTrue();
+      assertThat(logins.snapshot().count()).isEqualTo(1);
+      assertThat(checkout.flush(Duration.ofSeconds(5))).isTrue();
+      RedisHistogramSnapshot published = checkout.snapshot();
+      assertThat(published.count()).isEqualTo(1);
+      assertThat(published.valueAtPercentile(95)).isCloseTo(7_000_000, within(70_000.0));
     } finally {
       connection.close();
       RedisTestSupport.shutdown(client);

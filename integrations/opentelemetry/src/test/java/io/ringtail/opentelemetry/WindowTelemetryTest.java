@@ -7,10 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.BatchCallback;
 import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.metrics.data.MetricDataType;
@@ -46,6 +48,42 @@ class WindowTelemetryTest {
   @AfterEach
   void close() {
     provider.close();
+  }
+
+  @Test
+  void docsExample_totalsOutliveTheWindow() {
+    RollingWindow window = RollingWindow.create(CONFIG, time);
+    window.record(2_000_000);
+    time.advance(Duration.ofMinutes(5));
+    window.record(3_000_000);
+    // docs:window-totals:start
+    WindowSnapshot s = window.snapshot();
+    s.count();                       // samples in the rolling window
+    s.totals().orElseThrow().count(); // samples since the window was created, monotonic
+    // docs:window-totals:end
+    assertThat(s.count()).isEqualTo(1);
+    assertThat(s.totals().orElseThrow().count()).isEqualTo(2);
+  }
+
+  @Test
+  void docsExample_bindsWindowsAndStopsReporting() {
+    OpenTelemetry openTelemetry = OpenTelemetrySdk.builder().setMeterProvider(provider).build();
+    RollingWindow window = RollingWindow.create(CONFIG, time);
+    KeyedWindows keyedWindows = KeyedWindows.builder().window(CONFIG).timeSource(time).build();
+    window.record(2_000_000);
+    keyedWindows.record("tenant-a", 3_000_000);
+    // docs:opentelemetry-binding:start
+    Meter meter = openTelemetry.getMeter("io.ringtail");
+    BatchCallback binding = WindowTelemetry.observe(meter, window, "checkout");
+    WindowTelemetry.observe(meter, keyedWindows, "per-tenant");
+    WindowTelemetry.builder(window, "payload").unit("By").percentiles(50, 99).build().bindTo(meter);
+    binding.close(); // stops reporting
+    // docs:opentelemetry-binding:end
+    Map<String, MetricData> metrics = collect();
+    assertThat(metrics).containsKey("ringtail.window.samples");
+    assertThat(metrics.get("ringtail.window.samples").getLongGaugeData().getPoints())
+        .extracting(point -> point.getAttributes().get(WINDOW_NAME))
+        .contains("per-tenant", "payload").doesNotContain("checkout");
   }
 
   @Test
