@@ -5,7 +5,6 @@ import io.ringtail.internal.Checks;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.ringtail.TimeSource;
-import io.ringtail.internal.Checks;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.function.Function;

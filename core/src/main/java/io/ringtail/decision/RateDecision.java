@@ -2,7 +2,6 @@ package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
 
-import io.ringtail.internal.Checks;
 import java.time.Duration;
 
 /**

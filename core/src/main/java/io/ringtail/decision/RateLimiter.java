@@ -2,7 +2,6 @@ package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
 
-import io.ringtail.internal.Checks;
 
 /**
  * A rate limiter: at most {@code N} requests per key in any rolling window {@code W}. The

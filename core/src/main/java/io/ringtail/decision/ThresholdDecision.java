@@ -2,7 +2,6 @@ package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
 
-import io.ringtail.internal.Checks;
 
 /**
  * What a {@link ThresholdDetector} decided about one event: whether it counted, how many events

@@ -2,7 +2,6 @@ package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
 
-import io.ringtail.internal.Checks;
 
 /**
  * Fires when at least {@code N} distinct events for one key fall within a window {@code W}:

@@ -8,7 +8,6 @@ import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
-import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;

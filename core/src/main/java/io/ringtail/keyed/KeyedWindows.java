@@ -6,7 +6,6 @@ import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
-import io.ringtail.internal.Checks;
 import java.util.Map;
 
 /**
