@@ -2,6 +2,8 @@ package io.ringtail;
 
 import static io.ringtail.internal.Checks.requirePercentile;
 
+import java.util.Optional;
+
 /**
  * A snapshot kept for many reads: the same figures as the {@link HistogramSnapshot} it is made
  * from, with the counts held cumulatively so that a percentile is a binary search (a dozen
@@ -23,6 +25,7 @@ final class RecentSnapshot implements WindowSnapshot {
   private final long rejected;
   private final long startNanos;
   private final long endNanos;
+  private final Optional<WindowTotals> totals;
 
   RecentSnapshot(HistogramSnapshot snapshot, BucketLayout layout, long liveStart) {
     this.liveStart = liveStart;
@@ -42,6 +45,7 @@ final class RecentSnapshot implements WindowSnapshot {
     this.rejected = snapshot.rejected();
     this.startNanos = snapshot.startNanos();
     this.endNanos = snapshot.endNanos();
+    this.totals = snapshot.totals();
   }
 
   @Override
@@ -110,6 +114,11 @@ final class RecentSnapshot implements WindowSnapshot {
   }
 
   @Override
+  public Optional<WindowTotals> totals() {
+    return totals;
+  }
+
+  @Override
   public long startNanos() {
     return startNanos;
   }
@@ -120,7 +129,7 @@ final class RecentSnapshot implements WindowSnapshot {
   }
 
   long footprintBytes() {
-    return 96 + 16 + 8L * cumulative.length;
+    return 104 + 16 + 8L * cumulative.length;
   }
 
   @Override

@@ -188,6 +188,7 @@ class StripedWindowTest {
       assertThat(recent.min()).isEqualTo(exact.min());
       assertThat(recent.max()).isEqualTo(exact.max());
       assertThat(recent.startNanos()).isEqualTo(exact.startNanos());
+      assertThat(recent.totals()).as("totals since creation").isEqualTo(exact.totals()).isPresent();
       for (double p : new double[] {0, 0.1, 1, 10, 50, 90, 95, 99, 99.9, 99.99, 100}) {
         assertThat(recent.valueAtPercentile(p)).as("p%s", p).isEqualTo(exact.valueAtPercentile(p));
       }
