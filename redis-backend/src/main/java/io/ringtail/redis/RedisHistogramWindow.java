@@ -5,7 +5,7 @@ import io.ringtail.BucketRecorder;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
-import java.security.SecureRandom;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -78,9 +78,7 @@ public final class RedisHistogramWindow implements RollingWindow {
     this.widthNanos = config.bucketWidth().toNanos();
     this.keys = new HistogramKeys(b.backend.keyPrefix, name, widthNanos, config.significantDigits(),
         config.lowestDiscernibleValue());
-    byte[] random = new byte[8];
-    new SecureRandom().nextBytes(random);
-    String publisherId = Long.toString(new java.math.BigInteger(1, random).longValue() & Long.MAX_VALUE, 36);
+    String publisherId = RandomIds.base36(8);
     this.publisher = new HistogramPublisher(runner, recorder, keys, publisherId, time, serverTime,
         b.maxPendingBuckets);
     this.publishIntervalNanos = b.publishInterval.toNanos();
@@ -134,11 +132,7 @@ public final class RedisHistogramWindow implements RollingWindow {
    * nothing is left pending.
    */
   public boolean flush(Duration timeout) {
-    Objects.requireNonNull(timeout, "timeout");
-    if (timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException("timeout must be positive, but was " + timeout);
-    }
-    long deadline = localClock.nanoTime() + timeout.toNanos();
+    long deadline = localClock.nanoTime() + Checks.requirePositiveNanos("timeout", timeout);
     while (true) {
       publishAll(deadline);
       if (publisher.pendingBuckets() == 0 || localClock.nanoTime() - deadline >= 0) {
@@ -315,11 +309,7 @@ public final class RedisHistogramWindow implements RollingWindow {
 
     Builder(RedisBackend backend, String name) {
       this.backend = backend;
-      Objects.requireNonNull(name, "name");
-      if (name.isEmpty() || name.length() > 1024) {
-        throw new IllegalArgumentException("name must be 1 to 1024 characters, but was \"" + name + "\"");
-      }
-      this.name = name;
+      this.name = Checks.requireLength("name", name, 1024);
     }
 
     /**

@@ -6,11 +6,7 @@ import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.internal.Checks;
 import io.ringtail.redis.WindowProtocol.Sample;
-import io.ringtail.redis.WindowProtocol.SnapshotReply;
-import java.math.BigInteger;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A rolling window shared by every process that builds it with the same name on the same Redis:
@@ -63,46 +59,36 @@ public final class RedisRollingWindow implements RollingWindow {
   public static final String CARDINALITY_CAP_WARNING = "ERR_WINDOW_031";
 
   private static final double[] DEFAULT_PERCENTILES = {1, 5, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99};
-  private static final long MAX_MICROS = 1L << 53;
-  private static final int MAX_SNAPSHOT_ROUNDS = 100_000;
 
-  private final ScriptRunner runner;
   private final String name;
-  private final String timeKey;
   private final Duration length;
   private final TimeSource clientTime;
   private final TimeSource localClock;
-  private final double[] percentiles;
+  private final long timeoutNanos;
   private final String[] percentileArgs;
-  private final RollingWindow local;
+  private final ScriptRunner runner;
   private final WindowProtocol protocol;
   private final WindowCounters counters;
-  private final ServerOffset serverTime;
+  private final SampleStamper stamper;
   private final RecordPipeline pipeline;
-  private final String idPrefix;
-  private final AtomicLong sequence = new AtomicLong();
+  private final LocalFallback local;
 
   private RedisRollingWindow(Builder b) {
-    this.runner = b.backend.runner;
     this.name = b.name;
     this.length = b.length;
     this.clientTime = b.timeSource;
     this.localClock = b.localClock;
-    this.percentiles = b.percentiles.clone();
-    this.percentileArgs = WindowProtocol.scaled(percentiles);
-    this.local = b.localFallback == null ? null
-        : RollingWindow.create(b.localFallback, clientTime != null ? clientTime : localClock);
-    String[] keys = WindowKeys.window(b.backend.keyPrefix, b.name);
-    this.timeKey = keys[0];
-    this.protocol = new WindowProtocol(runner, keys, b.length.toNanos() / 1000, b.maxSamples,
-        b.maxClockSkew == null ? -1 : b.maxClockSkew.toNanos() / 1000);
+    this.runner = b.backend.runner;
+    this.timeoutNanos = runner.timeoutNanos();
+    this.percentileArgs = WindowProtocol.scaled(b.percentiles);
+    this.protocol = new WindowProtocol(runner, b.backend.keyPrefix, name, length, b.maxSamples,
+        b.maxClockSkew);
     this.counters = new WindowCounters(name, b.maxSamples, localClock);
-    this.serverTime = new ServerOffset(localClock, WallClock.INSTANCE);
+    ServerOffset serverTime = new ServerOffset(localClock, WallClock.INSTANCE);
+    this.stamper = new SampleStamper(clientTime, serverTime);
     this.pipeline = new RecordPipeline(protocol, clientTime, serverTime, counters, b.maxInFlight,
-        b.bufferCapacity, runner.timeoutNanos());
-    byte[] random = new byte[6];
-    new SecureRandom().nextBytes(random);
-    this.idPrefix = Long.toString(new BigInteger(1, random).longValue(), 36) + ".";
+        b.bufferCapacity, timeoutNanos);
+    this.local = new LocalFallback(b.localFallback, clientTime, localClock, counters);
   }
 
   /** The name the window was built with (its Redis keys carry it as their hash tag). */
@@ -142,21 +128,13 @@ public final class RedisRollingWindow implements RollingWindow {
 
   private void submit(long value, String eventId, long timeNanos) {
     counters.recorded.increment();
-    String id = eventId != null ? eventId : idPrefix + Long.toString(sequence.getAndIncrement(), 36);
-    long micros;
-    if (clientTime != null) {
-      micros = Math.floorDiv(timeNanos, 1000L);
-      if (micros >= MAX_MICROS || micros <= -MAX_MICROS) {
-        counters.rejected.increment();
-        return;
-      }
-    } else {
-      micros = serverTime.micros();
+    Sample sample = stamper.stamp(value, eventId, timeNanos);
+    if (sample == null) {
+      counters.rejected.increment();
+      return;
     }
-    if (local != null) {
-      local.recordAt(value, clientTime != null ? timeNanos : localClock.nanoTime());
-    }
-    pipeline.submit(Sample.of(value, id, micros));
+    local.record(value, timeNanos);
+    pipeline.submit(sample);
   }
 
   /**
@@ -172,7 +150,7 @@ public final class RedisRollingWindow implements RollingWindow {
   /** A snapshot with the configured percentiles (see the class doc). */
   @Override
   public WindowSnapshot snapshot() {
-    return take(percentiles, percentileArgs);
+    return take(percentileArgs);
   }
 
   /**
@@ -186,30 +164,18 @@ public final class RedisRollingWindow implements RollingWindow {
     for (double p : ps) {
       Checks.requirePercentile(p);
     }
-    return take(ps, WindowProtocol.scaled(ps));
+    return take(WindowProtocol.scaled(ps));
   }
 
-  /** Waits for in-flight records, then reads: both within one command timeout. */
-  private WindowSnapshot take(double[] ps, String[] scaledPs) {
-    long deadline = localClock.nanoTime() + runner.timeoutNanos();
-    pipeline.awaitIdle(runner.timeoutNanos());
+  /** Waits for in-flight records (read-your-writes), then reads: both within one command timeout. */
+  private WindowSnapshot take(String[] scaledPercentiles) {
+    long deadline = localClock.nanoTime() + timeoutNanos;
+    pipeline.awaitIdle(timeoutNanos);
     pipeline.replayIfPending();
-    long nowNanos = clientTime == null ? 0 : clientTime.nanoTime();
-    Long now = clientTime == null ? null : Math.floorDiv(nowNanos, 1000L);
     try {
-      for (int round = 0; round < MAX_SNAPSHOT_ROUNDS; round++) {
-        SnapshotReply reply = protocol.snapshot(now, scaledPs, deadline - localClock.nanoTime());
-        if (!reply.backlog()) {
-          return protocol.snapshotOf(reply, scaledPs, now, nowNanos, counters.totals());
-        }
-      }
-      throw new IllegalStateException("window " + name + " still evicting after " + MAX_SNAPSHOT_ROUNDS + " rounds");
+      return protocol.read(scaledPercentiles, clientTime, deadline, localClock, counters::totals);
     } catch (RedisUnavailableException e) {
-      if (local == null) {
-        throw e;
-      }
-      counters.degradedSnapshots.increment();
-      return local.snapshot();
+      return local.snapshotFor(e);
     }
   }
 
@@ -227,7 +193,7 @@ public final class RedisRollingWindow implements RollingWindow {
   /** Heap held in this process: the replay buffer (as filled now) and the local fallback window. */
   @Override
   public long footprintBytes() {
-    return 256L + pipeline.buffered() * 120L + (local == null ? 0 : local.footprintBytes());
+    return 256L + pipeline.buffered() * 120L + local.footprintBytes();
   }
 
   /** What happened to this process's samples so far; see {@link RedisWindowStats}. */
@@ -237,9 +203,8 @@ public final class RedisRollingWindow implements RollingWindow {
 
   @Override
   public String toString() {
-    return "RedisRollingWindow[" + name + ", " + length + ", keys " + timeKey + "]";
+    return "RedisRollingWindow[" + name + ", " + length + ", keys " + protocol.timeKey() + "]";
   }
-
 
   /**
    * Configures a {@link RedisRollingWindow}; not thread-safe. {@link #build()} checks everything

@@ -1,16 +1,20 @@
 package io.ringtail.redis;
 
+import io.ringtail.TimeSource;
 import io.ringtail.WindowTotals;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * The wire format of one window's scripts, in one place: the arguments of
  * {@code window_record.lua} and {@code window_snapshot.lua} built from named fields, their
- * replies parsed into records, and the member encoding. Immutable and thread-safe.
+ * replies parsed into records, the member encoding, and the snapshot's steps (calls until
+ * eviction leaves no backlog). Immutable and thread-safe.
  */
 final class WindowProtocol {
   static final int EVICT_CHUNK = 500;
@@ -19,8 +23,10 @@ final class WindowProtocol {
   private static final String REJECTED = "R";
   private static final String NO_TIME = "";
   private static final String NO_GUARD = "-1";
+  private static final int MAX_SNAPSHOT_ROUNDS = 100_000;
 
   private final ScriptRunner runner;
+  private final String name;
   private final String[] keys;
   private final long lengthMicros;
   private final String length;
@@ -28,16 +34,27 @@ final class WindowProtocol {
   private final String ttlMillis;
   private final String skewGuard;
 
-  WindowProtocol(ScriptRunner runner, String[] keys, long lengthMicros, int maxSamples,
-      long maxSkewMicros) {
+  /**
+   * The protocol of the window {@code name} under {@code keyPrefix}; {@code maxClockSkew} is null
+   * without a skew guard.
+   */
+  WindowProtocol(ScriptRunner runner, String keyPrefix, String name, Duration length,
+      int maxSamples, Duration maxClockSkew) {
     this.runner = runner;
-    this.keys = keys;
-    this.lengthMicros = lengthMicros;
+    this.name = name;
+    this.keys = WindowKeys.window(keyPrefix, name);
+    this.lengthMicros = length.toNanos() / 1000;
+    long maxSkewMicros = maxClockSkew == null ? -1 : maxClockSkew.toNanos() / 1000;
     this.length = Long.toString(lengthMicros);
     this.cap = Integer.toString(maxSamples);
     long lengthMillis = lengthMicros / 1000;
     this.ttlMillis = Long.toString(lengthMillis + Math.max(1000, lengthMillis / 100));
     this.skewGuard = Long.toString(maxSkewMicros);
+  }
+
+  /** The key of the window's time-ordered set. */
+  String timeKey() {
+    return keys[0];
   }
 
   /**
@@ -104,12 +121,33 @@ final class WindowProtocol {
   }
 
   /**
+   * The window now, read by snapshot calls until one finds no eviction backlog, all before
+   * {@code deadline} on {@code clock}. Now is a reading of {@code clientTime} taken here, or the
+   * server's clock if it is null; {@code totals} is asked once the read is done.
+   *
+   * @throws RedisUnavailableException if Redis does not answer in time
+   */
+  RedisWindowSnapshot read(String[] scaledPercentiles, TimeSource clientTime, long deadline,
+      TimeSource clock, Supplier<WindowTotals> totals) {
+    long nowNanos = clientTime == null ? 0 : clientTime.nanoTime();
+    Long now = clientTime == null ? null : Math.floorDiv(nowNanos, 1000L);
+    for (int round = 0; round < MAX_SNAPSHOT_ROUNDS; round++) {
+      SnapshotReply reply = snapshot(now, scaledPercentiles, deadline - clock.nanoTime());
+      if (!reply.backlog()) {
+        return snapshotOf(reply, scaledPercentiles, now, nowNanos, totals.get());
+      }
+    }
+    throw new IllegalStateException(
+        "window " + name + " still evicting after " + MAX_SNAPSHOT_ROUNDS + " rounds");
+  }
+
+  /**
    * One snapshot call, waiting for it at most {@code waitNanos}. {@code now} as for
    * {@link #record}; {@code scaledPercentiles} as {@link #scaled} makes them.
    *
    * @throws RedisUnavailableException if Redis does not answer in time
    */
-  SnapshotReply snapshot(Long now, String[] scaledPercentiles, long waitNanos) {
+  private SnapshotReply snapshot(Long now, String[] scaledPercentiles, long waitNanos) {
     String[] header = {length, Integer.toString(EVICT_CHUNK), Integer.toString(EVICT_BUDGET),
         now == null ? NO_TIME : Long.toString(now), skewGuard};
     String[] args = Arrays.copyOf(header, header.length + scaledPercentiles.length);
@@ -121,7 +159,7 @@ final class WindowProtocol {
    * The snapshot a reply describes, carrying {@code totals}: it ends at the caller's reading
    * {@code nowNanos} if the script used it, else at the end of the server's microsecond.
    */
-  RedisWindowSnapshot snapshotOf(SnapshotReply reply, String[] scaledPercentiles, Long now,
+  private RedisWindowSnapshot snapshotOf(SnapshotReply reply, String[] scaledPercentiles, Long now,
       long nowNanos, WindowTotals totals) {
     long end = now != null && now == reply.nowMicros ? nowNanos : reply.nowMicros * 1000 + 999;
     long start = (reply.nowMicros - lengthMicros + 1) * 1000;
