@@ -59,7 +59,8 @@ class BuildLayoutTest {
     List<String> pinned = new ArrayList<>();
     for (String module : modules()) {
       if (module.equals("bom")) {
-        continue;  // stands alone on purpose: importing it must bring nothing but Ringtail's versions
+        // stands alone on purpose: importing it must bring nothing but Ringtail's versions
+        continue;
       }
       Document pom = parse(ROOT.resolve(module).resolve("pom.xml"));
       NodeList versions = pom.getElementsByTagName("version");
