@@ -41,7 +41,7 @@ class RedisQuickStartTest {
         .outagePolicy(OutagePolicy.FAIL_OPEN)                 // what decisions answer during an outage
         .build();
 
-    // A window every process shares by name: count, sum, mean, min, max, exact P95 of the last minute.
+    // A window the fleet shares by name: count, sum, mean, min, max, exact P95 of the last minute.
     RedisRollingWindow latency = redis.window("checkout-latency").length(Duration.ofMinutes(1)).build();
     latency.record(elapsedNanos);                 // asynchronous, never throws, never blocks > timeout
     WindowSnapshot s = latency.snapshot();        // the shared io.ringtail.WindowSnapshot

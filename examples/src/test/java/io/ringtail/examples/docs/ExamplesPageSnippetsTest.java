@@ -35,7 +35,8 @@ class ExamplesPageSnippetsTest {
     RateLimiter limiter = RateLimiter.inProcess(RateLimitConfig.builder()
         .limit(10).window(Duration.ofMinutes(1)).build());
     // or, shared by every instance of the API: the one line that changes
-    // RateLimiter limiter = RedisBackend.builder(connection).build().rateLimiter("api-quota", config);
+    // RateLimiter limiter =
+    //     RedisBackend.builder(connection).build().rateLimiter("api-quota", config);
     // docs:rate-limited-api-limiter:end
     for (int i = 1; i <= 10; i++) {
       assertThat(serve(limiter, "client-a").getFirst("Retry-After")).as("request %d", i).isNull();

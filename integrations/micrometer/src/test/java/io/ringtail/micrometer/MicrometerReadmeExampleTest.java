@@ -81,7 +81,7 @@ class MicrometerReadmeExampleTest {
         .tags("region", "eu")                  // extra tags on every meter
         .percentiles(0.5, 0.95, 0.99, 0.999)   // Micrometer-style fractions; default 0.5, 0.95, 0.99
         .timeUnit(TimeUnit.MICROSECONDS)       // unit the window records in; default NANOSECONDS
-        // .baseUnit("bytes")                  // or: values are not durations
+        // .baseUnit("bytes") // or: values are not durations
         .prefix("ringtail.window")             // default
         .maxSnapshotAge(Duration.ofSeconds(1)) // default, see "One scrape, one snapshot"
         .build()
