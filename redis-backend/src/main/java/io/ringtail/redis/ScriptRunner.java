@@ -5,7 +5,11 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import io.ringtail.TimeSource;
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * Runs a {@link LuaScript} by EVALSHA through the user's Lettuce connection, guarded by a circuit
@@ -36,6 +41,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class ScriptRunner {
   private final RedisScriptingAsyncCommands<String, String> commands;
+  private final BaseRedisAsyncCommands<String, String> dispatcher;
   private final CircuitBreaker breaker;
   private final long timeoutNanos;
   private static final System.Logger LOG = System.getLogger(ScriptRunner.class.getName());
@@ -44,9 +50,10 @@ final class ScriptRunner {
   final LongAdder scriptReloads = new LongAdder();
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
-  ScriptRunner(RedisScriptingAsyncCommands<String, String> commands, CircuitBreaker breaker,
-      Duration timeout) {
+  ScriptRunner(RedisScriptingAsyncCommands<String, String> commands,
+      BaseRedisAsyncCommands<String, String> dispatcher, CircuitBreaker breaker, Duration timeout) {
     this.commands = commands;
+    this.dispatcher = dispatcher;
     this.breaker = breaker;
     this.timeoutNanos = timeout.toNanos();
   }
@@ -66,14 +73,30 @@ final class ScriptRunner {
 
   /** {@link #run} bounded by {@code timeoutNanos} instead of the runner's timeout. */
   CompletableFuture<List<Object>> run(LuaScript script, String[] keys, String[] args, long timeoutNanos) {
+    return guarded(script, () -> evalsha(script, keys, args), () -> reload(script, keys, args), timeoutNanos);
+  }
+
+  /**
+   * {@link #run} with binary arguments, whatever the connection's codec; in the reply, bulk
+   * strings are {@code byte[]} (null for nil), integers {@code Long}, arrays {@code List}.
+   */
+  CompletableFuture<List<Object>> runBinary(LuaScript script, String[] keys, byte[][] args) {
+    return guarded(script, () -> dispatch(CommandType.EVALSHA, script.sha, keys, args), () -> {
+      scriptReloads.increment();
+      return dispatch(CommandType.EVAL, script.body, keys, args);
+    }, timeoutNanos);
+  }
+
+  private CompletableFuture<List<Object>> guarded(LuaScript script, Supplier<CompletionStage<List<Object>>> call,
+      Supplier<CompletionStage<List<Object>>> reload, long timeoutNanos) {
     if (!breaker.tryAcquirePermission()) {
       return CompletableFuture.failedFuture(CallNotPermittedException.createCallNotPermittedException(breaker));
     }
     long start = clock.nanoTime();
     CompletableFuture<List<Object>> result;
     try {
-      result = this.<List<Object>>evalsha(script, keys, args)
-          .exceptionallyCompose(e -> isNoScript(e) ? reload(script, keys, args) : CompletableFuture.failedFuture(e))
+      result = call.get()
+          .exceptionallyCompose(e -> isNoScript(e) ? reload.get() : CompletableFuture.failedFuture(e))
           .toCompletableFuture()
           .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
     } catch (RuntimeException e) {
@@ -94,6 +117,14 @@ final class ScriptRunner {
       breaker.onError(elapsed, TimeUnit.NANOSECONDS, cause);
       throw error instanceof CompletionException c ? c : new CompletionException(cause);
     });
+  }
+
+  private CompletionStage<List<Object>> dispatch(CommandType type, String scriptOrSha, String[] keys, byte[][] args) {
+    CommandArgs<String, String> a = new CommandArgs<>(StringCodec.UTF8).add(scriptOrSha).add(keys.length).addKeys(keys);
+    for (byte[] arg : args) {
+      a.add(arg);
+    }
+    return dispatcher.dispatch(type, new BinaryReply(), a);
   }
 
   private void logOnce(LuaScript script, Throwable cause) {

@@ -1,9 +1,12 @@
--- Shared by the histogram window's scripts. A bucket is two keys under one hash tag:
---   counts (string): a JSON array [slot, count, slot, count, ...] with ascending slots, the
---                    fleet's merged histogram of the bucket;
+-- Shared by the histogram window's scripts. A bucket is two keys under its group's hash tag:
+--   counts (string): a MessagePack array [slot, count, slot, count, ...] with ascending slots,
+--                    the fleet's merged histogram of the bucket;
 --   meta (hash):     n (count), s (exact sum), r (rejected), lo (min), hi (max) as decimal
---                    strings, and one field 'p:<publisher>' = '<last applied seq> <as-of nanos>'
---                    per process that published into the bucket.
+--                    strings, and one field 'p:<publisher>' = '<last applied seq>' per process
+--                    that published into the bucket.
+-- and each group has one more key under the same tag:
+--   freshness (hash): '<publisher>' = '<as-of nanos> <bucket>' of that process's latest
+--                    publication into the group's buckets.
 
 -- Whether non-negative decimal string a is smaller than b, exactly (no float rounding).
 local function decimalLess(a, b)
@@ -33,12 +36,4 @@ local function mergeSlots(a, b)
     n = n + 2
   end
   return out
-end
-
--- cjson encodes an empty table as an object.
-local function encodeSlots(slots)
-  if #slots == 0 then
-    return '[]'
-  end
-  return cjson.encode(slots)
 end

@@ -1,12 +1,13 @@
 -- Adds one process's delta to one bucket of a histogram window, at most once.
--- KEYS: 1 counts, 2 meta (see histogram_common.lua).
+-- KEYS: 1 counts, 2 meta, 3 the group's freshness hash (see histogram_common.lua).
 -- ARGV: 1 publisher id, 2 delta sequence number (rising per publisher; a process sends a
 --       bucket's next delta only after the previous one was answered), 3 as-of time
 --       (nanoseconds of the window's time base), 4 time to live in ms, 5 count, 6 sum,
---       7 min, 8 max, 9 rejected, 10 delta slots as a JSON array [slot, count, ...].
+--       7 min, 8 max, 9 rejected, 10 delta slots as a MessagePack array [slot, count, ...],
+--       11 bucket index, 12 oldest bucket index still in the window.
 -- Returns: {applied ('1': added now, '0': already added by an earlier call), server seconds,
 --           server microseconds}.
-local counts, meta = KEYS[1], KEYS[2]
+local counts, meta, fresh = KEYS[1], KEYS[2], KEYS[3]
 local field = 'p:' .. ARGV[1]
 local seq = tonumber(ARGV[2])
 local ttl = ARGV[4]
@@ -19,13 +20,13 @@ end
 
 local n = ARGV[5]
 if n ~= '0' then
-  local delta = cjson.decode(ARGV[10])
+  local delta = cmsgpack.unpack(ARGV[10])
   local stored = redis.call('GET', counts)
   local merged = delta
   if stored then
-    merged = mergeSlots(cjson.decode(stored), delta)
+    merged = mergeSlots(cmsgpack.unpack(stored), delta)
   end
-  redis.call('SET', counts, encodeSlots(merged), 'PX', ttl)
+  redis.call('SET', counts, cmsgpack.pack(merged), 'PX', ttl)
   redis.call('HINCRBY', meta, 'n', n)
   redis.call('HINCRBY', meta, 's', ARGV[6])
   local lo = redis.call('HGET', meta, 'lo')
@@ -40,6 +41,20 @@ end
 if ARGV[9] ~= '0' then
   redis.call('HINCRBY', meta, 'r', ARGV[9])
 end
-redis.call('HSET', meta, field, ARGV[2] .. ' ' .. ARGV[3])
+redis.call('HSET', meta, field, ARGV[2])
 redis.call('PEXPIRE', meta, ttl)
+
+if redis.call('HSET', fresh, ARGV[1], ARGV[3] .. ' ' .. ARGV[11]) == 1 then
+  -- a publisher new to this group: forget those whose latest bucket has left the window
+  local oldest = tonumber(ARGV[12])
+  local all = redis.call('HGETALL', fresh)
+  for i = 1, #all, 2 do
+    if tonumber(string.match(all[i + 1], '%S+$')) < oldest then
+      redis.call('HDEL', fresh, all[i])
+    end
+  end
+end
+if redis.call('PTTL', fresh) < tonumber(ttl) then
+  redis.call('PEXPIRE', fresh, ttl)
+end
 return {'1', t[1], t[2]}
