@@ -1,13 +1,17 @@
 package io.ringtail.redis;
 
 import io.ringtail.BucketHistogram;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
 
 /**
- * The binary form in which histogram slots travel to and from Redis and rest there: a
- * MessagePack array of non-negative integers {@code [slot, count, slot, count, ...]} with
- * ascending slots, which the scripts read and write with Redis's built-in {@code cmsgpack}
- * (five to six bytes per slot at the usual counts, against ten as decimal text). Stateless.
+ * The binary forms in which histograms travel to and from Redis and rest there, MessagePack
+ * arrays that the scripts read and write with Redis's built-in {@code cmsgpack} (four to eight
+ * bytes per slot, against ten or more as decimal text): a delta is {@code [slot, count, ...]}
+ * with ascending slots; a stored bucket is its exact count, sum, min, max and rejected as decimal
+ * strings, then the same pairs; a group's freshness is {@code [publisher, as-of, bucket, ...]}
+ * as strings. Stateless.
  */
 final class HistogramSlots {
   private HistogramSlots() {}
@@ -62,40 +66,58 @@ final class HistogramSlots {
   }
 
   /**
-   * Slots and counts read from {@code bytes}; null or empty is the empty histogram.
+   * Bucket {@code bucket} as stored in its counts key (exact count, sum, min, max and rejected as
+   * decimal strings, then slot, count pairs); null when the key does not exist.
    *
-   * @throws IllegalStateException if the bytes are not such an array
+   * @throws IllegalStateException if the bytes are not such an array or disagree with themselves
    */
-  static Parsed decode(byte[] bytes) {
-    if (bytes == null || bytes.length == 0) {
-      return new Parsed(new int[0], new long[0]);
+  static BucketHistogram decodeBucket(long bucket, byte[] bytes) {
+    if (bytes == null) {
+      return null;
     }
     Reader r = new Reader(bytes);
-    int head = r.u8();
-    long n;
-    if ((head & 0xf0) == 0x90) {
-      n = head & 0x0f;
-    } else if (head == 0xdc) {
-      n = r.big(2);
-    } else if (head == 0xdd) {
-      n = r.big(4);
-    } else {
-      throw new IllegalStateException("slot array expected, but the first byte was " + head);
+    long n = r.arrayHeader() - 5;
+    if (n < 0 || n % 2 != 0 || n > bytes.length) {
+      throw new IllegalStateException("bucket " + bucket + ": a header and slot pairs expected, but " + (n + 5) + " elements");
     }
-    if (n % 2 != 0 || n > bytes.length) {
-      throw new IllegalStateException("slot array of length " + n + " in " + bytes.length + " bytes");
-    }
+    long count = r.decimal();
+    long sum = r.decimal();
+    long min = r.decimal();
+    long max = r.decimal();
+    long rejected = r.decimal();
     int[] slots = new int[(int) (n / 2)];
     long[] counts = new long[slots.length];
     for (int i = 0; i < slots.length; i++) {
       slots[i] = Math.toIntExact(r.integer());
       counts[i] = r.integer();
     }
-    return new Parsed(slots, counts);
+    BucketHistogram h = BucketHistogram.of(bucket, slots, counts, sum, min, max, rejected);
+    if (h.count() != count) {
+      throw new IllegalStateException("bucket " + bucket + " holds " + h.count()
+          + " samples in its slots but counts " + count);
+    }
+    return h;
   }
 
-  /** Slots ascending, counts positive (as stored). */
-  record Parsed(int[] slots, long[] counts) {}
+  /**
+   * Adds a group's freshness ({@code [publisher, as-of, bucket, ...]}, null when absent) to
+   * {@code latest}: per publisher, the latest as-of among entries for buckets {@code first..last}.
+   */
+  static void decodeFreshness(byte[] bytes, long first, long last, Map<String, Long> latest) {
+    if (bytes == null) {
+      return;
+    }
+    Reader r = new Reader(bytes);
+    long n = r.arrayHeader();
+    for (long i = 0; i + 2 < n; i += 3) {
+      String publisher = r.string();
+      long asOf = r.decimal();
+      long bucket = r.decimal();
+      if (bucket >= first && bucket <= last) {
+        latest.merge(publisher, asOf, Math::max);
+      }
+    }
+  }
 
   private static final class Reader {
     private final byte[] bytes;
@@ -103,6 +125,42 @@ final class HistogramSlots {
 
     Reader(byte[] bytes) {
       this.bytes = bytes;
+    }
+
+    long arrayHeader() {
+      int head = u8();
+      if ((head & 0xf0) == 0x90) {
+        return head & 0x0f;
+      } else if (head == 0xdc) {
+        return big(2);
+      } else if (head == 0xdd) {
+        return big(4);
+      }
+      throw new IllegalStateException("array expected, but the first byte was " + head);
+    }
+
+    String string() {
+      int head = u8();
+      int length;
+      if ((head & 0xe0) == 0xa0) {
+        length = head & 0x1f;
+      } else if (head == 0xd9) {
+        length = (int) big(1);
+      } else if (head == 0xda) {
+        length = (int) big(2);
+      } else {
+        throw new IllegalStateException("short string expected, but byte " + (at - 1) + " was " + head);
+      }
+      if (at + length > bytes.length) {
+        throw new IllegalStateException("string cut short at byte " + at);
+      }
+      String s = new String(bytes, at, length, StandardCharsets.UTF_8);
+      at += length;
+      return s;
+    }
+
+    long decimal() {
+      return Long.parseLong(string());
     }
 
     int u8() {

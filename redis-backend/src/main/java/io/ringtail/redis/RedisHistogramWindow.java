@@ -5,7 +5,7 @@ import io.ringtail.BucketRecorder;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
-import java.nio.charset.StandardCharsets;
+import io.lettuce.core.protocol.CommandType;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +50,7 @@ import java.util.concurrent.TimeoutException;
  * A bucket is two keys under one of 16 hash tags (by bucket index), so
  * buckets spread over a cluster's masters; its slots rest as a compact binary array. Every key
  * expires one second after the buckets it holds leave the window. Memory is bounded by buckets
- * times distinct slots, whatever the rate. A snapshot reads every bucket in one script call
+ * times distinct slots, whatever the rate. A snapshot reads every bucket with one {@code MGET}
  * (on a cluster, one per hash tag, all sent at once: one round trip per master) and merges them
  * here.
  *
@@ -228,14 +228,12 @@ public final class RedisHistogramWindow implements RollingWindow {
     return buckets;
   }
 
-  /** One read call: the buckets' keys, then the freshness hashes of their groups. */
+  /** One MGET: the buckets' counts keys, then the freshness keys of their groups. */
   private CompletableFuture<List<Object>> read(long[] buckets) {
     boolean[] seen = new boolean[HistogramKeys.GROUPS];
-    List<String> k = new ArrayList<>(2 * buckets.length + 1);
+    List<String> k = new ArrayList<>(buckets.length + HistogramKeys.GROUPS);
     for (long b : buckets) {
-      String[] bucketKeys = keys.bucket(b);
-      k.add(bucketKeys[0]);
-      k.add(bucketKeys[1]);
+      k.add(keys.bucket(b)[0]);
       seen[HistogramKeys.group(b)] = true;
     }
     for (int g = 0; g < seen.length; g++) {
@@ -243,8 +241,7 @@ public final class RedisHistogramWindow implements RollingWindow {
         k.add(keys.freshness(g));
       }
     }
-    byte[][] args = {Integer.toString(buckets.length).getBytes(StandardCharsets.US_ASCII)};
-    return runner.runBinary(HistogramScripts.READ, k.toArray(String[]::new), args);
+    return runner.runCommand(CommandType.MGET, k.toArray(String[]::new));
   }
 
   private List<Object> await(CompletableFuture<List<Object>> read) {
@@ -260,42 +257,18 @@ public final class RedisHistogramWindow implements RollingWindow {
     }
   }
 
-  /** Reads one reply of {@code histogram_read.lua}. */
+  /** Reads one reply of {@link #read}. */
   private static void parse(long[] buckets, List<Object> reply, long first, long live,
       List<BucketHistogram> out, Map<String, Long> latest) {
     for (int i = 0; i < buckets.length; i++) {
-      int at = 6 * i;
-      String n = HistogramPublisher.text(reply.get(at + 1));
-      String r = HistogramPublisher.text(reply.get(at + 5));
-      if (n == null && r == null) {
-        continue;
-      }
-      long count = n == null ? 0 : Long.parseLong(n);
-      HistogramSlots.Parsed slots = HistogramSlots.decode((byte[]) reply.get(at));
-      BucketHistogram h = BucketHistogram.of(buckets[i], slots.slots(), slots.counts(),
-          longOr0(reply.get(at + 2)), longOr0(reply.get(at + 3)), longOr0(reply.get(at + 4)),
-          r == null ? 0 : Long.parseLong(r));
-      if (h.count() != count) {
-        throw new IllegalStateException("bucket " + buckets[i] + " holds " + h.count()
-            + " samples in its slots but counts " + count);
-      }
-      out.add(h);
-    }
-    for (int j = 6 * buckets.length; j < reply.size(); j++) {
-      List<?> fields = (List<?>) reply.get(j);
-      for (int f = 0; f + 1 < fields.size(); f += 2) {
-        String value = HistogramPublisher.text(fields.get(f + 1));
-        int space = value.indexOf(' ');
-        long bucket = Long.parseLong(value.substring(space + 1));
-        if (bucket >= first && bucket <= live) {
-          latest.merge(HistogramPublisher.text(fields.get(f)), Long.parseLong(value.substring(0, space)), Math::max);
-        }
+      BucketHistogram h = HistogramSlots.decodeBucket(buckets[i], (byte[]) reply.get(i));
+      if (h != null) {
+        out.add(h);
       }
     }
-  }
-
-  private static long longOr0(Object bulk) {
-    return bulk == null ? 0 : Long.parseLong(HistogramPublisher.text(bulk));
+    for (int j = buckets.length; j < reply.size(); j++) {
+      HistogramSlots.decodeFreshness((byte[]) reply.get(j), first, live, latest);
+    }
   }
 
   /**

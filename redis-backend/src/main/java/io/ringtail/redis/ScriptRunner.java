@@ -73,7 +73,7 @@ final class ScriptRunner {
 
   /** {@link #run} bounded by {@code timeoutNanos} instead of the runner's timeout. */
   CompletableFuture<List<Object>> run(LuaScript script, String[] keys, String[] args, long timeoutNanos) {
-    return guarded(script, () -> evalsha(script, keys, args), () -> reload(script, keys, args), timeoutNanos);
+    return guarded(script.name, () -> evalsha(script, keys, args), () -> reload(script, keys, args), timeoutNanos);
   }
 
   /**
@@ -81,13 +81,23 @@ final class ScriptRunner {
    * strings are {@code byte[]} (null for nil), integers {@code Long}, arrays {@code List}.
    */
   CompletableFuture<List<Object>> runBinary(LuaScript script, String[] keys, byte[][] args) {
-    return guarded(script, () -> dispatch(CommandType.EVALSHA, script.sha, keys, args), () -> {
+    return guarded(script.name, () -> dispatch(CommandType.EVALSHA, script.sha, keys, args), () -> {
       scriptReloads.increment();
       return dispatch(CommandType.EVAL, script.body, keys, args);
     }, timeoutNanos);
   }
 
-  private CompletableFuture<List<Object>> guarded(LuaScript script, Supplier<CompletionStage<List<Object>>> call,
+  /**
+   * A plain command on {@code keys} (all in one hash slot on a cluster), guarded like a script
+   * call; the reply as in {@link #runBinary}.
+   */
+  CompletableFuture<List<Object>> runCommand(CommandType type, String[] keys) {
+    Supplier<CompletionStage<List<Object>>> call = () -> dispatcher.dispatch(type, new BinaryReply(),
+        new CommandArgs<>(StringCodec.UTF8).addKeys(keys));
+    return guarded(type.name(), call, call, timeoutNanos);
+  }
+
+  private CompletableFuture<List<Object>> guarded(String name, Supplier<CompletionStage<List<Object>>> call,
       Supplier<CompletionStage<List<Object>>> reload, long timeoutNanos) {
     if (!breaker.tryAcquirePermission()) {
       return CompletableFuture.failedFuture(CallNotPermittedException.createCallNotPermittedException(breaker));
@@ -111,7 +121,7 @@ final class ScriptRunner {
       Throwable cause = unwrap(error);
       if (isPermanent(cause)) {
         breaker.releasePermission();
-        logOnce(script, cause);
+        logOnce(name, cause);
         throw new CompletionException(new RedisRejectedException(cause.getMessage(), cause));
       }
       breaker.onError(elapsed, TimeUnit.NANOSECONDS, cause);
@@ -127,10 +137,10 @@ final class ScriptRunner {
     return dispatcher.dispatch(type, new BinaryReply(), a);
   }
 
-  private void logOnce(LuaScript script, Throwable cause) {
+  private void logOnce(String name, Throwable cause) {
     String message = String.valueOf(cause.getMessage());
     if (logged.size() < MAX_LOGGED && logged.add(message)) {
-      LOG.log(System.Logger.Level.ERROR, "Redis refused " + script.name + " (not retried, not an outage): " + message);
+      LOG.log(System.Logger.Level.ERROR, "Redis refused " + name + " (not retried, not an outage): " + message);
     }
   }
 

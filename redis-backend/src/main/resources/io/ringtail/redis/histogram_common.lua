@@ -1,12 +1,13 @@
--- Shared by the histogram window's scripts. A bucket is two keys under its group's hash tag:
---   counts (string): a MessagePack array [slot, count, slot, count, ...] with ascending slots,
---                    the fleet's merged histogram of the bucket;
+-- Shared by the histogram window's scripts. Under its group's hash tag a bucket has two keys:
+--   counts (string): a MessagePack array: the bucket's exact count, sum, min, max and rejected
+--                    as decimal strings (copies of meta's), then [slot, count, ...] with
+--                    ascending slots: the fleet's merged histogram, readable with one GET;
 --   meta (hash):     n (count), s (exact sum), r (rejected), lo (min), hi (max) as decimal
---                    strings, and one field 'p:<publisher>' = '<last applied seq>' per process
---                    that published into the bucket.
--- and each group has one more key under the same tag:
---   freshness (hash): '<publisher>' = '<as-of nanos> <bucket>' of that process's latest
---                    publication into the group's buckets.
+--                    strings, added exactly by HINCRBY, and one field 'p:<publisher>' =
+--                    '<last applied seq>' per process that published into the bucket.
+-- and each group has one more:
+--   freshness (string): a MessagePack array [publisher, as-of nanos, bucket, ...] (strings):
+--                    each process's latest publication into the group's buckets.
 
 -- Whether non-negative decimal string a is smaller than b, exactly (no float rounding).
 local function decimalLess(a, b)
@@ -16,10 +17,10 @@ local function decimalLess(a, b)
   return a < b
 end
 
--- Merges two [slot, count, ...] arrays with ascending slots into a new one.
-local function mergeSlots(a, b)
-  local out = {}
-  local i, j, n = 1, 1, 0
+-- Appends to out the merge of the [slot, count, ...] run of a starting at index ia and the one
+-- of b (both with ascending slots).
+local function mergeSlotsInto(out, a, ia, b)
+  local i, j, n = ia, 1, #out
   local na, nb = #a, #b
   while i <= na or j <= nb do
     if j > nb or (i <= na and a[i] < b[j]) then
