@@ -7,11 +7,12 @@ import java.util.Map;
 
 /**
  * The binary forms in which histograms travel to and from Redis and rest there, MessagePack
- * arrays that the scripts read and write with Redis's built-in {@code cmsgpack} (four to eight
+ * arrays that the scripts read and write with Redis's built-in {@code cmsgpack} (two to six
  * bytes per slot, against ten or more as decimal text): a delta is {@code [slot, count, ...]}
- * with ascending slots; a stored bucket is its exact count, sum, min, max and rejected as decimal
- * strings, then the same pairs; a group's freshness is {@code [publisher, as-of, bucket, ...]}
- * as strings. Stateless.
+ * with ascending slots, each slot written less the one before (the first as is, so most take
+ * one byte); a stored bucket is its exact count, sum, min, max and rejected as decimal strings,
+ * then the same pairs; a group's freshness is {@code [publisher, as-of, bucket, ...]} as
+ * strings. Stateless.
  */
 final class HistogramSlots {
   private HistogramSlots() {}
@@ -32,9 +33,11 @@ final class HistogramSlots {
       out[0] = (byte) 0xdd;
       at = putBigEndian(out, 1, n, 4);
     }
+    int last = 0;
     for (int i = 0; i < h.slotCount(); i++) {
-      at = putInt(out, at, h.slotAt(i));
+      at = putInt(out, at, h.slotAt(i) - last);
       at = putInt(out, at, h.countAt(i));
+      last = h.slotAt(i);
     }
     return Arrays.copyOf(out, at);
   }
@@ -87,8 +90,10 @@ final class HistogramSlots {
     long rejected = r.decimal();
     int[] slots = new int[(int) (n / 2)];
     long[] counts = new long[slots.length];
+    long slot = 0;
     for (int i = 0; i < slots.length; i++) {
-      slots[i] = Math.toIntExact(r.integer());
+      slot += r.integer();
+      slots[i] = Math.toIntExact(slot);
       counts[i] = r.integer();
     }
     BucketHistogram h = BucketHistogram.of(bucket, slots, counts, sum, min, max, rejected);
@@ -97,6 +102,85 @@ final class HistogramSlots {
           + " samples in its slots but counts " + count);
     }
     return h;
+  }
+
+  /**
+   * Adds stored buckets into one dense histogram, decoding straight from the bytes (no object per
+   * bucket): what a snapshot of many buckets needs. Not thread-safe.
+   */
+  static final class Merge {
+    private long[] dense = new long[1024];
+    private int highest = -1;
+    private long sum;
+    private long min = Long.MAX_VALUE;
+    private long max = Long.MIN_VALUE;
+    private long rejected;
+
+    /**
+     * Adds bucket {@code bucket} as stored (see {@link #decodeBucket}); null adds nothing.
+     *
+     * @throws IllegalStateException if the bytes are not such an array or disagree with themselves
+     */
+    void add(long bucket, byte[] bytes) {
+      if (bytes == null) {
+        return;
+      }
+      Reader r = new Reader(bytes);
+      long n = r.arrayHeader() - 5;
+      if (n < 0 || n % 2 != 0 || n > bytes.length) {
+        throw new IllegalStateException("bucket " + bucket + ": a header and slot pairs expected, but " + (n + 5) + " elements");
+      }
+      long count = r.decimal();
+      long bucketSum = r.decimal();
+      long bucketMin = r.decimal();
+      long bucketMax = r.decimal();
+      rejected += r.decimal();
+      long seen = 0;
+      long previous = -1;
+      long slot = 0;
+      for (long i = n / 2; i > 0; i--) {
+        slot += r.integer();
+        long c = r.integer();
+        if (slot <= previous || slot > Integer.MAX_VALUE - 1 || c <= 0) {
+          throw new IllegalStateException("bucket " + bucket + ": slot " + slot + " with count " + c
+              + " after slot " + previous);
+        }
+        previous = slot;
+        if (slot >= dense.length) {
+          dense = Arrays.copyOf(dense, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(2L * dense.length, slot + 1)));
+        }
+        dense[(int) slot] += c;
+        seen += c;
+      }
+      if (seen != count) {
+        throw new IllegalStateException("bucket " + bucket + " holds " + seen + " samples in its slots but counts " + count);
+      }
+      if (count > 0) {
+        highest = Math.max(highest, (int) previous);
+        sum += bucketSum;
+        min = Math.min(min, bucketMin);
+        max = Math.max(max, bucketMax);
+      }
+    }
+
+    /** Everything added, as one bucket histogram (its index {@code bucket}). */
+    BucketHistogram result(long bucket) {
+      int slots = 0;
+      for (int i = 0; i <= highest; i++) {
+        if (dense[i] != 0) {
+          slots++;
+        }
+      }
+      int[] s = new int[slots];
+      long[] c = new long[slots];
+      for (int i = 0, k = 0; i <= highest; i++) {
+        if (dense[i] != 0) {
+          s[k] = i;
+          c[k++] = dense[i];
+        }
+      }
+      return BucketHistogram.of(bucket, s, c, sum, min, max, rejected);
+    }
   }
 
   /**
@@ -179,6 +263,17 @@ final class HistogramSlots {
     }
 
     long integer() {
+      if (at + 3 <= bytes.length) {
+        int head = bytes[at] & 0xff;
+        if (head < 0x80) {
+          at++;
+          return head;
+        } else if (head == 0xcd) {
+          int v = ((bytes[at + 1] & 0xff) << 8) | (bytes[at + 2] & 0xff);
+          at += 3;
+          return v;
+        }
+      }
       int head = u8();
       if (head < 0x80) {
         return head;

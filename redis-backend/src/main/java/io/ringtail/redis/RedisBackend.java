@@ -45,7 +45,7 @@ public final class RedisBackend {
   private static final Duration MAX_COMMAND_TIMEOUT = Duration.ofMinutes(1);
   final ScriptRunner runner;
   final String keyPrefix;
-  /** Whether the connection is a Redis Cluster one (keys of one script call must share a slot). */
+  /** Whether the connection is a Redis Cluster one (the keys of one command must share a slot). */
   final boolean cluster;
   final OutagePolicy outagePolicy;
   final Duration outageRetryAfter;

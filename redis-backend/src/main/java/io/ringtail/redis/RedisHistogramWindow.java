@@ -206,16 +206,17 @@ public final class RedisHistogramWindow implements RollingWindow {
     for (long[] buckets : calls) {
       replies.add(read(buckets));
     }
-    List<BucketHistogram> histograms = new ArrayList<>(config.buckets());
+    HistogramSlots.Merge merge = new HistogramSlots.Merge();
     Map<String, Long> latest = new HashMap<>();
     for (int i = 0; i < calls.size(); i++) {
-      parse(calls.get(i), await(replies.get(i)), first, live, histograms, latest);
+      parse(calls.get(i), await(replies.get(i)), first, live, merge, latest);
     }
     long oldest = now;
     for (long asOf : latest.values()) {
       oldest = Math.min(oldest, asOf);
     }
-    return new RedisHistogramSnapshot(BucketHistogram.snapshot(config, histograms, first * widthNanos, now),
+    return new RedisHistogramSnapshot(
+        BucketHistogram.snapshot(config, List.of(merge.result(live)), first * widthNanos, now),
         latest.size(), oldest);
   }
 
@@ -259,12 +260,9 @@ public final class RedisHistogramWindow implements RollingWindow {
 
   /** Reads one reply of {@link #read}. */
   private static void parse(long[] buckets, List<Object> reply, long first, long live,
-      List<BucketHistogram> out, Map<String, Long> latest) {
+      HistogramSlots.Merge merge, Map<String, Long> latest) {
     for (int i = 0; i < buckets.length; i++) {
-      BucketHistogram h = HistogramSlots.decodeBucket(buckets[i], (byte[]) reply.get(i));
-      if (h != null) {
-        out.add(h);
-      }
+      merge.add(buckets[i], (byte[]) reply.get(i));
     }
     for (int j = buckets.length; j < reply.size(); j++) {
       HistogramSlots.decodeFreshness((byte[]) reply.get(j), first, live, latest);

@@ -92,9 +92,9 @@ final class ScriptRunner {
    * call; the reply as in {@link #runBinary}.
    */
   CompletableFuture<List<Object>> runCommand(CommandType type, String[] keys) {
-    Supplier<CompletionStage<List<Object>>> call = () -> dispatcher.dispatch(type, new BinaryReply(),
-        new CommandArgs<>(StringCodec.UTF8).addKeys(keys));
-    return guarded(type.name(), call, call, timeoutNanos);
+    return guarded(type.name(), () -> dispatcher.dispatch(type, new BinaryReply(),
+        new CommandArgs<>(StringCodec.UTF8).addKeys(keys)),
+        () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)), timeoutNanos);
   }
 
   private CompletableFuture<List<Object>> guarded(String name, Supplier<CompletionStage<List<Object>>> call,

@@ -3,7 +3,7 @@
 -- ARGV: 1 publisher id, 2 delta sequence number (rising per publisher; a process sends a
 --       bucket's next delta only after the previous one was answered), 3 as-of time
 --       (nanoseconds of the window's time base), 4 time to live in ms, 5 count, 6 sum,
---       7 min, 8 max, 9 rejected, 10 delta slots as a MessagePack array [slot, count, ...],
+--       7 min, 8 max, 9 rejected, 10 delta slots as a MessagePack array [slot gap, count, ...],
 --       11 bucket index, 12 oldest bucket index still in the window.
 -- Returns: {applied ('1': added now, '0': already added by an earlier call), server seconds,
 --           server microseconds}.

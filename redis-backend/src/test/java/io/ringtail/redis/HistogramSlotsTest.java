@@ -49,12 +49,12 @@ class HistogramSlotsTest {
     byte[] encoded = HistogramSlots.encode(h);
     assertThat(eval("return cmsgpack.pack(cmsgpack.unpack(ARGV[1]))", encoded)).isEqualTo(encoded);
     assertThat(new String(eval("local a = cmsgpack.unpack(ARGV[1]) return #a .. ':' .. a[17] .. ':' .. a[18]", encoded),
-        StandardCharsets.US_ASCII)).isEqualTo("18:1000000:4294967296");
+        StandardCharsets.US_ASCII)).as("slots travel as gaps").isEqualTo("18:934464:4294967296");
   }
 
   @Test
   void storedBucket_asCmsgpackWritesIt_decodesExactly() {
-    byte[] stored = eval("return cmsgpack.pack({'3', '9223372036854775807', '5', '70000', '2', 4, 1, 300, 2})");
+    byte[] stored = eval("return cmsgpack.pack({'3', '9223372036854775807', '5', '70000', '2', 4, 1, 296, 2})");
     BucketHistogram h = HistogramSlots.decodeBucket(11, stored);
     assertThat(h.bucket()).isEqualTo(11);
     assertThat(h.count()).isEqualTo(3);
@@ -69,9 +69,28 @@ class HistogramSlotsTest {
   }
 
   @Test
+  void merge_addsStoredBuckets_slotBySlot() {
+    HistogramSlots.Merge merge = new HistogramSlots.Merge();
+    merge.add(1, eval("return cmsgpack.pack({'3', '30', '5', '15', '1', 4, 1, 296, 2})"));
+    merge.add(2, eval("return cmsgpack.pack({'2', '8', '3', '5', '0', 3, 1, 1, 1})"));
+    merge.add(3, null);
+    BucketHistogram h = merge.result(9);
+    assertThat(h.count()).isEqualTo(5);
+    assertThat(h.sum()).isEqualTo(38);
+    assertThat(h.min()).isEqualTo(3);
+    assertThat(h.max()).isEqualTo(15);
+    assertThat(h.rejected()).isEqualTo(1);
+    assertThat(h.slotCount()).isEqualTo(3);
+    assertThat(new long[] {h.slotAt(0), h.slotAt(1), h.slotAt(2)}).containsExactly(3, 4, 300);
+    assertThat(new long[] {h.countAt(0), h.countAt(1), h.countAt(2)}).containsExactly(1, 2, 2);
+  }
+
+  @Test
   void storedBucket_whoseSlotsDisagreeWithItsCount_isRefused() {
     byte[] stored = eval("return cmsgpack.pack({'4', '10', '5', '5', '0', 4, 3})");
     assertThatThrownBy(() -> HistogramSlots.decodeBucket(1, stored))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("holds 3 samples");
+    assertThatThrownBy(() -> new HistogramSlots.Merge().add(1, stored))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("holds 3 samples");
   }
 
