@@ -26,7 +26,8 @@ import java.util.function.Supplier;
 
 /**
  * Runs a {@link LuaScript} by EVALSHA through the user's Lettuce connection, guarded by a circuit
- * breaker and a timeout. Thread-safe.
+ * breaker and a timeout. {@link #runBinary} and {@link #runCommand} pass bytes both ways whatever
+ * the connection's codec, under the same guard. Thread-safe.
  *
  * <p>On NOSCRIPT (after SCRIPT FLUSH, a restart, or on a cluster node that never saw the script)
  * it re-sends the body once with EVAL, which also caches it on that node; later calls go back to
