@@ -23,9 +23,11 @@ import java.util.concurrent.locks.LockSupport;
  * One JVM of {@link FleetReport}'s fleet: {@code --processes} simulated processes, each a thread
  * with its own Lettuce client, connection, {@link RedisBackend} and histogram window, recording
  * log-normal latencies (median 2 ms, whole microseconds, at most 50 ms) at
- * {@code --rate / --processes} samples/s each for {@code --seconds}, into one window. Every sample
- * is also counted in an exact per-bucket, per-microsecond oracle. Prints {@code READY}, waits for a
- * line on stdin, runs, flushes, writes the oracle to {@code --out} and prints its stats.
+ * {@code --rate / --processes} samples/s each for {@code --seconds}, into one window: exactly
+ * rate x seconds samples, paced from one start the JVM's processes share. Every sample is also
+ * counted in an exact per-bucket, per-microsecond oracle. Prints {@code READY}, waits for a line
+ * on stdin, runs, flushes, writes the oracle to {@code --out} and prints its stats with the time
+ * from the start to its last sample.
  *
  * <p>A main, not thread-safe.
  */
@@ -64,10 +66,11 @@ public final class FleetProcess {
     System.out.println("READY");
     System.out.flush();
     new BufferedReader(new InputStreamReader(System.in)).readLine();
-    long end = System.nanoTime() + seconds * 1_000_000_000L;
+    long start = System.nanoTime();
+    long end = start + seconds * 1_000_000_000L;
     List<Thread> threads = new ArrayList<>();
     for (Simulated s : fleet) {
-      Thread t = new Thread(() -> s.run(end), "simulated-process");
+      Thread t = new Thread(() -> s.run(start, end), "simulated-process");
       t.start();
       threads.add(t);
     }
@@ -80,7 +83,9 @@ public final class FleetProcess {
     long failed = 0;
     long pending = 0;
     long recorded = 0;
+    long recordingNanos = 0;
     for (Simulated s : fleet) {
+      recordingNanos = Math.max(recordingNanos, s.doneNanos - start);
       RedisHistogramWindowStats st = s.window.stats();
       published += st.published();
       dropped += st.dropped();
@@ -108,7 +113,8 @@ public final class FleetProcess {
         }
       }
     }
-    System.out.println("STATS " + recorded + " " + published + " " + dropped + " " + expired + " " + failed + " " + pending);
+    System.out.println("STATS " + recorded + " " + published + " " + dropped + " " + expired + " " + failed + " "
+        + pending + " " + recordingNanos);
     for (Simulated s : fleet) {
       s.close();
     }
@@ -125,6 +131,8 @@ public final class FleetProcess {
     final int[][] oracle = new int[RING][MAX_MICROS + 1];
     final long[] ringBucket = new long[RING];
     long recorded;
+    /** When this process recorded its last sample. */
+    volatile long doneNanos;
 
     Simulated(RedisURI uri, String name, long rate, long seed) {
       client = RedisClient.create();
@@ -137,12 +145,16 @@ public final class FleetProcess {
       Arrays.fill(ringBucket, Long.MIN_VALUE);
     }
 
-    void run(long endNanos) {
+    /**
+     * Records {@code rate} samples/s from {@code startNanos} (shared by the JVM's processes) until
+     * exactly {@code rate x (endNanos - startNanos)} samples are recorded: paced by the clock,
+     * catching up after every pause, so a late wake-up costs time, not samples.
+     */
+    void run(long startNanos, long endNanos) {
       TimeSource time = window.timeSource();
-      long start = System.nanoTime();
-      long now;
-      while ((now = System.nanoTime()) < endNanos) {
-        long due = (long) ((now - start) * (rate / 1e9));
+      long total = (long) ((endNanos - startNanos) * (rate / 1e9));
+      while (recorded < total) {
+        long due = Math.min(total, (long) ((System.nanoTime() - startNanos) * (rate / 1e9)));
         while (recorded < due) {
           double g = Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
           int micros = (int) Math.min(MAX_MICROS, Math.max(1, Math.exp(7.6 + 0.6 * g)));
@@ -157,8 +169,11 @@ public final class FleetProcess {
           oracle[slot][micros]++;
           recorded++;
         }
-        LockSupport.parkNanos(500_000);
+        if (recorded < total) {
+          LockSupport.parkNanos(500_000);
+        }
       }
+      doneNanos = System.nanoTime();
       window.flush(Duration.ofSeconds(10));
     }
 

@@ -3,6 +3,7 @@ package io.ringtail.redis;
 import io.ringtail.BucketHistogram;
 import io.ringtail.BucketRecorder;
 import io.ringtail.TimeSource;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -128,28 +129,30 @@ final class HistogramPublisher {
       }
       if (p.inFlight != null) {
         p.sending = true;
-        calls.add(send(p, now));
+        calls.add(send(p, now, oldestInWindow));
       }
     }
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
-  private CompletableFuture<Void> send(Pending p, long now) {
+  private CompletableFuture<Void> send(Pending p, long now, long oldestInWindow) {
     BucketHistogram d = p.inFlight;
     long ttlMillis = Math.max(1, ((p.bucket + buckets) * widthNanos - now) / 1_000_000L) + graceMillis;
     boolean empty = d.count() == 0;
-    String[] args = {
-        publisherId, Long.toString(p.inFlightSeq), Long.toString(p.asOf), Long.toString(ttlMillis),
-        Long.toString(d.count()), Long.toString(d.sum()), empty ? "0" : Long.toString(d.min()),
-        empty ? "0" : Long.toString(d.max()), Long.toString(d.rejected()), SlotsJson.encode(d)};
+    byte[][] args = {
+        ascii(publisherId), ascii(p.inFlightSeq), ascii(p.asOf), ascii(ttlMillis), ascii(d.count()),
+        ascii(d.sum()), ascii(empty ? 0 : d.min()), ascii(empty ? 0 : d.max()), ascii(d.rejected()),
+        HistogramSlots.encode(d), ascii(p.bucket), ascii(oldestInWindow)};
+    String[] bucketKeys = keys.bucket(p.bucket);
+    String[] publishKeys = {bucketKeys[0], bucketKeys[1], keys.freshness(HistogramKeys.group(p.bucket))};
     long sent = serverTime == null ? 0 : serverTime.localNanoTime();
-    return runner.run(HistogramScripts.PUBLISH, keys.bucket(p.bucket), args).handle((reply, error) -> {
+    return runner.runBinary(HistogramScripts.PUBLISH, publishKeys, args).handle((reply, error) -> {
       long answered = serverTime == null ? 0 : serverTime.localNanoTime();
       synchronized (this) {
         p.sending = false;
         if (error == null) {
           publishCalls.increment();
-          if ("0".equals(reply.get(0))) {
+          if ("0".equals(text(reply.get(0)))) {
             retriedDuplicates.increment();
           }
           published.add(d.count() + d.rejected());
@@ -162,10 +165,23 @@ final class HistogramPublisher {
         }
       }
       if (error == null && serverTime != null) {
-        serverTime.adopt(sent, answered, (String) reply.get(1), (String) reply.get(2));
+        serverTime.adopt(sent, answered, text(reply.get(1)), text(reply.get(2)));
       }
       return null;
     });
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static byte[] ascii(long v) {
+    return ascii(Long.toString(v));
+  }
+
+  /** A bulk string of a binary reply as text. */
+  static String text(Object bulk) {
+    return bulk == null ? null : new String((byte[]) bulk, StandardCharsets.US_ASCII);
   }
 
   /** Samples recorded into pending deltas (not the recorder's undrained ones). */

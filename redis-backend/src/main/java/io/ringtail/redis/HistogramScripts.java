@@ -3,7 +3,6 @@ package io.ringtail.redis;
 /** The histogram window's Lua scripts, loaded once per class loader. */
 final class HistogramScripts {
   static final LuaScript PUBLISH = LuaScript.load("histogram_common.lua", "histogram_publish.lua");
-  static final LuaScript READ = LuaScript.load("histogram_read.lua");
 
   private HistogramScripts() {}
 }

@@ -5,6 +5,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -44,6 +45,8 @@ public final class RedisBackend {
   private static final Duration MAX_COMMAND_TIMEOUT = Duration.ofMinutes(1);
   final ScriptRunner runner;
   final String keyPrefix;
+  /** Whether the connection is a Redis Cluster one (the keys of one command must share a slot). */
+  final boolean cluster;
   final OutagePolicy outagePolicy;
   final Duration outageRetryAfter;
   private final LongAdder outageDecisions = new LongAdder();
@@ -55,8 +58,9 @@ public final class RedisBackend {
   final LongAdder eventsDropped = new LongAdder();
 
   private RedisBackend(Builder b) {
-    this.runner = new ScriptRunner(b.commands, b.breaker != null ? b.breaker : defaultBreaker(b.commandTimeout),
-        b.commandTimeout);
+    this.runner = new ScriptRunner(b.commands, b.dispatcher,
+        b.breaker != null ? b.breaker : defaultBreaker(b.commandTimeout), b.commandTimeout);
+    this.cluster = b.cluster;
     this.keyPrefix = b.keyPrefix;
     this.outagePolicy = b.outagePolicy;
     this.outageRetryAfter = b.outageRetryAfter;
@@ -65,12 +69,14 @@ public final class RedisBackend {
 
   /** A builder over a standalone (or Sentinel-managed) connection. */
   public static Builder builder(StatefulRedisConnection<String, String> connection) {
-    return new Builder(Checks.requireNonNull("connection", connection).async());
+    var commands = Checks.requireNonNull("connection", connection).async();
+    return new Builder(commands, commands, false);
   }
 
   /** A builder over a Redis Cluster connection. */
   public static Builder builder(StatefulRedisClusterConnection<String, String> connection) {
-    return new Builder(Checks.requireNonNull("connection", connection).async());
+    var commands = Checks.requireNonNull("connection", connection).async();
+    return new Builder(commands, commands, true);
   }
 
   /**
@@ -258,6 +264,8 @@ public final class RedisBackend {
    */
   public static final class Builder {
     private final RedisScriptingAsyncCommands<String, String> commands;
+    private final BaseRedisAsyncCommands<String, String> dispatcher;
+    private final boolean cluster;
     private Duration commandTimeout = Duration.ofMillis(500);
     private CircuitBreaker breaker;
     private boolean breakerSet;
@@ -266,8 +274,11 @@ public final class RedisBackend {
     private Duration outageRetryAfter = Duration.ofSeconds(1);
     private int eventBufferCapacity = 10_000;
 
-    private Builder(RedisScriptingAsyncCommands<String, String> commands) {
+    private Builder(RedisScriptingAsyncCommands<String, String> commands,
+        BaseRedisAsyncCommands<String, String> dispatcher, boolean cluster) {
       this.commands = commands;
+      this.dispatcher = dispatcher;
+      this.cluster = cluster;
     }
 
     /** Longest a caller waits for Redis before falling back (default 500 ms, at most 1 minute). */

@@ -6,6 +6,7 @@ import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.internal.Checks;
+import io.lettuce.core.protocol.CommandType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,10 +47,12 @@ import java.util.concurrent.TimeoutException;
  * recorded since its last publication: at most {@code publishInterval} of its samples.
  *
  * <h2>Redis</h2>
- * A bucket is two keys under a hash tag holding the bucket index, so buckets spread over a
- * cluster's masters; both expire one second after their bucket leaves the window. Memory is
- * bounded by buckets times distinct slots, whatever the rate. A snapshot sends one read per
- * bucket, all at once (one round trip per master).
+ * A bucket is two keys under one of 16 hash tags (by bucket index), so
+ * buckets spread over a cluster's masters; its slots rest as a compact binary array. Every key
+ * expires one second after the buckets it holds leave the window. Memory is bounded by buckets
+ * times distinct slots, whatever the rate. A snapshot reads every bucket with one {@code MGET}
+ * (on a cluster, one per hash tag, all sent at once: one round trip per master) and merges them
+ * here.
  *
  * <p>Thread-safe: any number of threads may record and take snapshots. Starts no thread.
  */
@@ -57,6 +60,7 @@ public final class RedisHistogramWindow implements RollingWindow {
   private final String name;
   private final WindowConfig config;
   private final ScriptRunner runner;
+  private final boolean cluster;
   private final TimeSource time;
   /** The monotonic clock for flush and close deadlines. */
   private final TimeSource localClock = TimeSource.system();
@@ -72,6 +76,7 @@ public final class RedisHistogramWindow implements RollingWindow {
     this.name = b.name;
     this.config = b.config;
     this.runner = b.backend.runner;
+    this.cluster = b.backend.cluster;
     ServerTimeBase serverTime = b.timeSource == null ? new ServerTimeBase(runner) : null;
     this.time = b.timeSource != null ? b.timeSource : serverTime;
     this.recorder = BucketRecorder.create(config, time);
@@ -181,25 +186,57 @@ public final class RedisHistogramWindow implements RollingWindow {
     publishAll(localClock.nanoTime() + runner.timeoutNanos());
     long now = time.nanoTime();
     long live = Math.floorDiv(now, widthNanos);
-    int n = config.buckets();
-    List<CompletableFuture<List<Object>>> reads = new ArrayList<>(n);
-    for (long b = live - n + 1; b <= live; b++) {
-      reads.add(runner.run(HistogramScripts.READ, keys.bucket(b), new String[0]));
+    long first = live - config.buckets() + 1;
+    List<long[]> calls = new ArrayList<>();
+    if (cluster) {
+      int groups = (int) Math.min(HistogramKeys.GROUPS, live - first + 1);
+      for (int i = 0; i < groups; i++) {
+        calls.add(bucketsOf(first + i, live, HistogramKeys.GROUPS));
+      }
+    } else {
+      calls.add(bucketsOf(first, live, 1));
     }
-    List<BucketHistogram> buckets = new ArrayList<>(n);
+    List<CompletableFuture<List<Object>>> replies = new ArrayList<>(calls.size());
+    for (long[] buckets : calls) {
+      replies.add(read(buckets));
+    }
+    HistogramSlots.Merge merge = new HistogramSlots.Merge();
     Map<String, Long> latest = new HashMap<>();
-    long b = live - n + 1;
-    for (CompletableFuture<List<Object>> read : reads) {
-      List<Object> reply = await(read);
-      parse(b++, reply, buckets, latest);
+    for (int i = 0; i < calls.size(); i++) {
+      parse(calls.get(i), await(replies.get(i)), first, live, merge, latest);
     }
     long oldest = now;
     for (long asOf : latest.values()) {
       oldest = Math.min(oldest, asOf);
     }
-    long start = (live - n + 1) * widthNanos;
-    return new RedisHistogramSnapshot(BucketHistogram.snapshot(config, buckets, start, now),
+    return new RedisHistogramSnapshot(
+        BucketHistogram.snapshot(config, List.of(merge.result(live)), first * widthNanos, now),
         latest.size(), oldest);
+  }
+
+  /** Every {@code step}-th bucket from {@code from} to {@code to}. */
+  private static long[] bucketsOf(long from, long to, int step) {
+    long[] buckets = new long[(int) ((to - from) / step + 1)];
+    for (int i = 0; i < buckets.length; i++) {
+      buckets[i] = from + (long) i * step;
+    }
+    return buckets;
+  }
+
+  /** One MGET: the buckets' counts keys, then the freshness keys of their groups. */
+  private CompletableFuture<List<Object>> read(long[] buckets) {
+    boolean[] seen = new boolean[HistogramKeys.GROUPS];
+    List<String> k = new ArrayList<>(buckets.length + HistogramKeys.GROUPS);
+    for (long b : buckets) {
+      k.add(keys.bucket(b)[0]);
+      seen[HistogramKeys.group(b)] = true;
+    }
+    for (int g = 0; g < seen.length; g++) {
+      if (seen[g]) {
+        k.add(keys.freshness(g));
+      }
+    }
+    return runner.runCommand(CommandType.MGET, k.toArray(String[]::new));
   }
 
   private List<Object> await(CompletableFuture<List<Object>> read) {
@@ -215,40 +252,15 @@ public final class RedisHistogramWindow implements RollingWindow {
     }
   }
 
-  private static void parse(long bucket, List<Object> reply, List<BucketHistogram> out,
-      Map<String, Long> latest) {
-    if (reply.size() <= 1) {
-      return;
+  /** Reads one reply of {@link #read}. */
+  private static void parse(long[] buckets, List<Object> reply, long first, long live,
+      HistogramSlots.Merge merge, Map<String, Long> latest) {
+    for (int i = 0; i < buckets.length; i++) {
+      merge.add(buckets[i], (byte[]) reply.get(i));
     }
-    long count = 0;
-    long sum = 0;
-    long min = 0;
-    long max = 0;
-    long rejected = 0;
-    for (int i = 1; i + 1 < reply.size(); i += 2) {
-      String field = (String) reply.get(i);
-      String value = (String) reply.get(i + 1);
-      switch (field) {
-        case "n" -> count = Long.parseLong(value);
-        case "s" -> sum = Long.parseLong(value);
-        case "lo" -> min = Long.parseLong(value);
-        case "hi" -> max = Long.parseLong(value);
-        case "r" -> rejected = Long.parseLong(value);
-        default -> {
-          if (field.startsWith("p:")) {
-            long asOf = Long.parseLong(value.substring(value.indexOf(' ') + 1));
-            latest.merge(field, asOf, Math::max);
-          }
-        }
-      }
+    for (int j = buckets.length; j < reply.size(); j++) {
+      HistogramSlots.decodeFreshness((byte[]) reply.get(j), first, live, latest);
     }
-    SlotsJson.Parsed slots = SlotsJson.parse((String) reply.get(0));
-    BucketHistogram h = BucketHistogram.of(bucket, slots.slots(), slots.counts(), sum, min, max, rejected);
-    if (h.count() != count) {
-      throw new IllegalStateException("bucket " + bucket + " holds " + h.count()
-          + " samples in its slots but counts " + count);
-    }
-    out.add(h);
   }
 
   /**

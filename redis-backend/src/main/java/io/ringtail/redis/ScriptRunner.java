@@ -5,7 +5,11 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import io.ringtail.TimeSource;
 import java.time.Duration;
 import java.util.List;
@@ -18,10 +22,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * Runs a {@link LuaScript} by EVALSHA through the user's Lettuce connection, guarded by a circuit
- * breaker and a timeout. Thread-safe.
+ * breaker and a timeout. {@link #runBinary} and {@link #runCommand} pass bytes both ways whatever
+ * the connection's codec, under the same guard. Thread-safe.
  *
  * <p>On NOSCRIPT (after SCRIPT FLUSH, a restart, or on a cluster node that never saw the script)
  * it re-sends the body once with EVAL, which also caches it on that node; later calls go back to
@@ -36,6 +42,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class ScriptRunner {
   private final RedisScriptingAsyncCommands<String, String> commands;
+  private final BaseRedisAsyncCommands<String, String> dispatcher;
   private final CircuitBreaker breaker;
   private final long timeoutNanos;
   private static final System.Logger LOG = System.getLogger(ScriptRunner.class.getName());
@@ -44,9 +51,10 @@ final class ScriptRunner {
   final LongAdder scriptReloads = new LongAdder();
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
-  ScriptRunner(RedisScriptingAsyncCommands<String, String> commands, CircuitBreaker breaker,
-      Duration timeout) {
+  ScriptRunner(RedisScriptingAsyncCommands<String, String> commands,
+      BaseRedisAsyncCommands<String, String> dispatcher, CircuitBreaker breaker, Duration timeout) {
     this.commands = commands;
+    this.dispatcher = dispatcher;
     this.breaker = breaker;
     this.timeoutNanos = timeout.toNanos();
   }
@@ -66,14 +74,40 @@ final class ScriptRunner {
 
   /** {@link #run} bounded by {@code timeoutNanos} instead of the runner's timeout. */
   CompletableFuture<List<Object>> run(LuaScript script, String[] keys, String[] args, long timeoutNanos) {
+    return guarded(script.name, () -> evalsha(script, keys, args), () -> reload(script, keys, args), timeoutNanos);
+  }
+
+  /**
+   * {@link #run} with binary arguments, whatever the connection's codec; in the reply, bulk
+   * strings are {@code byte[]} (null for nil), integers {@code Long}, arrays {@code List}.
+   */
+  CompletableFuture<List<Object>> runBinary(LuaScript script, String[] keys, byte[][] args) {
+    return guarded(script.name, () -> dispatch(CommandType.EVALSHA, script.sha, keys, args), () -> {
+      scriptReloads.increment();
+      return dispatch(CommandType.EVAL, script.body, keys, args);
+    }, timeoutNanos);
+  }
+
+  /**
+   * A plain command on {@code keys} (all in one hash slot on a cluster), guarded like a script
+   * call; the reply as in {@link #runBinary}.
+   */
+  CompletableFuture<List<Object>> runCommand(CommandType type, String[] keys) {
+    return guarded(type.name(), () -> dispatcher.dispatch(type, new BinaryReply(),
+        new CommandArgs<>(StringCodec.UTF8).addKeys(keys)),
+        () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)), timeoutNanos);
+  }
+
+  private CompletableFuture<List<Object>> guarded(String name, Supplier<CompletionStage<List<Object>>> call,
+      Supplier<CompletionStage<List<Object>>> reload, long timeoutNanos) {
     if (!breaker.tryAcquirePermission()) {
       return CompletableFuture.failedFuture(CallNotPermittedException.createCallNotPermittedException(breaker));
     }
     long start = clock.nanoTime();
     CompletableFuture<List<Object>> result;
     try {
-      result = this.<List<Object>>evalsha(script, keys, args)
-          .exceptionallyCompose(e -> isNoScript(e) ? reload(script, keys, args) : CompletableFuture.failedFuture(e))
+      result = call.get()
+          .exceptionallyCompose(e -> isNoScript(e) ? reload.get() : CompletableFuture.failedFuture(e))
           .toCompletableFuture()
           .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
     } catch (RuntimeException e) {
@@ -88,7 +122,7 @@ final class ScriptRunner {
       Throwable cause = unwrap(error);
       if (isPermanent(cause)) {
         breaker.releasePermission();
-        logOnce(script, cause);
+        logOnce(name, cause);
         throw new CompletionException(new RedisRejectedException(cause.getMessage(), cause));
       }
       breaker.onError(elapsed, TimeUnit.NANOSECONDS, cause);
@@ -96,10 +130,18 @@ final class ScriptRunner {
     });
   }
 
-  private void logOnce(LuaScript script, Throwable cause) {
+  private CompletionStage<List<Object>> dispatch(CommandType type, String scriptOrSha, String[] keys, byte[][] args) {
+    CommandArgs<String, String> a = new CommandArgs<>(StringCodec.UTF8).add(scriptOrSha).add(keys.length).addKeys(keys);
+    for (byte[] arg : args) {
+      a.add(arg);
+    }
+    return dispatcher.dispatch(type, new BinaryReply(), a);
+  }
+
+  private void logOnce(String name, Throwable cause) {
     String message = String.valueOf(cause.getMessage());
     if (logged.size() < MAX_LOGGED && logged.add(message)) {
-      LOG.log(System.Logger.Level.ERROR, "Redis refused " + script.name + " (not retried, not an outage): " + message);
+      LOG.log(System.Logger.Level.ERROR, "Redis refused " + name + " (not retried, not an outage): " + message);
     }
   }
 

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The histogram window on the real local 3-master cluster: one window's buckets spread over
- * every master, several processes merge exactly, and scripts load on each node after NOSCRIPT.
+ * every master, a snapshot reads them with one MGET per hash-tag group, several processes merge
+ * exactly, and scripts load on each node after NOSCRIPT.
  */
 @ExtendWith(RedisExtension.class)
 class RedisHistogramClusterTest {
@@ -65,7 +66,8 @@ class RedisHistogramClusterTest {
         }
       }
       ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
-      String name = "cluster-histogram{user}" + System.nanoTime();
+      // a fixed name (each run starts a fresh cluster), so where its 16 hash tags land is fixed too
+      String name = "cluster-histogram{user}";
       List<RedisHistogramWindow> processes = new ArrayList<>();
       for (int p = 0; p < 3; p++) {
         processes.add(backend.histogramWindow(name).timeSource(time).build());
@@ -87,7 +89,22 @@ class RedisHistogramClusterTest {
       for (RedisHistogramWindow p : processes) {
         assertThat(p.flush(Duration.ofSeconds(5))).isTrue();
       }
+      for (RedisProcess node : cluster.nodes()) {
+        try (StatefulRedisConnection<String, String> c = direct.connect(node.uri())) {
+          c.sync().configResetstat();
+        }
+      }
       RedisHistogramSnapshot s = processes.get(0).snapshot();
+      int reads = 0;
+      for (RedisProcess node : cluster.nodes()) {
+        try (StatefulRedisConnection<String, String> c = direct.connect(node.uri())) {
+          String stats = c.sync().info("commandstats");
+          assertThat(stats).as("a snapshot runs no script").doesNotContain("cmdstat_evalsha");
+          java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_mget:calls=(\\d+),").matcher(stats);
+          reads += m.find() ? Integer.parseInt(m.group(1)) : 0;
+        }
+      }
+      assertThat(reads).as("one MGET per hash-tag group, sent together").isEqualTo(HistogramKeys.GROUPS);
       assertThat(s.count()).isEqualTo(count);
       assertThat(s.sum()).isEqualTo(sum);
       assertThat(s.min()).isEqualTo(1_000);
@@ -100,9 +117,11 @@ class RedisHistogramClusterTest {
       for (long b = firstBucket; b < firstBucket + 60; b++) {
         String[] k = keys.bucket(b);
         int m = master(k[0]);
+        String fresh = keys.freshness(HistogramKeys.group(b));
         assertThat(master(k[1])).isEqualTo(m);
+        assertThat(master(fresh)).isEqualTo(m);
         try (StatefulRedisConnection<String, String> node = direct.connect(cluster.nodes().get(m).uri())) {
-          assertThat(node.sync().exists(k)).as("bucket %d on master %d", b, m).isEqualTo(2);
+          assertThat(node.sync().exists(k[0], k[1], fresh)).as("bucket %d on master %d", b, m).isEqualTo(3);
         }
         bucketsOnMaster[m]++;
       }

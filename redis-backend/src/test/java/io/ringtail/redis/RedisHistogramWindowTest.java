@@ -7,9 +7,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.ringtail.testkit.ExactWindowModel;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowConfig;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -285,7 +287,8 @@ class RedisHistogramWindowTest {
     HistogramKeys keys = new HistogramKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
     long found = 0;
     for (long b = bucket - 1; b <= bucket; b++) {
-      for (String key : keys.bucket(b)) {
+      String[] bucketKeys = keys.bucket(b);
+      for (String key : new String[] {bucketKeys[0], bucketKeys[1], keys.freshness(HistogramKeys.group(b))}) {
         long ttl = connection.sync().pttl(key);
         if (ttl > 0) {
           found++;
@@ -294,7 +297,82 @@ class RedisHistogramWindowTest {
         }
       }
     }
-    assertThat(found).isEqualTo(2);
+    assertThat(found).isEqualTo(3);
+  }
+
+  @Test
+  void snapshot_readsSixtyBucketsOfManyPublishers_withOneCommand_andNoScript() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("onecall");
+    List<RedisHistogramWindow> processes = new ArrayList<>();
+    for (int p = 0; p < 5; p++) {
+      processes.add(window(name, time).build());
+    }
+    long count = 0;
+    for (int second = 0; second < 60; second++) {
+      for (RedisHistogramWindow p : processes) {
+        for (int i = 1; i <= 50; i++) {
+          p.record(1_000L * i + second);
+          count++;
+        }
+        assertThat(p.flush(Duration.ofSeconds(2))).isTrue();
+      }
+      time.advance(Duration.ofSeconds(1));
+    }
+    time.advance(Duration.ofNanos(-1));
+    connection.sync().configResetstat();
+    RedisHistogramSnapshot s = processes.get(0).snapshot();
+    assertThat(s.count()).isEqualTo(count);
+    assertThat(s.publishers()).isEqualTo(5);
+    String stats = connection.sync().info("commandstats");
+    assertThat(stats).contains("cmdstat_mget:calls=1,").doesNotContain("cmdstat_evalsha").doesNotContain("cmdstat_eval:");
+  }
+
+  @Test
+  void deadPublisher_leavesTheFreshness_onceItsBucketsLeaveTheWindow() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("gone");
+    WindowConfig config = WindowConfig.builder().length(Duration.ofSeconds(10)).buckets(10).build();
+    RedisHistogramWindow dead = window(name, time).config(config).build();
+    RedisHistogramWindow alive = window(name, time).config(config).build();
+    long deadBucket = Math.floorDiv(time.nanoTime(), Duration.ofSeconds(1).toNanos());
+    dead.record(1);
+    assertThat(dead.flush(Duration.ofSeconds(2))).isTrue();
+    for (int second = 0; second < 9; second++) {
+      alive.record(2);
+      assertThat(alive.flush(Duration.ofSeconds(2))).isTrue();
+      time.advance(Duration.ofSeconds(1));
+    }
+    RedisHistogramSnapshot before = alive.snapshot();
+    assertThat(before.publishers()).isEqualTo(2);
+    assertThat(before.oldestPublicationNanos()).isEqualTo(T0);
+
+    time.advance(Duration.ofSeconds(1));
+    alive.record(2);
+    RedisHistogramSnapshot after = alive.snapshot();
+    assertThat(after.publishers()).as("the dead process's only bucket has left the window").isEqualTo(1);
+    assertThat(after.stalenessNanos()).isZero();
+
+    // once the live process publishes into that bucket's hash-tag group again, the entry is gone
+    HistogramKeys keys = new HistogramKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
+    String fresh = keys.freshness(HistogramKeys.group(deadBucket));
+    java.util.Map<String, Long> listed = new java.util.HashMap<>();
+    HistogramSlots.decodeFreshness(bytes(fresh), Long.MIN_VALUE, Long.MAX_VALUE, listed);
+    assertThat(listed).hasSize(2);
+    for (int second = 10; second <= HistogramKeys.GROUPS; second++) {
+      alive.record(2);
+      assertThat(alive.flush(Duration.ofSeconds(2))).isTrue();
+      time.advance(Duration.ofSeconds(1));
+    }
+    listed.clear();
+    HistogramSlots.decodeFreshness(bytes(fresh), Long.MIN_VALUE, Long.MAX_VALUE, listed);
+    assertThat(listed).hasSize(1);
+  }
+
+  private byte[] bytes(String key) {
+    try (StatefulRedisConnection<byte[], byte[]> raw = client.connect(ByteArrayCodec.INSTANCE, server.uri())) {
+      return raw.sync().get(key.getBytes(StandardCharsets.UTF_8));
+    }
   }
 
   @Test
