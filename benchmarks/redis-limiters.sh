@@ -3,7 +3,7 @@
 # report starts itself (about 3 minutes on 2 cores); see RedisLimiterReport. Writes
 # benchmarks/target/redis-limiters.md.
 #   benchmarks/redis-limiters.sh                                   # report only
-#   benchmarks/redis-limiters.sh --docs docs/performance-guards.md  # also refresh that file's table
+#   benchmarks/redis-limiters.sh --docs docs/performance.md  # also refresh that file's table
 #   benchmarks/redis-limiters.sh --seconds 5                       # longer throughput phases
 set -euo pipefail
 cd "$(dirname "$0")/.."

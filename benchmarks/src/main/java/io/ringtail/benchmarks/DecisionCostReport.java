@@ -92,7 +92,7 @@ public final class DecisionCostReport {
       }
     }
     row("rate limiter, admissions", admitted, redis, "all admitted");
-    long logBytes = redis.memoryUsage("ringtail:{cost:user-0}:rq") + redis.memoryUsage("ringtail:{cost:user-0}:rk");
+    long logBytes = redis.memoryUsage("ringtail:{cost:user-0}:rl");
 
     // denials answered by Redis: each key spent, each asked once per fresh limiter instance
     for (String k : names) {
@@ -138,7 +138,7 @@ public final class DecisionCostReport {
     }
     row("bucketed limiter, denials", bucketDenied, redis, "");
     System.out.printf(Locale.ROOT, "%nMEMORY USAGE per key at a limit of %d, window full: sliding log %d B,"
-            + " bucketed %d B%n", LIMIT, logBytes, redis.memoryUsage("ringtail:{cost-bucketed:user-0}:rb"));
+            + " bucketed %d B%n", LIMIT, logBytes, redis.memoryUsage("ringtail:{cost-bucketed:user-0}:rc"));
     System.out.println();
 
     // a flood of 10x the limit per key, 8 threads

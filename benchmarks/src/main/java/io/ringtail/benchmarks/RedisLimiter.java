@@ -16,7 +16,8 @@ import java.util.List;
 interface RedisLimiter extends AutoCloseable {
   /** Every contender the report runs, in table order. */
   List<Factory> CONTENDERS = List.of(
-      RingtailRedisLimiter::new,
+      (server, limit, window) -> new RingtailRedisLimiter(server, limit, window, false),
+      (server, limit, window) -> new RingtailRedisLimiter(server, limit, window, true),
       Bucket4jRedisLimiter::new,
       RedissonRedisLimiter::new);
 

@@ -11,7 +11,7 @@ import org.redisson.config.Config;
 
 /**
  * Redisson 3.52 {@code RRateLimiter}: one limiter object per key, its rate set once with
- * {@code trySetRate(OVERALL, limit, window, keep-alive window + 10 s)} on first use, then
+ * {@code trySetRate(OVERALL, limit, window, keep-alive window + 120 s)} on first use, then
  * {@code tryAcquire()}: a log of permits in a ZSET, decided by one Lua call. Redisson's default
  * single-server connection pool. Thread-safe (the library's own guarantee; the per-key map is a
  * {@link ConcurrentHashMap}).
@@ -47,7 +47,7 @@ final class RedissonRedisLimiter implements RedisLimiter {
 
   private RRateLimiter create(String key) {
     RRateLimiter limiter = redisson.getRateLimiter(key);
-    limiter.trySetRate(RateType.OVERALL, limit, window, window.plusSeconds(10));
+    limiter.trySetRate(RateType.OVERALL, limit, window, window.plusSeconds(120));
     return limiter;
   }
 

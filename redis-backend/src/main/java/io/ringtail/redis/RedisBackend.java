@@ -131,8 +131,9 @@ public final class RedisBackend {
   }
 
   /**
-   * A fleet-wide sliding-log {@link RateLimiter} shared under {@code name}; see
-   * {@link #thresholdDetector}. Denials that must hold are answered in-process until they could
+   * A fleet-wide sliding-log {@link RateLimiter} shared under {@code name}: per key one string
+   * holding the last {@code limit} admitted times (8 bytes each); see {@link #thresholdDetector}.
+   * Denials that must hold are answered in-process until they could
    * succeed ({@link #localDenials()}). Windows up to 2^51 ns (26 days).
    *
    * @throws IllegalArgumentException if the window is longer
@@ -142,8 +143,8 @@ public final class RedisBackend {
   }
 
   /**
-   * A fleet-wide bucketed {@link RateLimiter} shared under {@code name}: per key one hash of 17
-   * counters by sub-window of {@code g = ceil(W / 16)} (a few hundred bytes whatever the limit),
+   * A fleet-wide bucketed {@link RateLimiter} shared under {@code name}: per key one string of 17
+   * counters by sub-window of {@code g = ceil(W / 16)} (under 200 bytes whatever the limit),
    * with the in-process {@link RateLimiter#inProcessBucketed} semantics: never more than the
    * limit in any window, a key let through again at most {@code g - 1} ns later than the exact
    * log would. Windows up to 2^51 ns (26 days).

@@ -6,18 +6,14 @@ import io.ringtail.internal.Checks;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 
-/** Shared plumbing of the Redis decisions: argument checks, ids, TTLs, listener calls. */
+/** Shared plumbing of the Redis decisions: argument checks, deadlines, TTLs, listener calls. */
 abstract class RedisDecision {
   private static final System.Logger LOG = System.getLogger(RedisDecision.class.getName());
   static final String CHUNK = "500";
 
   final RedisBackend backend;
   final String name;
-  private final String idPrefix = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + ".";
-  private final AtomicLong sequence = new AtomicLong();
   /** The monotonic clock a decision's one timeout is measured on. */
   private final TimeSource localClock = TimeSource.system();
 
@@ -34,7 +30,7 @@ abstract class RedisDecision {
    *
    * @throws RedisUnavailableException if Redis did not answer in time, or answered past the deadline
    */
-  List<Object> decide(LuaScript script, String[] keys, String[] args) {
+  DecisionReply decide(LuaScript script, String[] keys, String[] args) {
     long start = localClock.nanoTime();
     long budget = backend.runner.timeoutNanos();
     RedisServerClock clock = backend.deadlineClock(budget);
@@ -47,10 +43,10 @@ abstract class RedisDecision {
     if (reply.size() == 1 && Long.valueOf(-1).equals(reply.get(0))) {
       throw new RedisUnavailableException("Redis ran the call after its deadline: nothing was recorded", null);
     }
-    return reply;
+    return DecisionReply.of(reply);
   }
 
-  /** Largest window of a Redis decision: offsets from a key's base stay exact in Lua numbers (decision_clock.lua). */
+  /** Largest window of a Redis decision: time differences stay exact in Lua numbers (decision.lua). */
   static final long MAX_WINDOW_NANOS = 1L << 51;
 
   static void requireWindow(String what, java.time.Duration window) {
@@ -62,11 +58,6 @@ abstract class RedisDecision {
 
   static String requireKey(String key) {
     return Checks.requireNonEmpty("key", key);
-  }
-
-  /** A member id unique to this call across the fleet (random per instance, then a counter). */
-  String nextId() {
-    return idPrefix + Long.toString(sequence.getAndIncrement(), 36);
   }
 
   /**

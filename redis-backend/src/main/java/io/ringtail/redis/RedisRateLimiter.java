@@ -6,12 +6,11 @@ import io.ringtail.decision.RateDecision;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import java.time.Duration;
-import java.util.List;
 
 /**
- * A {@link RateLimiter} whose state lives in Redis: a sliding log (one sorted set per key),
- * decided by rate_limit.lua, or 17 counters by sub-window (one hash per key), decided by
- * bucketed_rate_limit.lua. Thread-safe.
+ * A {@link RateLimiter} whose state lives in Redis, one string per key: a sliding log (a ring of
+ * the last {@code limit} admitted times) decided by rate_limit.lua, or 17 counters by sub-window
+ * decided by bucketed_rate_limit.lua. Thread-safe.
  *
  * <p>Denials are answered locally while they must hold: a sliding log only opens up as time
  * passes (other clients add entries, never remove them), so once Redis denied a key until
@@ -23,12 +22,11 @@ import java.util.List;
  * {@link RedisBackend#localDenials()}.
  */
 final class RedisRateLimiter extends RedisDecision implements RateLimiter {
-  static final String[] KEY_SUFFIXES = {"rq", "rp", "rk"};
-  static final String[] BUCKETED_KEY_SUFFIXES = {"rb"};
+  static final String[] KEY_SUFFIXES = {"rl"};
+  static final String[] BUCKETED_KEY_SUFFIXES = {"rc"};
   /** Sub-windows per window of the bucketed limiter (as the in-process one). */
   static final int BUCKETS = 16;
   static final int MAX_LOCAL_DENIALS = 65_536;
-  private static final String CHUNK = "1000";
   private final RateLimitConfig config;
   private final String window;
   private final String limit;
@@ -63,27 +61,26 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
       }
       denials.asMap().remove(key, known);
     }
-    String hi = Long.toString(timeNanos >>> 32);
-    String lo = Long.toString(timeNanos & 0xFFFF_FFFFL);
-    List<Object> reply;
+    String[] time = DecisionReply.halves(timeNanos);
+    DecisionReply reply;
     try {
       reply = bucketed
           ? decide(Scripts.BUCKETED_RATE_LIMIT, DecisionKeys.of(backend.keyPrefix, name, key, BUCKETED_KEY_SUFFIXES),
-              new String[] {null, hi, lo, window, width, limit, ttl, cooldown})
+              new String[] {null, time[0], time[1], window, width, limit, ttl, cooldown})
           : decide(Scripts.RATE_LIMIT, DecisionKeys.of(backend.keyPrefix, name, key, KEY_SUFFIXES),
-              new String[] {null, hi, lo, window, limit, nextId(), ttl, cooldown, CHUNK});
+              new String[] {null, time[0], time[1], window, limit, ttl, cooldown});
     } catch (RedisUnavailableException e) {
       return backend.onOutage(e, () -> new RateDecision(true, config.limit(), config.limit(), Duration.ZERO),
           () -> new RateDecision(false, 0, config.limit(), backend.outageRetryAfter));
     }
-    boolean allowed = (Long) reply.get(0) == 1;
-    RateDecision d = new RateDecision(allowed, ((Long) reply.get(1)).intValue(), config.limit(),
-        Duration.ofNanos((Long) reply.get(2)));
-    long untilFromSent = (Long) reply.get(4);
+    boolean allowed = reply.allowed();
+    long retry = reply.first();
+    RateDecision d = new RateDecision(allowed, (int) reply.count(), config.limit(), Duration.ofNanos(retry));
+    long untilFromSent = reply.second();
     if (!allowed && untilFromSent > 0 && !bucketed) {
-      denials.put(key, new Denial(timeNanos + untilFromSent, timeNanos + untilFromSent - (Long) reply.get(2)));
+      denials.put(key, new Denial(timeNanos + untilFromSent, timeNanos + untilFromSent - retry));
     }
-    if ((Long) reply.get(3) == 1) {
+    if (reply.notifies()) {
       notifyListener(config.listener(), key, d);
     }
     return d;

@@ -5,21 +5,19 @@ import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.SumDecision;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 
 /**
  * A {@link SumCap} whose amounts live in Redis as exact integer units of 10^-scale, decided by
- * sum_cap.lua: entries in time order carry the key's running total, so the total in the window
- * is a difference of two of them (20-digit decimals, no floating point) and no call walks the
- * entries. Thread-safe.
+ * sum_cap.lua: one string per key, a ring of entries in time order, each carrying the key's
+ * running total before it (64-bit, as two 32-bit halves: no floating point), so the total in the
+ * window is a difference of two of them and no call walks the entries. Thread-safe.
  */
 final class RedisSumCap extends RedisDecision implements SumCap {
-  static final String[] KEY_SUFFIXES = {"sq", "sp", "sk"};
-  private static final String CHUNK = "1000";
+  static final String[] KEY_SUFFIXES = {"sc"};
   private final SumCapConfig config;
   private final String window;
-  private final String cap;
+  private final String[] cap;
   private final String maxEntries;
   private final String ttl;
   private final String cooldown;
@@ -29,7 +27,7 @@ final class RedisSumCap extends RedisDecision implements SumCap {
     requireWindow("sum cap", config.window());
     this.config = config;
     this.window = Long.toString(config.windowNanos());
-    this.cap = Decimal64.of(config.capUnits());
+    this.cap = DecisionReply.halves(config.capUnits());
     this.maxEntries = Integer.toString(config.maxEntriesPerKey());
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
     this.cooldown = Long.toString(config.listenerCooldown().toNanos());
@@ -42,11 +40,12 @@ final class RedisSumCap extends RedisDecision implements SumCap {
     boolean exceeds = units == Long.MAX_VALUE;
     BigDecimal scaled = exceeds ? config.atScale(amount) : config.fromUnits(units);
     String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, KEY_SUFFIXES);
-    List<Object> reply;
+    String[] time = DecisionReply.halves(timeNanos);
+    String[] amountUnits = exceeds ? new String[] {"X", "0"} : DecisionReply.halves(units);
+    DecisionReply reply;
     try {
-      reply = decide(Scripts.SUM_CAP, keys, new String[] {null, Long.toString(timeNanos >>> 32),
-          Long.toString(timeNanos & 0xFFFF_FFFFL), window, cap, exceeds ? "X" : Decimal64.of(units), maxEntries,
-          nextId(), ttl, cooldown, CHUNK});
+      reply = decide(Scripts.SUM_CAP, keys, new String[] {null, time[0], time[1], window, cap[0], cap[1],
+          amountUnits[0], amountUnits[1], maxEntries, ttl, cooldown});
     } catch (RedisUnavailableException e) {
       BigDecimal capValue = config.cap();
       if (exceeds) {
@@ -59,11 +58,11 @@ final class RedisSumCap extends RedisDecision implements SumCap {
           () -> new SumDecision(false, false, scaled, config.fromUnits(0), capValue,
               Optional.of(backend.outageRetryAfter), Duration.ZERO));
     }
-    long retryNanos = (Long) reply.get(2);
+    long retryNanos = reply.first();
     Optional<Duration> retry = retryNanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(retryNanos));
-    SumDecision d = new SumDecision((Long) reply.get(0) == 1, exceeds, scaled,
-        config.fromUnits(Decimal64.parse(reply.get(1))), config.cap(), retry, Duration.ofNanos((Long) reply.get(3)));
-    if ((Long) reply.get(4) == 1) {
+    SumDecision d = new SumDecision(reply.allowed(), exceeds, scaled, config.fromUnits(reply.count()), config.cap(),
+        retry, Duration.ofNanos(reply.second()));
+    if (reply.notifies()) {
       notifyListener(config.listener(), key, d);
     }
     return d;

@@ -62,11 +62,11 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
     requireKey(key);
     Checks.requireNonEmpty("eventId", eventId);
     String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, "te", "ti", "tm", "tp");
-    String[] args = {Long.toString(eventTimeNanos >>> 32), Long.toString(eventTimeNanos & 0xFFFF_FFFFL),
-        window, threshold, cap, eventId, ttl, cooldown, CHUNK};
-    List<Object> reply;
+    String[] time = DecisionReply.halves(eventTimeNanos);
+    String[] args = {time[0], time[1], window, threshold, cap, eventId, ttl, cooldown, CHUNK};
+    DecisionReply reply;
     try {
-      reply = backend.runner.runSync(Scripts.THRESHOLD, keys, args);
+      reply = DecisionReply.of(backend.runner.runSync(Scripts.THRESHOLD, keys, args));
     } catch (RedisUnavailableException e) {
       int n = config.threshold();
       ThresholdDecision answer = backend.onOutage(e,
@@ -76,21 +76,22 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
       return answer;
     }
     ThresholdDecision d = decision(reply);
-    if (reply.size() > 4 && (Long) reply.get(4) == 1) {
+    if (reply.second() == 1) {
       LOG.log(System.Logger.Level.WARNING, RedisRollingWindow.CARDINALITY_CAP_WARNING + " threshold detector "
           + name + " key " + key + " holds more than " + config.maxEventsPerKey()
           + " events within its window: keeping the newest (counts saturate, firing stays exact)");
     }
-    if ((Long) reply.get(3) == 1) {
+    if (reply.notifies()) {
       notifyListener(config.listener(), key, d);
     }
     pending.replayIfPending();
     return d;
   }
 
-  private ThresholdDecision decision(List<Object> reply) {
-    return new ThresholdDecision(OUTCOMES[((Long) reply.get(0)).intValue()],
-        ((Long) reply.get(1)).intValue(), config.threshold(), (Long) reply.get(2) == 1);
+  /** The decision in a reply whose first extra value is whether the event crossed the threshold. */
+  private ThresholdDecision decision(DecisionReply reply) {
+    return new ThresholdDecision(OUTCOMES[reply.verdict()], (int) reply.count(), config.threshold(),
+        reply.first() == 1);
   }
 
   /**
@@ -99,8 +100,9 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
    */
   private CompletableFuture<?> replay(List<Event> batch) {
     Event next = batch.get(0);
-    return backend.runner.run(Scripts.THRESHOLD, next.keys, next.args).thenAccept(reply -> {
-      if ((Long) reply.get(3) == 1) {
+    return backend.runner.run(Scripts.THRESHOLD, next.keys, next.args).thenAccept(list -> {
+      DecisionReply reply = DecisionReply.of(list);
+      if (reply.notifies()) {
         notifyListener(config.listener(), next.key, decision(reply));
       }
     });

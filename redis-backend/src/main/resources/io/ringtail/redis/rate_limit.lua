@@ -1,105 +1,55 @@
--- Sliding-log rate limiter, one request, atomically (after the decision_clock.lua prelude).
--- KEYS: 1 log ZSET (member: request id, score: its time as an offset from the key's base),
---       2 the log of the previous base (read until its entries leave the window),
---       3 meta HASH (bh, bl: base; latest: offset; shift: this base's offset from the previous
---       one, while that log may hold requests in the window; denied; notified: offset).
---       All share one hash tag.
+-- Sliding-log rate limiter, one request, atomically (after the decision.lua prelude).
+-- KEYS: 1 state (decision.lua): a ring of the times of the last `limit` admitted requests, as
+--       time halves, 8 bytes each. Times are decided in order (a request timed before the latest
+--       decided time counts at it), so the ring is sorted and the window's requests are its newest.
 -- ARGV: 1 deadline (server microseconds, '' for none), 2 and 3 the time's high and low halves,
---       4 window ns (at most 2^51), 5 limit, 6 request id, 7 ttl ms, 8 listener cooldown ns,
---       9 eviction chunk (at least the limit for one ZREMRANGEBYSCORE to evict everything).
--- Returns: {-1} when past the deadline (nothing changed), else allowed (0/1), remaining,
---          retry-after ns, notify (0/1), and the ns from the caller's time to the time denials
---          last until (-1 if not denied or not expressible).
-local log, old, meta = KEYS[1], KEYS[2], KEYS[3]
-if pastDeadline(ARGV[1]) then
-  return {-1}
+--       4 window ns (at most 2^51), 5 limit, 6 ttl ms, 7 listener cooldown ns.
+-- Replies (decision.lua): allowed, notify, remaining, retry-after ns, and the ns from the
+-- caller's time to the time denials last until (-1 if not denied or not expressible).
+-- Evicts nothing: an admission overwrites the oldest of the last `limit` times, the only one no
+-- later decision can need.
+local TIME = '>I4I4'
+local st, second, sh, sl, w = opening(TIME, 8)
+if not st then
+  return LATE
 end
-local th, tl = tonumber(ARGV[2]), tonumber(ARGV[3])
-local w, limit, chunk = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[9])
-local s = redis.call('HMGET', meta, 'bh', 'bl', 'latest', 'shift', 'denied', 'notified')
-local sent, t, shift, notified = 0, 0, nil, nil
-if s[1] then
-  sent = offset(th, tl, tonumber(s[1]), tonumber(s[2]))
-  t = math.max(sent, tonumber(s[3]))
-  shift = tonumber(s[4])
-  notified = tonumber(s[6])
-  if t >= REBASE then
-    -- the log moves to the previous base's slot (its entries keep their scores; shift converts
-    -- them) and this time becomes the base; far jumps leave nothing in the window to convert
-    redis.call('UNLINK', old)
-    if t - tonumber(s[3]) < w then
-      redis.call('RENAME', log, old)
-      shift = t
-    else
-      redis.call('UNLINK', log)
-      shift = nil
-    end
-    if notified then
-      notified = notified - t
-    end
-    redis.call('HSET', meta, 'bh', ARGV[2], 'bl', ARGV[3])
-    redis.call('HDEL', meta, 'shift')
-    if shift then
-      redis.call('HSET', meta, 'shift', num(shift))
-    end
-    sent, t = sent - t, 0
+local limit = tonumber(ARGV[5])
+local th, tl = decisionTime(st, sh, sl)
+if not st.lh then
+  rewrite(st, {}, limit)
+elseif st.ring ~= limit then
+  -- a new limit: the newest `limit` times are all it can need
+  local held, kept = heldEntries(st), {}
+  for k = math.max(1, #held - limit + 1), #held do
+    kept[#kept + 1] = held[k]
   end
-else
-  redis.call('HSET', meta, 'bh', ARGV[2], 'bl', ARGV[3])
+  rewrite(st, kept, limit)
 end
 
-local cut = t - w
-local n, oldest = 0, nil
-if shift then
-  if cut >= 0 then
-    redis.call('UNLINK', old)
-    redis.call('HDEL', meta, 'shift')
-  else
-    n = redis.call('ZCOUNT', old, '(' .. num(cut + shift), '+inf')
-    if n > 0 then
-      oldest = tonumber(redis.call('ZRANGE', old, '(' .. num(cut + shift), '+inf', 'BYSCORE', 'LIMIT', 0, 1, 'WITHSCORES')[2]) - shift
-    end
-  end
-end
-if limit <= chunk then
-  redis.call('ZREMRANGEBYSCORE', log, '-inf', num(cut))
-  n = n + redis.call('ZCARD', log)
-else
-  local stale = redis.call('ZCOUNT', log, '-inf', num(cut))
-  if stale > 0 then
-    redis.call('ZREMRANGEBYRANK', log, 0, math.min(stale, chunk) - 1)
-  end
-  n = n + redis.call('ZCOUNT', log, '(' .. num(cut), '+inf')
-end
-
-local allowed = n < limit
-if allowed then
-  redis.call('ZADD', log, num(t), ARGV[6])
-  n = n + 1
-end
-local remaining = limit - n
+local first = firstInWindow(st, th, tl, w)
+local inWindow = st.count - first
+local allowed = inWindow < limit
 local retry = 0
-if remaining == 0 then
-  if not oldest then
-    oldest = tonumber(redis.call('ZRANGE', log, '(' .. num(cut), '+inf', 'BYSCORE', 'LIMIT', 0, 1, 'WITHSCORES')[2])
-  end
-  retry = oldest + w - t
+if inWindow + 1 >= limit then
+  -- full once this request counts: room comes when the oldest in the window leaves
+  retry = w - (first < st.count and ageOf(st, th, tl, first) or 0)
 end
-
-local notify = 0
-if not allowed and s[5] ~= '1' and ((not notified) or t - notified >= tonumber(ARGV[8])) then
-  notify = 1
-  notified = t
+local slot = nil
+if allowed then
+  inWindow = inWindow + 1
+  slot = st.head
+  st.head = (st.head + 1) % st.ring
+  st.count = math.min(st.count + 1, st.ring)
 end
-if notified then
-  redis.call('HSET', meta, 'latest', num(t), 'denied', allowed and '0' or '1', 'notified', num(notified))
-else
-  redis.call('HSET', meta, 'latest', num(t), 'denied', allowed and '0' or '1')
+local remaining = limit - inWindow
+if remaining > 0 then
+  retry = 0
 end
-redis.call('PEXPIRE', log, ARGV[7])
-redis.call('PEXPIRE', meta, ARGV[7])
+local notify = decided(st, allowed, th, tl, tonumber(ARGV[7]))
+store(st, slot, allowed and struct.pack(TIME, th, tl) or nil, ARGV[6], second)
 local untilFromSent = -1
-if not allowed and t - sent < w then
-  untilFromSent = t + retry - sent
+local ahead = offset(th, tl, sh, sl)
+if not allowed and ahead < w then
+  untilFromSent = ahead + retry
 end
-return {allowed and 1 or 0, remaining, retry, notify, untilFromSent}
+return reply(allowed and 1 or 0, notify, 0, remaining, retry, untilFromSent)

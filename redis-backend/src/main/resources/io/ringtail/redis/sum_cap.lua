@@ -1,205 +1,121 @@
--- Sum cap, one amount, atomically (after the decimal64.lua and decision_clock.lua preludes).
--- KEYS: 1 entries ZSET (score: the entry's time as an offset from the key's base; member
---       '<seq>:<cum>:<units>:<id>': a 16-digit per-key sequence that orders entries of equal
---       time, the key's cumulative units up to and including this entry modulo 10^20, and the
---       entry's units, both 20 digits), 2 the entries of the previous base (read until they
---       leave the window), 3 meta HASH (bh, bl, latest, shift as in rate_limit.lua; seq; cum:
---       the newest entry's cumulative units; denied; notified). All share one hash tag.
+-- Sum cap, one amount, atomically (after the decision.lua prelude).
+-- KEYS: 1 state (decision.lua; extra: the key's running total of units, modulo 2^64): a ring of
+--       at most `max entries` amounts in time order, each its time and the running total before
+--       it (halves, 16 bytes), so the total in the window is a difference of two running totals.
+--       Times are decided in order (an amount timed before the latest decided time counts at it).
 -- ARGV: 1 deadline (server microseconds, '' for none), 2 and 3 the time's halves, 4 window ns
---       (at most 2^51), 5 cap units (20 digits), 6 amount units (20 digits) or 'X' if it alone
---       exceeds the cap, 7 max entries kept, 8 entry id, 9 ttl ms, 10 listener cooldown ns,
---       11 most expired entries evicted per call.
--- Returns: {-1} when past the deadline (nothing changed), else allowed (0/1), total units
---          (20 digits), retry-after ns or -1 (none), frees-in ns, notify (0/1).
--- Work per call is bounded whatever the state: evictions by the chunk, the total from two
--- cumulative sums, the retry-after by a binary search over ranks (O(log^2 n)).
-local entries, old, meta = KEYS[1], KEYS[2], KEYS[3]
-if pastDeadline(ARGV[1]) then
-  return {-1}
+--       (at most 2^51), 5 and 6 the cap in units (halves), 7 and 8 the amount in units (halves;
+--       7 is 'X' if it alone exceeds the cap), 9 max entries kept, 10 ttl ms,
+--       11 listener cooldown ns.
+-- Replies (decision.lua): allowed, notify, total units, retry-after ns or -1 (none), frees-in ns.
+-- Evicts nothing: expired entries stop counting by the running totals and are overwritten by
+-- later amounts; every call reads O(log n) entries, the retry-after by a binary search.
+local ENTRY = '>I4I4I4I4'
+local st, second, sh, sl, w = opening(ENTRY, 16)
+if not st then
+  return LATE
 end
-local th, tl = tonumber(ARGV[2]), tonumber(ARGV[3])
-local w, cap, a = tonumber(ARGV[4]), ARGV[5], ARGV[6]
-local chunk = tonumber(ARGV[11])
+local ch, cl = tonumber(ARGV[5]), tonumber(ARGV[6])
+local exceeds = ARGV[7] == 'X'
+local ah, al = 0, 0
+if not exceeds then
+  ah, al = tonumber(ARGV[7]), tonumber(ARGV[8])
+end
+local max = tonumber(ARGV[9])
 
--- (x + y) and (x - y) modulo 10^20 on 20-digit strings
-local function cadd(x, y)
-  local xh, xl = split(x)
-  local yh, yl = split(y)
-  local h, l = xh + yh, xl + yl
-  if l >= E10 then
-    l, h = l - E10, h + 1
-  end
-  if h >= E10 then
-    h = h - E10
-  end
-  return join(h, l)
+local function beforeOf(k)
+  local _, _, h, l = entryOf(st, k)
+  return h, l
 end
-local function csub(x, y)
-  local xh, xl = split(x)
-  local yh, yl = split(y)
-  local h, l = xh - yh, xl - yl
-  if l < 0 then
-    l, h = l + E10, h - 1
+-- the running total after the k-th entry: the next one's before, or the key's
+local function afterOf(k)
+  if k + 1 < st.count then
+    return beforeOf(k + 1)
   end
-  if h < 0 then
-    h = h + E10
-  end
-  return join(h, l)
-end
-local function cumOf(member)
-  return string.sub(member, 18, 37)
-end
-local function unitsOf(member)
-  return string.sub(member, 39, 58)
+  return st.xh, st.xl
 end
 
-local s = redis.call('HMGET', meta, 'bh', 'bl', 'latest', 'shift', 'seq', 'cum', 'denied', 'notified')
-local sent, t, shift, notified = 0, 0, nil, tonumber(s[8])
-if s[1] then
-  sent = offset(th, tl, tonumber(s[1]), tonumber(s[2]))
-  t = math.max(sent, tonumber(s[3]))
-  shift = tonumber(s[4])
-  if t >= REBASE then
-    redis.call('UNLINK', old)
-    if t - tonumber(s[3]) < w then
-      redis.call('RENAME', entries, old)
-      shift = t
-    else
-      redis.call('UNLINK', entries)
-      shift = nil
-    end
-    if notified then
-      notified = notified - t
-    end
-    redis.call('HSET', meta, 'bh', ARGV[2], 'bl', ARGV[3])
-    redis.call('HDEL', meta, 'shift')
-    if shift then
-      redis.call('HSET', meta, 'shift', num(shift))
-    end
-    sent, t = sent - t, 0
-  end
-else
-  redis.call('HSET', meta, 'bh', ARGV[2], 'bl', ARGV[3])
+local th, tl = decisionTime(st, sh, sl)
+if not st.lh then
+  rewrite(st, {}, max)
 end
+local lo = firstInWindow(st, th, tl, w)
+if st.ring ~= max then
+  -- a new capacity: keep the newest entries; the oldest kept takes the running total before
+  -- every one dropped in the window (they leave with it: later, never early)
+  local held, kept = heldEntries(st), {}
+  for k = math.max(lo + 1, #held - max + 1), #held do
+    kept[#kept + 1] = held[k]
+  end
+  if #kept > 0 then
+    local bh, bl = beforeOf(lo)
+    local h, l = struct.unpack(ENTRY, kept[1])
+    kept[1] = struct.pack(ENTRY, h, l, bh, bl)
+  end
+  rewrite(st, kept, max)
+  lo = 0
+end
+local held = st.count - lo
+local bh, bl = st.xh, st.xl
+if held > 0 then
+  bh, bl = beforeOf(lo)
+end
+local toh, tol = minus(st.xh, st.xl, bh, bl)
+-- the total with the amount: below 2^64, both being at most the cap
+local nh, nl = sum(toh, tol, ah, al)
+local allowed = (not exceeds) and atMost(nh, nl, ch, cl)
 
--- the segments holding entries in time order: the previous base's, then this one's
-local cut = t - w
-local segs = {}
-if shift then
-  if cut >= 0 then
-    redis.call('UNLINK', old)
-    redis.call('HDEL', meta, 'shift')
-  else
-    segs[#segs + 1] = {key = old, shift = shift}
-  end
+-- frees-in: when the oldest entry in the window leaves; retry-after: when the oldest entries
+-- whose leaving makes room for the amount have left
+local frees = 0
+if held > 0 then
+  frees = w - ageOf(st, th, tl, lo)
 end
-segs[#segs + 1] = {key = entries, shift = 0}
-local held = 0
-local firstSeg = nil
-for i = 1, #segs do
-  local g = segs[i]
-  local c = num(cut + g.shift)
-  local stale = redis.call('ZCOUNT', g.key, '-inf', c)
-  if stale > 0 then
-    local k = math.min(stale, chunk)
-    redis.call('ZREMRANGEBYRANK', g.key, 0, k - 1)
-    stale = stale - k
-  end
-  g.first = stale
-  g.n = redis.call('ZCARD', g.key) - stale
-  held = held + g.n
-  if g.n > 0 and not firstSeg then
-    firstSeg = g
-  end
-end
-
-local cum = s[6] or ZERO
-local total, before, first = ZERO, cum, nil
-if firstSeg then
-  first = redis.call('ZRANGE', firstSeg.key, firstSeg.first, firstSeg.first, 'WITHSCORES')
-  before = csub(cumOf(first[1]), unitsOf(first[1]))
-  total = csub(cum, before)
-end
-
-local exceeds = a == 'X'
-local allowed = (not exceeds) and dadd(total, a) <= cap
-if allowed and a ~= ZERO then
-  cum = cadd(cum, a)
-  local last = segs[#segs]
-  if held >= tonumber(ARGV[7]) then
-    -- full: the amount joins the newest entry, which moves to this time (the cap stays exact)
-    if last.n == 0 then
-      last = segs[1]
-    end
-    local newest = redis.call('ZRANGE', last.key, -1, -1, 'WITHSCORES')
-    local m = newest[1]
-    redis.call('ZREM', last.key, m)
-    redis.call('ZADD', last.key, num(t + last.shift), string.sub(m, 1, 17) .. cum .. ':'
-        .. dadd(unitsOf(m), a) .. string.sub(m, 59))
-    redis.call('HSET', meta, 'cum', cum)
-    if held == 1 then
-      firstSeg, first = last, {nil, num(t + last.shift)}
-    end
-  else
-    local seq = (tonumber(s[5]) or 0) + 1
-    redis.call('ZADD', entries, num(t), string.format('%016d', seq) .. ':' .. cum .. ':' .. a .. ':' .. ARGV[8])
-    redis.call('HSET', meta, 'cum', cum, 'seq', num(seq))
-    if held == 0 then
-      firstSeg = segs[#segs]
-      firstSeg.n = 1
-      first = {nil, num(t)}
-    end
-  end
-  total = dadd(total, a)
-end
-
--- retry-after: when the oldest entries whose leaving makes room for `a` have left
 local retry = 0
 if exceeds then
   retry = -1
 elseif not allowed then
-  local need = dsub(dadd(total, a), cap)
-  local function enough(g, rank)
-    local e = redis.call('ZRANGE', g.key, rank, rank, 'WITHSCORES')
-    return csub(cumOf(e[1]), before) >= need, e
+  local needh, needl = minus(nh, nl, ch, cl)
+  local function enough(k)
+    local h, l = afterOf(k)
+    local fh, fl = minus(h, l, bh, bl)
+    return atMost(needh, needl, fh, fl)
   end
-  for i = 1, #segs do
-    local g = segs[i]
-    if g.n > 0 then
-      local lo, hi = g.first, g.first + g.n - 1
-      local ok, e = enough(g, hi)
-      if ok then
-        while lo < hi do
-          local mid = math.floor((lo + hi) / 2)
-          local okMid, eMid = enough(g, mid)
-          if okMid then
-            hi, e = mid, eMid
-          else
-            lo = mid + 1
-          end
-        end
-        retry = tonumber(e[2]) - g.shift + w - t
-        break
-      end
+  local a, b = lo, st.count - 1
+  while a < b do
+    local mid = math.floor((a + b) / 2)
+    if enough(mid) then
+      b = mid
+    else
+      a = mid + 1
+    end
+  end
+  retry = w - ageOf(st, th, tl, a)
+end
+
+local slot, packed = nil, nil
+if allowed and (ah > 0 or al > 0) then
+  local xh, xl = st.xh, st.xl
+  st.xh, st.xl = sum(xh, xl, ah, al)
+  if held >= st.ring then
+    -- full: the amount joins the newest entry, which moves to this time (the cap stays exact)
+    slot = (st.head - 1) % st.ring
+    local _, _, h, l = slotOf(st, slot)
+    packed = struct.pack(ENTRY, th, tl, h, l)
+    if held == 1 then
+      frees = w
+    end
+  else
+    slot = st.head
+    packed = struct.pack(ENTRY, th, tl, xh, xl)
+    st.head = (st.head + 1) % st.ring
+    st.count = math.min(st.count + 1, st.ring)
+    if held == 0 then
+      frees = w
     end
   end
 end
-
-local frees = 0
-if first then
-  frees = tonumber(first[2]) - firstSeg.shift + w - t
-end
-
-local notify = 0
-if (not allowed) and s[7] ~= '1' and ((not notified) or t - notified >= tonumber(ARGV[10])) then
-  notify = 1
-  notified = t
-end
-if notified then
-  redis.call('HSET', meta, 'latest', num(t), 'denied', allowed and '0' or '1', 'notified', num(notified))
-else
-  redis.call('HSET', meta, 'latest', num(t), 'denied', allowed and '0' or '1')
-end
-redis.call('PEXPIRE', entries, ARGV[9])
-redis.call('PEXPIRE', meta, ARGV[9])
-return {allowed and 1 or 0, total, retry, frees, notify}
+local total = allowed and {nh, nl} or {toh, tol}
+local notify = decided(st, allowed, th, tl, tonumber(ARGV[11]))
+store(st, slot, packed, ARGV[10], second)
+return reply(allowed and 1 or 0, notify, total[1], total[2], retry, frees)

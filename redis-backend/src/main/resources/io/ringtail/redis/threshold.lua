@@ -1,4 +1,4 @@
--- Correlation threshold, one event, atomically (after the decision_clock.lua prelude).
+-- Correlation threshold, one event, atomically (after the decision.lua prelude).
 -- KEYS: 1 events ZSET (member: event id, score: its time as an offset from the key's base; equal
 --       times order by id), 2 ids HASH (held event id -> 1), 3 meta HASH (bh, bl: base;
 --       latest: offset; shift: this base's offset from the previous one, while the previous
@@ -6,8 +6,11 @@
 --       previous base (read until they leave the window). All share one hash tag.
 -- ARGV: 1 and 2 the event time's high and low halves, 3 window ns (at most 2^51), 4 threshold,
 --       5 max events kept, 6 event id, 7 ttl ms, 8 listener cooldown ns, 9 eviction chunk.
--- Returns: outcome (0 counted, 1 duplicate, 2 expired), count, crossed (0/1), notify (0/1),
---          and for a counted event whether the key overflowed the cap for the first time (0/1).
+-- Replies (decision.lua): outcome (0 counted, 1 duplicate, 2 expired), notify, count, and two
+-- flags in place of durations: crossed (0/1) and, for a counted event, whether the key
+-- overflowed the cap for the first time (0/1).
+-- Evicts expired events by the chunk per call (the rest on later calls: they never count) and
+-- the oldest beyond the cap at once: an event id must stay findable while it may be a duplicate.
 local events, ids, meta, old = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local th, tl = tonumber(ARGV[1]), tonumber(ARGV[2])
 local w, threshold, cap, id = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
@@ -47,7 +50,7 @@ local before = 0
 if latest then
   before = countAfter(latest - w)
   if latest - sent >= w then
-    return {2, before, 0, 0}
+    return reply(2, 0, 0, before, 0, 0)
   end
 end
 local t = sent
@@ -59,7 +62,7 @@ if redis.call('HGET', ids, id) then
     local score = redis.call('ZSCORE', g.key, id)
     if score then
       if tonumber(score) - g.shift > t - w then
-        return {1, before, 0, 0}
+        return reply(1, 0, 0, before, 0, 0)
       end
       redis.call('ZREM', g.key, id)
     end
@@ -141,13 +144,10 @@ if after > cap then
   firstTrim = redis.call('HSETNX', meta, 'trimmed', '1')
 end
 
-local crossed, notify = 0, 0
-if after >= threshold and stillHeld < threshold then
-  crossed = 1
-  if (not notified) or t - notified >= tonumber(ARGV[8]) then
-    notify = 1
-    notified = t
-  end
+local crossed = after >= threshold and stillHeld < threshold
+local notify = notifies(crossed, notified and t - notified, tonumber(ARGV[8]))
+if notify then
+  notified = t
 end
 if notified then
   redis.call('HSET', meta, 'latest', num(t), 'notified', num(notified))
@@ -160,4 +160,4 @@ redis.call('PEXPIRE', meta, ARGV[7])
 if shift then
   redis.call('PEXPIRE', old, ARGV[7])
 end
-return {0, after, crossed, notify, firstTrim}
+return reply(0, notify and 1 or 0, 0, after, crossed and 1 or 0, firstTrim)

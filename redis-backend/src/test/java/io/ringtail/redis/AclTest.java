@@ -23,7 +23,7 @@ class AclTest {
   static final String ACL = "on >ringtail-secret resetkeys ~ringtail:* resetchannels -@all"
       + " +evalsha +eval +time +zadd +zrem +zrange +zcard +zcount +zscore +zlexcount"
       + " +incrby +decrby +get +del +unlink +rename +pexpire +hget +hmget +hset +hsetnx +hdel +hincrby"
-      + " +hgetall +zremrangebyscore +zremrangebyrank";
+      + " +hgetall +zremrangebyscore +zremrangebyrank +set +getrange +setrange";
 
   @Test
   void documentedAcl_allowsWindowsDecisionsAndScriptRecovery(RedisProcess server) {

@@ -1,0 +1,233 @@
+-- Prelude of the decision scripts: the call's deadline, 64-bit values as two 32-bit halves, a
+-- key's state packed in one string, and the tail every decision ends with.
+--
+-- Times and amounts arrive as the unsigned high and low halves of a Java long. Differences of
+-- times are taken modulo 2^64 and signed, as Java's `a - b` is, so readings may wrap; they are
+-- exact while below 2^53 in magnitude, which every window (at most 2^51 ns) keeps them.
+local TWO32 = 4294967296
+-- Scripts that keep times as offsets from a per-key base (threshold.lua) rebase past this.
+local REBASE = 4503599627370496 -- 2^52
+
+-- Whether the server's clock is past the caller's deadline (microseconds, '' for none): a call
+-- that arrives after its caller stopped waiting must change nothing. Also the clock's second
+-- (nil without a deadline), for store's TTL refresh.
+local function pastDeadline(deadline)
+  if deadline == '' then
+    return false, nil
+  end
+  local clock = redis.call('TIME')
+  local second = tonumber(clock[1])
+  return second * 1000000 + tonumber(clock[2]) > tonumber(deadline), second
+end
+
+-- (ah, al) - (bh, bl), modulo 2^64 and signed; exact while its magnitude is below 2^53, and at
+-- least 2^51 in magnitude whenever the true difference is.
+local function offset(ah, al, bh, bl)
+  local dh = (ah - bh) % TWO32
+  if dh >= 2147483648 then
+    dh = dh - TWO32
+  end
+  return dh * TWO32 + (al - bl)
+end
+
+-- (h, l) + n for 0 <= n < 2^53, modulo 2^64.
+local function plus(h, l, n)
+  local low = l + n
+  return (h + math.floor(low / TWO32)) % TWO32, low % TWO32
+end
+
+-- (ah, al) + (bh, bl) modulo 2^64, as halves.
+local function sum(ah, al, bh, bl)
+  local low = al + bl
+  return (ah + bh + math.floor(low / TWO32)) % TWO32, low % TWO32
+end
+
+-- (ah, al) - (bh, bl) modulo 2^64, as halves.
+local function minus(ah, al, bh, bl)
+  local h, l = ah - bh, al - bl
+  if l < 0 then
+    h, l = h - 1, l + TWO32
+  end
+  return h % TWO32, l
+end
+
+-- (ah, al) <= (bh, bl), unsigned.
+local function atMost(ah, al, bh, bl)
+  return ah < bh or (ah == bh and al <= bl)
+end
+
+-- A whole number as Redis arguments need it (Lua's own tostring keeps only 14 digits).
+local function num(x)
+  return string.format('%.0f', x)
+end
+
+-- A key's state, one string: a tag ('rtd1'), a header of eleven 32-bit fields, then a ring of entries `width`
+-- bytes wide, `count` of them, the oldest at slot (head - count) mod ring. One GETRANGE of the
+-- first READ bytes reads it whole while it is smaller, else the header and the ring's start (the
+-- rest by range); SETRANGE writes back the changed entry and the header, nothing else.
+--   1, 2 latest: the latest decided time        6 head: the slot the next entry takes
+--   3, 4 notified: the last notification's time  7 count: entries held
+--   5 flags: DENIED, NOTIFIED                     8 ring: slots (the configured capacity)
+--   9, 10 extra: a script's own value (the sum cap's running total, the grid's start)
+--   11 refreshed: the server second of the last TTL refresh
+local READ = 8192
+local HEADER = '>I4I4I4I4I4I4I4I4I4I4I4'
+local TAG = 'rtd1'
+local HEADER_SIZE = 48
+local DENIED, NOTIFIED = 1, 2
+
+local function load(key, entry, width)
+  local s = redis.call('GETRANGE', key, 0, READ - 1)
+  local st = {key = key, s = s, whole = #s < READ, entry = entry, width = width}
+  if #s > 0 and string.sub(s, 1, 4) ~= TAG then
+    -- another program's string (or a layout this script does not know): refuse, change nothing
+    error({err = 'WRONGTYPE ' .. key .. ' does not hold a decision state'})
+  end
+  if #s >= HEADER_SIZE then
+    local f = {struct.unpack(HEADER, s, 5)}
+    st.lh, st.ll, st.nh, st.nl, st.flags = f[1], f[2], f[3], f[4], f[5]
+    st.head, st.count, st.ring, st.xh, st.xl, st.refreshed = f[6], f[7], f[8], f[9], f[10], f[11]
+  else
+    st.nh, st.nl, st.flags, st.xh, st.xl, st.refreshed = 0, 0, 0, 0, 0, 0
+  end
+  return st
+end
+
+-- The start of a decision on a state (ARGV: 1 deadline, 2 and 3 the caller's time's halves,
+-- 4 window ns): nil past the deadline, else the state, the server second, the time, the window.
+local function opening(entry, width)
+  local late, second = pastDeadline(ARGV[1])
+  if late then
+    return nil
+  end
+  return load(KEYS[1], entry, width), second, tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+end
+
+-- The fields of the entry at ring slot `slot`.
+local function slotOf(st, slot)
+  local at = HEADER_SIZE + slot * st.width
+  if at + st.width <= #st.s then
+    return struct.unpack(st.entry, st.s, at + 1)
+  end
+  return struct.unpack(st.entry, redis.call('GETRANGE', st.key, at, at + st.width - 1))
+end
+
+-- The fields of the k-th entry held, 0 the oldest.
+local function entryOf(st, k)
+  return slotOf(st, (st.head - st.count + k) % st.ring)
+end
+
+-- The held entries, oldest first, as packed strings (reads the whole ring: only on a change of
+-- capacity).
+local function heldEntries(st)
+  local s = st.s
+  if not st.whole then
+    s = redis.call('GET', st.key)
+  end
+  local out = {}
+  for k = 0, st.count - 1 do
+    local at = HEADER_SIZE + ((st.head - st.count + k) % st.ring) * st.width
+    out[#out + 1] = string.sub(s, at + 1, at + st.width)
+  end
+  return out
+end
+
+-- Replaces the ring by `entries` (packed, oldest first) with `ring` slots: the key is written
+-- whole (a new key, or a new capacity).
+local function rewrite(st, entries, ring)
+  st.s = string.rep('\0', HEADER_SIZE) .. table.concat(entries)
+  st.whole, st.head, st.count, st.ring, st.rewritten = true, #entries % ring, #entries, ring, true
+end
+
+-- Writes the header, and the packed entry `packed` into `slot` if given. The key expires `ttl`
+-- ms after its last use, less under a second: the TTL is refreshed once per server `second`
+-- (every call without one), so it never runs out sooner than `ttl` - 1 s after a use.
+local function store(st, slot, packed, ttl, second)
+  local refresh = st.rewritten or second == nil or second ~= st.refreshed
+  if second then
+    st.refreshed = second
+  end
+  local header = TAG .. struct.pack(HEADER, st.lh, st.ll, st.nh, st.nl, st.flags, st.head, st.count, st.ring,
+      st.xh, st.xl, st.refreshed)
+  if st.rewritten then
+    local body = string.sub(st.s, HEADER_SIZE + 1)
+    if slot then
+      local at = slot * st.width
+      body = string.sub(body, 1, at) .. packed .. string.sub(body, at + st.width + 1)
+    end
+    redis.call('SET', st.key, header .. body, 'PX', ttl)
+    return
+  end
+  if slot then
+    redis.call('SETRANGE', st.key, HEADER_SIZE + slot * st.width, packed)
+  end
+  redis.call('SETRANGE', st.key, 0, header)
+  if refresh then
+    redis.call('PEXPIRE', st.key, ttl)
+  end
+end
+
+-- The time a decision is taken at: the caller's (sh, sl), or the latest decided time if that is
+-- later, so that held entries stay in time order.
+local function decisionTime(st, sh, sl)
+  if st.lh and offset(sh, sl, st.lh, st.ll) < 0 then
+    return st.lh, st.ll
+  end
+  return sh, sl
+end
+
+-- The age at (th, tl) of the k-th held entry, whose first two fields are its time.
+local function ageOf(st, th, tl, k)
+  local h, l = entryOf(st, k)
+  return offset(th, tl, h, l)
+end
+
+-- The first held entry (0 the oldest; count if none) in the window (t - W, t] at (th, tl):
+-- ages only grow towards the oldest, so a binary search over O(log n) entries.
+local function firstInWindow(st, th, tl, w)
+  local lo, hi = 0, st.count
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    if ageOf(st, th, tl, mid) < w then
+      hi = mid
+    else
+      lo = mid + 1
+    end
+  end
+  return lo
+end
+
+-- Whether a decision tells the listener: an `event` (a first denial, a crossing) at least
+-- `cooldown` ns after the last one told (`since`, nil if none was).
+local function notifies(event, since, cooldown)
+  return event and ((not since) or since >= cooldown)
+end
+
+-- The tail of the ring-state decisions at time (th, tl): the denied flag and the notification
+-- (a denial after a decision that was not one), into the header. Returns 1 to notify, else 0.
+local function decided(st, allowed, th, tl, cooldown)
+  local since = nil
+  if st.flags % 4 >= NOTIFIED then
+    since = offset(th, tl, st.nh, st.nl)
+  end
+  local notify = notifies((not allowed) and st.flags % 2 ~= DENIED, since, cooldown)
+  local flags = st.flags - st.flags % 4 + (allowed and 0 or DENIED)
+  if notify then
+    st.nh, st.nl = th, tl
+  end
+  if notify or since then
+    flags = flags + NOTIFIED
+  end
+  st.lh, st.ll, st.flags = th, tl, flags
+  return notify and 1 or 0
+end
+
+-- The one reply of every decision script (DecisionReply): verdict (1 allowed, 0 denied; the
+-- threshold's outcome), notify (0/1), a count as halves (remaining, total units, events), and
+-- two more values (durations in ns, -1 for none; the threshold's two flags).
+local function reply(verdict, notify, count, countLow, first, second)
+  return {verdict, notify, count, countLow, first, second}
+end
+
+-- A past-deadline call's reply: nothing changed.
+local LATE = {-1}
