@@ -131,6 +131,14 @@ final class CompactWindow implements RollingWindow {
       long count = 0;
       long min = Long.MAX_VALUE;
       long max = Long.MIN_VALUE;
+      int lists = 0;
+      for (Bucket b : ring) {
+        lists += b != null && b.distinct > 0 ? 1 : 0;
+      }
+      int[][] slots = new int[lists][];
+      long[][] counts = new long[lists][];
+      int[] lengths = new int[lists];
+      lists = 0;
       for (Bucket b : ring) {
         if (b != null) {
           sum += b.sum;
@@ -138,6 +146,11 @@ final class CompactWindow implements RollingWindow {
           count += b.count();
           min = Math.min(min, b.min);
           max = Math.max(max, b.max);
+          if (b.distinct > 0) {
+            slots[lists] = b.slots;
+            counts[lists] = b.counts;
+            lengths[lists++] = b.distinct;
+          }
         }
       }
       long start = origin + oldest * width;
@@ -145,20 +158,8 @@ final class CompactWindow implements RollingWindow {
       long end = now - liveStart < 0 ? liveStart : now;
       WindowTotals totals = new WindowTotals(retiredCount + count, retiredSum + sum,
           retiredRejected + rejected);
-      if (max < min) {
-        return HistogramSnapshot.empty(layout, rejected, start, end, totals);
-      }
-      int first = layout.indexOf(min);
-      long[] counts = new long[layout.indexOf(max) - first + 1];
-      for (Bucket b : ring) {
-        if (b != null) {
-          for (int k = 0; k < b.distinct; k++) {
-            counts[b.slots[k] - first] += b.counts[k];
-          }
-        }
-      }
-      return new HistogramSnapshot(layout, first, counts, sum, min, max, rejected, start, end,
-          totals);
+      return HistogramSnapshot.ofLists(layout, slots, counts, lengths, lists, sum, min, max,
+          rejected, start, end, totals);
     }
   }
 
