@@ -164,6 +164,19 @@ public final class HistogramSnapshot implements WindowSnapshot {
   }
 
   /**
+   * The dense snapshot of {@code counts}, the counts of the slots from {@code first} on: takes
+   * ownership of the array and makes it cumulative in place.
+   */
+  static HistogramSnapshot ofCounts(BucketLayout layout, int first, long[] counts, long sum,
+      long min, long max, long rejected, long startNanos, long endNanos, WindowTotals totals) {
+    for (int i = 1; i < counts.length; i++) {
+      counts[i] += counts[i - 1];
+    }
+    return new HistogramSnapshot(layout, first, null, counts, sum, min, max, rejected, startNanos,
+        endNanos, totals);
+  }
+
+  /**
    * The snapshot of the sum of {@code lists} sparse histograms: list {@code l} holds
    * {@code lengths[l]} slots, ascending and distinct, in {@code slots[l]}, with their positive
    * counts in {@code counts[l]}. When the lists together hold about as many entries as their
@@ -176,34 +189,34 @@ public final class HistogramSnapshot implements WindowSnapshot {
     long entries = 0;
     int first = Integer.MAX_VALUE;
     int last = -1;
-    int[] heap = new int[lists];
-    int heapSize = 0;
     for (int l = 0; l < lists; l++) {
       int n = lengths[l];
       if (n > 0) {
         entries += n;
         first = Math.min(first, slots[l][0]);
         last = Math.max(last, slots[l][n - 1]);
-        heap[heapSize++] = l;
       }
     }
     if (entries == 0) {
       return empty(layout, rejected, startNanos, endNanos, totals);
     }
     if (denseFits(last - first + 1L, entries)) {
-      long[] cumulative = new long[last - first + 1];
+      long[] dense = new long[last - first + 1];
       for (int l = 0; l < lists; l++) {
         int[] s = slots[l];
         long[] c = counts[l];
         for (int k = 0; k < lengths[l]; k++) {
-          cumulative[s[k] - first] += c[k];
+          dense[s[k] - first] += c[k];
         }
       }
-      for (int i = 1; i < cumulative.length; i++) {
-        cumulative[i] += cumulative[i - 1];
+      return ofCounts(layout, first, dense, sum, min, max, rejected, startNanos, endNanos, totals);
+    }
+    int[] heap = new int[lists];
+    int heapSize = 0;
+    for (int l = 0; l < lists; l++) {
+      if (lengths[l] > 0) {
+        heap[heapSize++] = l;
       }
-      return new HistogramSnapshot(layout, first, null, cumulative, sum, min, max, rejected,
-          startNanos, endNanos, totals);
     }
     int[] at = new int[lists];
     int[] mergedSlots = new int[(int) entries];
@@ -462,16 +475,14 @@ public final class HistogramSnapshot implements WindowSnapshot {
     }
     long mergedMin = Math.min(min, other.min);
     long mergedMax = Math.max(max, other.max);
-    if (slots == null && other.slots == null) {
-      int first = Math.min(offset, other.offset);
-      int range = Math.max(offset + cumulative.length, other.offset + other.cumulative.length) - first;
-      if (denseFits(range, (long) cumulative.length + other.cumulative.length)) {
-        long[] sums = new long[range];
-        addCumulativeInto(sums, first);
-        other.addCumulativeInto(sums, first);
-        return new HistogramSnapshot(merged, first, null, sums, mergedSum, mergedMin, mergedMax,
-            mergedRejected, start, end, mergedTotals);
-      }
+    int first = Math.min(slotAt(0), other.slotAt(0));
+    int range = Math.max(slotAt(entries() - 1), other.slotAt(other.entries() - 1)) - first + 1;
+    if (denseFits(range, (long) entries() + other.entries())) {
+      long[] sums = new long[range];
+      addCumulativeInto(sums, first);
+      other.addCumulativeInto(sums, first);
+      return new HistogramSnapshot(merged, first, null, sums, mergedSum, mergedMin, mergedMax,
+          mergedRejected, start, end, mergedTotals);
     }
     int n = 0;
     for (int i = nextNonEmpty(0), j = other.nextNonEmpty(0); i < entries() || j < other.entries(); n++) {
@@ -508,16 +519,28 @@ public final class HistogramSnapshot implements WindowSnapshot {
   }
 
   /**
-   * Adds this dense snapshot's cumulative counts into {@code target}, whose entry 0 is slot
-   * {@code first}: its own cumulative counts over its range, its count after it.
+   * Adds this snapshot's cumulative counts into {@code target}, whose entry 0 is slot
+   * {@code first} and which reaches at least this snapshot's last slot: from each entry's slot to
+   * the next entry's, that entry's cumulative count; after the last, the count. One pass of
+   * adds over the target from this snapshot's first slot on.
    */
   private void addCumulativeInto(long[] target, int first) {
-    int at = offset - first;
-    for (int i = 0; i < cumulative.length; i++) {
-      target[at + i] += cumulative[i];
+    int n = cumulative.length;
+    if (slots == null) {
+      int at = offset - first;
+      for (int i = 0; i < n; i++) {
+        target[at + i] += cumulative[i];
+      }
+      for (int i = at + n; i < target.length; i++) {
+        target[i] += count;
+      }
+      return;
     }
-    for (int i = at + cumulative.length; i < target.length; i++) {
-      target[i] += count;
+    for (int k = 0; k < n; k++) {
+      long c = cumulative[k];
+      for (int i = slots[k] - first, to = k + 1 < n ? slots[k + 1] - first : target.length; i < to; i++) {
+        target[i] += c;
+      }
     }
   }
 
