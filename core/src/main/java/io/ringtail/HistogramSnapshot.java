@@ -90,14 +90,15 @@ public final class HistogramSnapshot implements WindowSnapshot {
       long sum, long min, long max, long rejected, long startNanos, long endNanos,
       WindowTotals totals) {
     int range = last - first + 1;
-    int nonEmpty = 0;
+    long nonEmpty = 0;
     if (b == null) {
       for (int i = first; i <= last; i++) {
-        nonEmpty += a[i] != 0 ? 1 : 0;
+        nonEmpty += (a[i] | -a[i]) >>> 63;
       }
     } else {
       for (int i = first; i <= last; i++) {
-        nonEmpty += (a[i] | b[i]) != 0 ? 1 : 0;
+        long x = a[i] | b[i];
+        nonEmpty += (x | -x) >>> 63;
       }
     }
     if (nonEmpty == 0) {
@@ -113,8 +114,8 @@ public final class HistogramSnapshot implements WindowSnapshot {
         cumulative[i] = running;
       }
     } else {
-      slots = new int[nonEmpty];
-      cumulative = new long[nonEmpty];
+      slots = new int[(int) nonEmpty];
+      cumulative = new long[(int) nonEmpty];
       for (int i = first, k = 0; i <= last; i++) {
         long c = a[i] + (b == null ? 0 : b[i]);
         if (c != 0) {
@@ -479,8 +480,9 @@ public final class HistogramSnapshot implements WindowSnapshot {
     int range = Math.max(slotAt(entries() - 1), other.slotAt(other.entries() - 1)) - first + 1;
     if (denseFits(range, (long) entries() + other.entries())) {
       long[] sums = new long[range];
-      addCumulativeInto(sums, first);
-      other.addCumulativeInto(sums, first);
+      HistogramSnapshot larger = entries() >= other.entries() ? this : other;
+      larger.copyCumulativeInto(sums, first);
+      (larger == this ? other : this).addCumulativeInto(sums, first);
       return new HistogramSnapshot(merged, first, null, sums, mergedSum, mergedMin, mergedMax,
           mergedRejected, start, end, mergedTotals);
     }
@@ -516,6 +518,22 @@ public final class HistogramSnapshot implements WindowSnapshot {
       i++;
     }
     return i;
+  }
+
+  /**
+   * Writes this snapshot's cumulative counts into {@code target}, zero so far, as
+   * {@link #addCumulativeInto} adds them: copies and fills rather than adds.
+   */
+  private void copyCumulativeInto(long[] target, int first) {
+    int n = cumulative.length;
+    if (slots == null) {
+      System.arraycopy(cumulative, 0, target, offset - first, n);
+      Arrays.fill(target, offset - first + n, target.length, count);
+      return;
+    }
+    for (int k = 0; k < n; k++) {
+      Arrays.fill(target, slots[k] - first, k + 1 < n ? slots[k + 1] - first : target.length, cumulative[k]);
+    }
   }
 
   /**

@@ -223,7 +223,7 @@ final class StripedWindow implements RollingWindow {
       }
       return HistogramSnapshot.ofDense(layout, total, live.counts, layout.indexOf(min),
           layout.indexOf(max), totalSum + live.sum, min, max, rejected, start, end,
-          totals(live.countBetween(layout)));
+          totals(live.count));
     } finally {
       lock.unlock();
     }
@@ -607,6 +607,8 @@ final class StripedWindow implements RollingWindow {
     }
 
     final long[] counts;
+    /** Samples held; kept by the live bucket's instance only (stripes leave it at zero). */
+    long count;
     long sum;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
@@ -654,6 +656,7 @@ final class StripedWindow implements RollingWindow {
     /** Adds a sample; only for the live bucket, under the window lock. */
     void addLocked(int index, long value) {
       counts[index]++;
+      count++;
       sum += value;
       min = Math.min(min, value);
       max = Math.max(max, value);
@@ -677,6 +680,7 @@ final class StripedWindow implements RollingWindow {
         for (int i = layout.indexOf(from.min), last = layout.indexOf(from.max); i <= last; i++) {
           if (source[i] != 0) {
             counts[i] += source[i];
+            count += source[i];
             source[i] = 0;
           }
         }
@@ -710,6 +714,7 @@ final class StripedWindow implements RollingWindow {
       if (max != Long.MIN_VALUE) {
         Arrays.fill(counts, layout.indexOf(min), layout.indexOf(max) + 1, 0L);
       }
+      count = 0;
       sum = 0;
       rejected = 0;
       min = Long.MAX_VALUE;
