@@ -450,9 +450,9 @@ public final class HistogramSnapshot implements WindowSnapshot {
   }
 
   /**
-   * {@link #merge} of two snapshots whose slots coincide: their counts add slot by slot, densely
-   * when the union of their ranges is no larger than what they hold, else by walking their
-   * non-empty slots in step.
+   * {@link #merge} of two snapshots whose slots coincide: their counts add slot by slot, into a
+   * dense array when the union of their ranges is no larger than what they hold, else by
+   * walking their non-empty slots in step.
    */
   private HistogramSnapshot addCounts(HistogramSnapshot other) {
     long mergedSum = sum + other.sum;
@@ -480,11 +480,10 @@ public final class HistogramSnapshot implements WindowSnapshot {
     int range = Math.max(slotAt(entries() - 1), other.slotAt(other.entries() - 1)) - first + 1;
     if (denseFits(range, (long) entries() + other.entries())) {
       long[] sums = new long[range];
-      HistogramSnapshot larger = entries() >= other.entries() ? this : other;
-      larger.copyCumulativeInto(sums, first);
-      (larger == this ? other : this).addCumulativeInto(sums, first);
-      return new HistogramSnapshot(merged, first, null, sums, mergedSum, mergedMin, mergedMax,
-          mergedRejected, start, end, mergedTotals);
+      addCountsInto(sums, first);
+      other.addCountsInto(sums, first);
+      return ofCounts(merged, first, sums, mergedSum, mergedMin, mergedMax, mergedRejected, start,
+          end, mergedTotals);
     }
     int n = 0;
     for (int i = nextNonEmpty(0), j = other.nextNonEmpty(0); i < entries() || j < other.entries(); n++) {
@@ -520,45 +519,20 @@ public final class HistogramSnapshot implements WindowSnapshot {
     return i;
   }
 
-  /**
-   * Writes this snapshot's cumulative counts into {@code target}, zero so far, as
-   * {@link #addCumulativeInto} adds them: copies and fills rather than adds.
-   */
-  private void copyCumulativeInto(long[] target, int first) {
-    int n = cumulative.length;
-    if (slots == null) {
-      System.arraycopy(cumulative, 0, target, offset - first, n);
-      Arrays.fill(target, offset - first + n, target.length, count);
-      return;
-    }
-    for (int k = 0; k < n; k++) {
-      Arrays.fill(target, slots[k] - first, k + 1 < n ? slots[k + 1] - first : target.length, cumulative[k]);
-    }
-  }
-
-  /**
-   * Adds this snapshot's cumulative counts into {@code target}, whose entry 0 is slot
-   * {@code first} and which reaches at least this snapshot's last slot: from each entry's slot to
-   * the next entry's, that entry's cumulative count; after the last, the count. One pass of
-   * adds over the target from this snapshot's first slot on.
-   */
-  private void addCumulativeInto(long[] target, int first) {
+  /** Adds this snapshot's count of each slot into {@code target}, whose entry 0 is slot {@code first}. */
+  private void addCountsInto(long[] target, int first) {
     int n = cumulative.length;
     if (slots == null) {
       int at = offset - first;
-      for (int i = 0; i < n; i++) {
-        target[at + i] += cumulative[i];
-      }
-      for (int i = at + n; i < target.length; i++) {
-        target[i] += count;
+      target[at] += cumulative[0];
+      for (int i = 1; i < n; i++) {
+        target[at + i] += cumulative[i] - cumulative[i - 1];
       }
       return;
     }
-    for (int k = 0; k < n; k++) {
-      long c = cumulative[k];
-      for (int i = slots[k] - first, to = k + 1 < n ? slots[k + 1] - first : target.length; i < to; i++) {
-        target[i] += c;
-      }
+    target[slots[0] - first] += cumulative[0];
+    for (int k = 1; k < n; k++) {
+      target[slots[k] - first] += cumulative[k] - cumulative[k - 1];
     }
   }
 
