@@ -176,31 +176,35 @@ public final class BucketHistogram {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(buckets, "buckets");
     BucketLayout layout = BucketLayout.of(config);
-    long[] dense = new long[layout.length()];
+    int[][] slotLists = new int[8][];
+    long[][] countLists = new long[8][];
+    int lists = 0;
     long sum = 0;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     long rejected = 0;
     for (BucketHistogram b : buckets) {
-      if (b.slots.length > 0 && b.slots[b.slots.length - 1] >= dense.length) {
-        throw new IllegalArgumentException("buckets must fit the configuration's " + dense.length
+      if (b.slots.length > 0 && b.slots[b.slots.length - 1] >= layout.length()) {
+        throw new IllegalArgumentException("buckets must fit the configuration's " + layout.length()
             + " slots, but one had slot " + b.slots[b.slots.length - 1]);
       }
-      for (int i = 0; i < b.slots.length; i++) {
-        dense[b.slots[i]] += b.counts[i];
+      if (lists == slotLists.length) {
+        slotLists = Arrays.copyOf(slotLists, lists * 2);
+        countLists = Arrays.copyOf(countLists, lists * 2);
       }
+      slotLists[lists] = b.slots;
+      countLists[lists++] = b.counts;
       sum += b.sum;
       min = Math.min(min, b.min);
       max = Math.max(max, b.max);
       rejected += b.rejected;
     }
-    if (max < min) {
-      return HistogramSnapshot.empty(layout, rejected, startNanos, endNanos, null);
+    int[] lengths = new int[lists];
+    for (int l = 0; l < lists; l++) {
+      lengths[l] = slotLists[l].length;
     }
-    int first = layout.indexOf(min);
-    int last = layout.indexOf(Math.min(max, config.highestTrackableValue()));
-    return new HistogramSnapshot(layout, first, Arrays.copyOfRange(dense, first, last + 1), sum, min,
-        max, rejected, startNanos, endNanos, null);
+    return HistogramSnapshot.ofLists(layout, slotLists, countLists, lengths, lists, sum, min, max,
+        rejected, startNanos, endNanos, null);
   }
 
   @Override

@@ -131,6 +131,10 @@ final class CompactWindow implements RollingWindow {
       long count = 0;
       long min = Long.MAX_VALUE;
       long max = Long.MIN_VALUE;
+      int lists = 0;
+      long entries = 0;
+      int first = Integer.MAX_VALUE;
+      int last = -1;
       for (Bucket b : ring) {
         if (b != null) {
           sum += b.sum;
@@ -138,6 +142,12 @@ final class CompactWindow implements RollingWindow {
           count += b.count();
           min = Math.min(min, b.min);
           max = Math.max(max, b.max);
+          if (b.distinct > 0) {
+            lists++;
+            entries += b.distinct;
+            first = Math.min(first, b.slots[0]);
+            last = Math.max(last, b.slots[b.distinct - 1]);
+          }
         }
       }
       long start = origin + oldest * width;
@@ -145,20 +155,34 @@ final class CompactWindow implements RollingWindow {
       long end = now - liveStart < 0 ? liveStart : now;
       WindowTotals totals = new WindowTotals(retiredCount + count, retiredSum + sum,
           retiredRejected + rejected);
-      if (max < min) {
+      if (entries == 0) {
         return HistogramSnapshot.empty(layout, rejected, start, end, totals);
       }
-      int first = layout.indexOf(min);
-      long[] counts = new long[layout.indexOf(max) - first + 1];
-      for (Bucket b : ring) {
-        if (b != null) {
-          for (int k = 0; k < b.distinct; k++) {
-            counts[b.slots[k] - first] += b.counts[k];
+      if (HistogramSnapshot.denseFits(last - first + 1L, entries)) {
+        long[] counts = new long[last - first + 1];
+        for (Bucket b : ring) {
+          if (b != null) {
+            for (int k = 0; k < b.distinct; k++) {
+              counts[b.slots[k] - first] += b.counts[k];
+            }
           }
         }
+        return HistogramSnapshot.ofCounts(layout, first, counts, sum, min, max, rejected, start,
+            end, totals);
       }
-      return new HistogramSnapshot(layout, first, counts, sum, min, max, rejected, start, end,
-          totals);
+      int[][] slots = new int[lists][];
+      long[][] counts = new long[lists][];
+      int[] lengths = new int[lists];
+      lists = 0;
+      for (Bucket b : ring) {
+        if (b != null && b.distinct > 0) {
+          slots[lists] = b.slots;
+          counts[lists] = b.counts;
+          lengths[lists++] = b.distinct;
+        }
+      }
+      return HistogramSnapshot.ofLists(layout, slots, counts, lengths, lists, sum, min, max,
+          rejected, start, end, totals);
     }
   }
 

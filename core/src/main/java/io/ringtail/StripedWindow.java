@@ -89,7 +89,7 @@ final class StripedWindow implements RollingWindow {
   /** Contended records, halved at each rotation; counted racily, a hint only. */
   private int contended;
   /** The latest {@link #recentSnapshot()}, tagged with the live bucket it was taken in. */
-  private volatile RecentSnapshot recent;
+  private volatile Recent recent;
 
   private final ReentrantLock lock = new ReentrantLock();
   // guarded by lock
@@ -221,16 +221,9 @@ final class StripedWindow implements RollingWindow {
       if (max < min) {
         return HistogramSnapshot.empty(layout, rejected, start, end, totals(0));
       }
-      int first = layout.indexOf(min);
-      long[] counts = new long[layout.indexOf(max) - first + 1];
-      long[] liveCounts = live.counts;
-      long liveCount = 0;
-      for (int k = 0; k < counts.length; k++) {
-        liveCount += liveCounts[first + k];
-        counts[k] = total[first + k] + liveCounts[first + k];
-      }
-      return new HistogramSnapshot(layout, first, counts, totalSum + live.sum, min, max, rejected,
-          start, end, totals(liveCount));
+      return HistogramSnapshot.ofDense(layout, total, live.counts, layout.indexOf(min),
+          layout.indexOf(max), totalSum + live.sum, min, max, rejected, start, end,
+          totals(live.count));
     } finally {
       lock.unlock();
     }
@@ -248,12 +241,12 @@ final class StripedWindow implements RollingWindow {
    */
   @Override
   public WindowSnapshot recentSnapshot() {
-    RecentSnapshot r = recent;
+    Recent r = recent;
     if (r != null && r.liveStart == liveStart) {
-      return r;
+      return r.snapshot;
     }
     if (r != null && !lock.tryLock()) {
-      return r;
+      return r.snapshot;
     }
     if (r == null) {
       lock.lock();
@@ -262,13 +255,18 @@ final class StripedWindow implements RollingWindow {
       r = recent;
       if (r == null || r.liveStart != liveStart) {
         HistogramSnapshot taken = snapshot();
-        r = new RecentSnapshot(taken, layout, liveStart);
+        r = new Recent(taken, liveStart);
         recent = r;
       }
-      return r;
+      return r.snapshot;
     } finally {
       lock.unlock();
     }
+  }
+
+  /** A snapshot kept for {@link #recentSnapshot()}, and the start of the live bucket it was taken in. */
+  private record Recent(HistogramSnapshot snapshot, long liveStart) {
+    static final long BYTES = 24;
   }
 
   @Override
@@ -306,9 +304,9 @@ final class StripedWindow implements RollingWindow {
           bytes += Sealed.BYTES + arrayHeader + s.data.length;
         }
       }
-      RecentSnapshot r = recent;
+      Recent r = recent;
       if (r != null) {
-        bytes += r.footprintBytes();
+        bytes += Recent.BYTES + r.snapshot.footprintBytes();
       }
     } finally {
       lock.unlock();
@@ -609,6 +607,8 @@ final class StripedWindow implements RollingWindow {
     }
 
     final long[] counts;
+    /** Samples held; kept by the live bucket's instance only (stripes leave it at zero). */
+    long count;
     long sum;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
@@ -656,6 +656,7 @@ final class StripedWindow implements RollingWindow {
     /** Adds a sample; only for the live bucket, under the window lock. */
     void addLocked(int index, long value) {
       counts[index]++;
+      count++;
       sum += value;
       min = Math.min(min, value);
       max = Math.max(max, value);
@@ -679,6 +680,7 @@ final class StripedWindow implements RollingWindow {
         for (int i = layout.indexOf(from.min), last = layout.indexOf(from.max); i <= last; i++) {
           if (source[i] != 0) {
             counts[i] += source[i];
+            count += source[i];
             source[i] = 0;
           }
         }
@@ -712,6 +714,7 @@ final class StripedWindow implements RollingWindow {
       if (max != Long.MIN_VALUE) {
         Arrays.fill(counts, layout.indexOf(min), layout.indexOf(max) + 1, 0L);
       }
+      count = 0;
       sum = 0;
       rejected = 0;
       min = Long.MAX_VALUE;

@@ -153,4 +153,71 @@ class HistogramSnapshotTest {
     assertThat(merged.histogram().getTotalCount()).isEqualTo(2);
     assertThat(merged.valueAtPercentile(50)).isEqualTo(10.0);
   }
+
+  /**
+   * Snapshots of a few samples spread over the whole range (held sparse) and of many latencies
+   * (held dense), from both window kinds and from bucket histograms, merged in every pairing:
+   * the same histogram, percentiles and fractions as HdrHistogram fed the same samples.
+   */
+  @Test
+  void sparseAndDenseSnapshots_agreeWithHdrHistogram_aloneAndMerged() {
+    SplittableRandom random = new SplittableRandom(23);
+    WindowConfig config = WindowConfig.defaults();
+    for (int trial = 0; trial < 60; trial++) {
+      org.HdrHistogram.Histogram reference = new org.HdrHistogram.Histogram(
+          config.lowestDiscernibleValue(), config.highestTrackableValue(), config.significantDigits());
+      HistogramSnapshot merged = null;
+      for (int part = 0; part < 4; part++) {
+        boolean sparse = random.nextBoolean();
+        RollingWindow w = random.nextBoolean()
+            ? RollingWindow.create(config, time) : RollingWindow.createCompact(config, time);
+        int n = sparse ? random.nextInt(1, 6) : random.nextInt(500, 3_000);
+        for (int i = 0; i < n; i++) {
+          long v = sparse ? (long) Math.exp(random.nextDouble(0, Math.log(config.highestTrackableValue())))
+              : (long) Math.exp(12 + RollingWindowContract.gaussian(random));
+          w.record(v);
+          reference.recordValue(v);
+        }
+        HistogramSnapshot s = (HistogramSnapshot) w.snapshot();
+        assertThat(s.histogram()).isEqualTo(s.histogram().copy());
+        merged = merged == null ? s : merged.merge(s);
+      }
+      assertThat(merged.histogram()).as("trial %s", trial).isEqualTo(reference);
+      for (HistogramSnapshot s : new HistogramSnapshot[] {merged, HistogramSnapshot.fromByteArray(merged.toByteArray())}) {
+        for (double p : new double[] {0.1, 1, 25, 50, 75, 95, 99, 99.9, 100}) {
+          double expected = Math.max(s.min(), Math.min(s.max(), reference.getValueAtPercentile(p)));
+          assertThat(s.valueAtPercentile(p)).as("trial %s p%s", trial, p).isEqualTo(expected);
+        }
+        for (int k = 0; k < 10; k++) {
+          long target = (long) Math.exp(random.nextDouble(0, 30));
+          double expected = target >= s.max() ? 0.0 : target < s.min() ? 1.0
+              : (double) (s.count() - reference.getCountBetweenValues(0, target)) / s.count();
+          assertThat(s.fractionAbove(target)).as("trial %s above %s", trial, target).isEqualTo(expected);
+        }
+      }
+    }
+  }
+
+  @Test
+  void bucketHistograms_farApart_snapshotAsTheWindowDoes() {
+    WindowConfig config = WindowConfig.defaults();
+    BucketLayout layout = BucketLayout.of(config);
+    long hour = 3_600_000_000_000L;
+    BucketHistogram early = BucketHistogram.of(7, new int[] {layout.indexOf(1_000)}, new long[] {2}, 2_000, 1_000, 1_000, 0);
+    BucketHistogram late = BucketHistogram.of(8, new int[] {layout.indexOf(1_000), layout.indexOf(hour)},
+        new long[] {1, 1}, 1_000 + hour, 1_000, hour, 1);
+    HistogramSnapshot s = BucketHistogram.snapshot(config, java.util.List.of(late, early), 0, 10);
+    RollingWindow window = RollingWindow.create(config, time);
+    for (long v : new long[] {1_000, 1_000, 1_000, hour}) {
+      window.record(v);
+    }
+    HistogramSnapshot expected = (HistogramSnapshot) window.snapshot();
+    assertThat(s.histogram()).isEqualTo(expected.histogram());
+    assertThat(s.count()).isEqualTo(4);
+    assertThat(s.rejected()).isEqualTo(1);
+    for (double p : new double[] {10, 50, 75, 76, 100}) {
+      assertThat(s.valueAtPercentile(p)).isEqualTo(expected.valueAtPercentile(p));
+    }
+    assertThat(s.fractionAbove(1_000)).isEqualTo(0.25);
+  }
 }
