@@ -17,6 +17,7 @@ import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.SumCapConfig;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
@@ -36,7 +37,7 @@ class PermanentErrorTest {
   private static final Duration TIMEOUT = Duration.ofMillis(250);
 
   @Test
-  void noPerm_surfacesAtOnce_isLoggedOnce_andIsNotAnOutage(RedisProcess server) {
+  void noPerm_surfacesAtOnce_isLoggedOnce_andIsNotAnOutage(RedisProcess server) throws IOException {
     RedisClient admin = RedisTestSupport.client();
     RedisClient limited = RedisTestSupport.client();
     List<LogRecord> logged = new CopyOnWriteArrayList<>();
@@ -56,8 +57,8 @@ class PermanentErrorTest {
     log.addHandler(capture);
     try (StatefulRedisConnection<String, String> root = admin.connect(server.uri())) {
       root.sync().dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8),
-          new CommandArgs<>(StringCodec.UTF8).add("SETUSER").add("ringtail-perm").addKeys(AclTest.ACL.split(" ")));
-      RedisURI uri = RedisURI.builder(server.uri()).withAuthentication("ringtail-perm", "ringtail-secret").build();
+          new CommandArgs<>(StringCodec.UTF8).add("SETUSER").add("ringtail-perm").addKeys(AclTest.documentedAcl().split(" ")));
+      RedisURI uri = RedisURI.builder(server.uri()).withAuthentication("ringtail-perm", "secret").build();
       try (StatefulRedisConnection<String, String> app = limited.connect(uri)) {
         RedisBackend outside = RedisBackend.builder(app).keyPrefix("other").commandTimeout(TIMEOUT)
             .outagePolicy(OutagePolicy.FAIL_CLOSED).build();
