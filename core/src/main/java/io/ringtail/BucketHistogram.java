@@ -6,9 +6,9 @@ import java.util.Objects;
 /**
  * The samples of one bucket of a window, as a sparse histogram: the slots that saw samples
  * (ascending, in the layout of a {@link WindowConfig}'s precision and lowest discernible value)
- * with their counts, beside the exact count, sum, min, max and rejected count. What a
- * {@link BucketRecorder} hands out and what a window that keeps its buckets elsewhere (for
- * example in Redis) stores, merges and turns back into a {@link HistogramSnapshot}.
+ * with their counts, beside the exact count, sum, min, max and rejected count. What a {@link
+ * BucketRecorder} hands out and what a window that keeps its buckets elsewhere (for example in
+ * Redis) stores, merges and turns back into a {@link HistogramSnapshot}.
  *
  * <p>Immutable and thread-safe.
  */
@@ -25,8 +25,15 @@ public final class BucketHistogram {
   private final long max;
   private final long rejected;
 
-  private BucketHistogram(long bucket, int[] slots, long[] counts, long count, long sum, long min,
-      long max, long rejected) {
+  private BucketHistogram(
+      long bucket,
+      int[] slots,
+      long[] counts,
+      long count,
+      long sum,
+      long min,
+      long max,
+      long rejected) {
     this.bucket = bucket;
     this.slots = slots;
     this.counts = counts;
@@ -38,21 +45,24 @@ public final class BucketHistogram {
   }
 
   /**
-   * A bucket histogram from its parts, checked: slots ascending and distinct, counts positive,
-   * min and max within the slots' range when not empty.
+   * A bucket histogram from its parts, checked: slots ascending and distinct, counts positive, min
+   * and max within the slots' range when not empty.
    *
    * @param bucket absolute bucket index ({@code floor(time / bucketWidth)})
    * @param min the exact smallest sample (ignored when there is none)
    * @param max the exact largest sample (ignored when there is none)
    * @throws IllegalArgumentException if the parts do not describe a histogram
    */
-  public static BucketHistogram of(long bucket, int[] slots, long[] counts, long sum, long min,
-      long max, long rejected) {
+  public static BucketHistogram of(
+      long bucket, int[] slots, long[] counts, long sum, long min, long max, long rejected) {
     Objects.requireNonNull(slots, "slots");
     Objects.requireNonNull(counts, "counts");
     if (slots.length != counts.length) {
-      throw new IllegalArgumentException("slots and counts must have the same length, but were "
-          + slots.length + " and " + counts.length);
+      throw new IllegalArgumentException(
+          "slots and counts must have the same length, but were "
+              + slots.length
+              + " and "
+              + counts.length);
     }
     if (rejected < 0) {
       throw new IllegalArgumentException("rejected must be at least 0, but was " + rejected);
@@ -60,25 +70,36 @@ public final class BucketHistogram {
     long n = 0;
     for (int i = 0; i < slots.length; i++) {
       if (slots[i] < 0 || (i > 0 && slots[i] <= slots[i - 1])) {
-        throw new IllegalArgumentException("slots must ascend from 0, but slot " + i + " was " + slots[i]);
+        throw new IllegalArgumentException(
+            "slots must ascend from 0, but slot " + i + " was " + slots[i]);
       }
       if (counts[i] <= 0) {
-        throw new IllegalArgumentException("counts must be positive, but count " + i + " was " + counts[i]);
+        throw new IllegalArgumentException(
+            "counts must be positive, but count " + i + " was " + counts[i]);
       }
       n += counts[i];
     }
     if (n == 0) {
-      return new BucketHistogram(bucket, NO_SLOTS, NO_COUNTS, 0, 0, Long.MAX_VALUE, Long.MIN_VALUE, rejected);
+      return new BucketHistogram(
+          bucket, NO_SLOTS, NO_COUNTS, 0, 0, Long.MAX_VALUE, Long.MIN_VALUE, rejected);
     }
     if (min < 0 || max < min) {
-      throw new IllegalArgumentException("min and max must satisfy 0 <= min <= max, but were " + min + " and " + max);
+      throw new IllegalArgumentException(
+          "min and max must satisfy 0 <= min <= max, but were " + min + " and " + max);
     }
     return new BucketHistogram(bucket, slots.clone(), counts.clone(), n, sum, min, max, rejected);
   }
 
   /** Takes ownership of the arrays; the caller has checked them. */
-  static BucketHistogram trusted(long bucket, int[] slots, long[] counts, long count, long sum,
-      long min, long max, long rejected) {
+  static BucketHistogram trusted(
+      long bucket,
+      int[] slots,
+      long[] counts,
+      long count,
+      long sum,
+      long min,
+      long max,
+      long rejected) {
     return new BucketHistogram(bucket, slots, counts, count, sum, min, max, rejected);
   }
 
@@ -133,15 +154,16 @@ public final class BucketHistogram {
   }
 
   /**
-   * This bucket plus another of the same bucket index: counts, sums and rejections add, min and
-   * max combine.
+   * This bucket plus another of the same bucket index: counts, sums and rejections add, min and max
+   * combine.
    *
    * @throws IllegalArgumentException if the other holds a different bucket
    */
   public BucketHistogram plus(BucketHistogram other) {
     Objects.requireNonNull(other, "other");
     if (other.bucket != bucket) {
-      throw new IllegalArgumentException("other must hold bucket " + bucket + ", but held " + other.bucket);
+      throw new IllegalArgumentException(
+          "other must hold bucket " + bucket + ", but held " + other.bucket);
     }
     int[] s = new int[slots.length + other.slots.length];
     long[] c = new long[s.length];
@@ -160,19 +182,26 @@ public final class BucketHistogram {
         c[k++] = counts[i++] + other.counts[j++];
       }
     }
-    return new BucketHistogram(bucket, Arrays.copyOf(s, k), Arrays.copyOf(c, k), count + other.count,
-        sum + other.sum, Math.min(min, other.min), Math.max(max, other.max), rejected + other.rejected);
+    return new BucketHistogram(
+        bucket,
+        Arrays.copyOf(s, k),
+        Arrays.copyOf(c, k),
+        count + other.count,
+        sum + other.sum,
+        Math.min(min, other.min),
+        Math.max(max, other.max),
+        rejected + other.rejected);
   }
 
   /**
    * The snapshot of a window made of {@code buckets} (any number, in any order, possibly several
-   * per bucket index) over the interval {@code [startNanos, endNanos]}, at the precision of
-   * {@code config}: what the in-process window would report for the same samples.
+   * per bucket index) over the interval {@code [startNanos, endNanos]}, at the precision of {@code
+   * config}: what the in-process window would report for the same samples.
    *
    * @throws IllegalArgumentException if a bucket has a slot outside the configuration's layout
    */
-  public static HistogramSnapshot snapshot(WindowConfig config, Iterable<BucketHistogram> buckets,
-      long startNanos, long endNanos) {
+  public static HistogramSnapshot snapshot(
+      WindowConfig config, Iterable<BucketHistogram> buckets, long startNanos, long endNanos) {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(buckets, "buckets");
     BucketLayout layout = BucketLayout.of(config);
@@ -185,8 +214,11 @@ public final class BucketHistogram {
     long rejected = 0;
     for (BucketHistogram b : buckets) {
       if (b.slots.length > 0 && b.slots[b.slots.length - 1] >= layout.length()) {
-        throw new IllegalArgumentException("buckets must fit the configuration's " + layout.length()
-            + " slots, but one had slot " + b.slots[b.slots.length - 1]);
+        throw new IllegalArgumentException(
+            "buckets must fit the configuration's "
+                + layout.length()
+                + " slots, but one had slot "
+                + b.slots[b.slots.length - 1]);
       }
       if (lists == slotLists.length) {
         slotLists = Arrays.copyOf(slotLists, lists * 2);
@@ -203,13 +235,33 @@ public final class BucketHistogram {
     for (int l = 0; l < lists; l++) {
       lengths[l] = slotLists[l].length;
     }
-    return HistogramSnapshot.ofLists(layout, slotLists, countLists, lengths, lists, sum, min, max,
-        rejected, startNanos, endNanos, null);
+    return HistogramSnapshot.ofLists(
+        layout,
+        slotLists,
+        countLists,
+        lengths,
+        lists,
+        sum,
+        min,
+        max,
+        rejected,
+        startNanos,
+        endNanos,
+        null);
   }
 
   @Override
   public String toString() {
-    return "BucketHistogram[bucket=" + bucket + ", count=" + count + ", sum=" + sum + ", slots="
-        + slots.length + ", rejected=" + rejected + "]";
+    return "BucketHistogram[bucket="
+        + bucket
+        + ", count="
+        + count
+        + ", sum="
+        + sum
+        + ", slots="
+        + slots.length
+        + ", rejected="
+        + rejected
+        + "]";
   }
 }

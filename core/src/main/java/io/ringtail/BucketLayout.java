@@ -3,16 +3,15 @@ package io.ringtail;
 import org.HdrHistogram.Histogram;
 
 /**
- * Maps values to slots of a dense count array laid out exactly as HdrHistogram lays out its
- * counts for the same (lowest discernible value, highest trackable value, significant digits).
+ * Maps values to slots of a dense count array laid out exactly as HdrHistogram lays out its counts
+ * for the same (lowest discernible value, highest trackable value, significant digits).
  *
- * <p>Why not HdrHistogram's own: the windows keep their counts in arrays they own and work on
- * them slot by slot (added into a stripe's accumulator, summed into the window total and
- * subtracted when a bucket leaves, sealed into a sparse list of slots), which needs the index
- * HdrHistogram does not expose. A snapshot's counts go back into HdrHistogram through
- * {@link #valueAt(int)}; the tests check
- * that {@code valueAt(indexOf(v))} is HdrHistogram's {@code lowestEquivalentValue(v)} for every
- * configuration the builder accepts.
+ * <p>Why not HdrHistogram's own: the windows keep their counts in arrays they own and work on them
+ * slot by slot (added into a stripe's accumulator, summed into the window total and subtracted when
+ * a bucket leaves, sealed into a sparse list of slots), which needs the index HdrHistogram does not
+ * expose. A snapshot's counts go back into HdrHistogram through {@link #valueAt(int)}; the tests
+ * check that {@code valueAt(indexOf(v))} is HdrHistogram's {@code lowestEquivalentValue(v)} for
+ * every configuration the builder accepts.
  */
 final class BucketLayout {
   /** {@link #largestLowestDiscernibleValue} for 0 to 5 significant digits. */
@@ -28,7 +27,8 @@ final class BucketLayout {
   private final int leadingZeroCountBase;
   private final int length;
 
-  private BucketLayout(long lowestDiscernibleValue, long highestTrackableValue, int significantDigits) {
+  private BucketLayout(
+      long lowestDiscernibleValue, long highestTrackableValue, int significantDigits) {
     this.lowestDiscernibleValue = lowestDiscernibleValue;
     this.highestTrackableValue = highestTrackableValue;
     this.significantDigits = significantDigits;
@@ -62,17 +62,20 @@ final class BucketLayout {
     return (int) (Math.log(lowestDiscernibleValue) / Math.log(2));
   }
 
-  /** How many bits the sub-buckets of {@code significantDigits} digits need, as HdrHistogram counts them. */
+  /**
+   * How many bits the sub-buckets of {@code significantDigits} digits need, as HdrHistogram counts
+   * them.
+   */
   static int subBucketCountMagnitude(int significantDigits) {
     long largestValueWithSingleUnitResolution = 2 * (long) Math.pow(10, significantDigits);
     return (int) Math.ceil(Math.log(largestValueWithSingleUnitResolution) / Math.log(2));
   }
 
   /**
-   * The largest lowest discernible value HdrHistogram accepts at {@code significantDigits}
-   * (0 to 5): at most {@code Long.MAX_VALUE / 2}, and its unit magnitude plus the sub-bucket
-   * bits at most 62, so that the first bucket's top, {@code subBucketCount << unitMagnitude},
-   * is a positive {@code long}. Any larger value would overflow that shift.
+   * The largest lowest discernible value HdrHistogram accepts at {@code significantDigits} (0 to
+   * 5): at most {@code Long.MAX_VALUE / 2}, and its unit magnitude plus the sub-bucket bits at most
+   * 62, so that the first bucket's top, {@code subBucketCount << unitMagnitude}, is a positive
+   * {@code long}. Any larger value would overflow that shift.
    */
   static long largestLowestDiscernibleValue(int significantDigits) {
     return LARGEST_LOWEST[significantDigits];
@@ -96,10 +99,14 @@ final class BucketLayout {
   }
 
   static BucketLayout of(WindowConfig config) {
-    return of(config.lowestDiscernibleValue(), config.highestTrackableValue(), config.significantDigits());
+    return of(
+        config.lowestDiscernibleValue(),
+        config.highestTrackableValue(),
+        config.significantDigits());
   }
 
-  static BucketLayout of(long lowestDiscernibleValue, long highestTrackableValue, int significantDigits) {
+  static BucketLayout of(
+      long lowestDiscernibleValue, long highestTrackableValue, int significantDigits) {
     return new BucketLayout(lowestDiscernibleValue, highestTrackableValue, significantDigits);
   }
 
@@ -135,7 +142,8 @@ final class BucketLayout {
   int indexOf(long value) {
     int bucketIndex = leadingZeroCountBase - Long.numberOfLeadingZeros(value | subBucketMask);
     int subBucketIndex = (int) (value >>> (bucketIndex + unitMagnitude));
-    return ((bucketIndex + 1) << subBucketHalfCountMagnitude) + (subBucketIndex - subBucketHalfCount);
+    return ((bucketIndex + 1) << subBucketHalfCountMagnitude)
+        + (subBucketIndex - subBucketHalfCount);
   }
 
   /** The lowest value that maps to {@code index}. */

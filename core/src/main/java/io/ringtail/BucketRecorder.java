@@ -8,16 +8,16 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Records samples into the buckets of a window definition and hands each bucket's samples out as
  * {@link BucketHistogram}s, for a window that keeps its buckets elsewhere (for example a fleet's
- * merged buckets in Redis). The record path is the in-process window's: padded stripes picked
- * by thread, HdrHistogram's {@code WriterReaderPhaser}, no lock, no allocation.
+ * merged buckets in Redis). The record path is the in-process window's: padded stripes picked by
+ * thread, HdrHistogram's {@code WriterReaderPhaser}, no lock, no allocation.
  *
  * <p>Buckets are numbered by absolute index {@code floor(t / bucketWidth)} of the time source's
- * reading {@code t}, so processes sharing a time base fill the same buckets. As in the
- * in-process window, a record past the live bucket rotates it (lazily, trying the lock only),
- * and a reading earlier than the live bucket records into the live bucket.
+ * reading {@code t}, so processes sharing a time base fill the same buckets. As in the in-process
+ * window, a record past the live bucket rotates it (lazily, trying the lock only), and a reading
+ * earlier than the live bucket records into the live bucket.
  *
- * <p>Thread-safe: any number of threads may record while one or more threads
- * {@linkplain #drain() drain}. Each recorded sample is handed out by exactly one drain.
+ * <p>Thread-safe: any number of threads may record while one or more threads {@linkplain #drain()
+ * drain}. Each recorded sample is handed out by exactly one drain.
  */
 public final class BucketRecorder {
   private final WindowConfig config;
@@ -59,8 +59,8 @@ public final class BucketRecorder {
 
   /** A recorder of {@code config}'s buckets reading {@code timeSource}. */
   public static BucketRecorder create(WindowConfig config, TimeSource timeSource) {
-    return new BucketRecorder(Objects.requireNonNull(config, "config"),
-        Objects.requireNonNull(timeSource, "timeSource"));
+    return new BucketRecorder(
+        Objects.requireNonNull(config, "config"), Objects.requireNonNull(timeSource, "timeSource"));
   }
 
   /** The configuration whose buckets and precision this recorder uses. */
@@ -84,8 +84,8 @@ public final class BucketRecorder {
   }
 
   /**
-   * Records a sample at a reading of the time source. A negative sample or one above the
-   * highest trackable value is counted as rejected, never thrown on.
+   * Records a sample at a reading of the time source. A negative sample or one above the highest
+   * trackable value is counted as rejected, never thrown on.
    */
   public void recordAt(long value, long timeNanos) {
     if (timeNanos - liveStart >= width) {
@@ -95,7 +95,8 @@ public final class BucketRecorder {
     long ticket = stripe.phaser.writerCriticalSectionEnter();
     try {
       StripedWindow.Accumulator active = stripe.active;
-      if (value < 0 || value > highest
+      if (value < 0
+          || value > highest
           || active.add(layout.indexOf(value), value) == StripedWindow.Accumulator.OVER_LIMIT) {
         active.reject();
       }
@@ -106,8 +107,8 @@ public final class BucketRecorder {
 
   /**
    * Hands out everything recorded since the previous drain, one histogram per bucket that saw
-   * samples or rejections, oldest bucket first. The live bucket is included as far as it is
-   * filled; its later samples come out in a later drain.
+   * samples or rejections, oldest bucket first. The live bucket is included as far as it is filled;
+   * its later samples come out in a later drain.
    */
   public List<BucketHistogram> drain() {
     long now = timeSource.nanoTime();
@@ -130,8 +131,11 @@ public final class BucketRecorder {
   /** Bytes this recorder holds in the heap, as currently allocated. */
   public long footprintBytes() {
     long denseArray = 16 + 8L * layout.length();
-    return 160 + stripes.length * (StripedWindow.Stripe.BYTES + 2 * (StripedWindow.Accumulator.BYTES + denseArray))
-        + StripedWindow.Accumulator.BYTES + denseArray;
+    return 160
+        + stripes.length
+            * (StripedWindow.Stripe.BYTES + 2 * (StripedWindow.Accumulator.BYTES + denseArray))
+        + StripedWindow.Accumulator.BYTES
+        + denseArray;
   }
 
   private void tryAdvance(long now) {
@@ -197,8 +201,9 @@ public final class BucketRecorder {
         n += counts[i];
       }
     }
-    BucketHistogram out = BucketHistogram.trusted(liveBucket, slots, slotCounts, n, live.sum, live.min,
-        live.max, live.rejected);
+    BucketHistogram out =
+        BucketHistogram.trusted(
+            liveBucket, slots, slotCounts, n, live.sum, live.min, live.max, live.rejected);
     live.clear(layout);
     return out;
   }

@@ -8,19 +8,20 @@ import java.util.Arrays;
  * A {@link RollingWindow} whose memory grows with what it holds, not with the value range it is
  * configured for: the window to keep per key when there are many keys.
  *
- * <p>Same window and percentile definitions, same precision, same snapshot as the striped window
- * of {@link RollingWindow#create}, checked by the same contract tests. Where they differ: each
- * bucket keeps, sparsely, only the histogram slots its samples fell in (12 bytes per distinct
- * slot), so a window that saw ten samples costs a few hundred bytes where a striped window costs
- * its dense arrays (145 KiB at the defaults with one stripe) from the start.
+ * <p>Same window and percentile definitions, same precision, same snapshot as the striped window of
+ * {@link RollingWindow#create}, checked by the same contract tests. Where they differ: each bucket
+ * keeps, sparsely, only the histogram slots its samples fell in (12 bytes per distinct slot), so a
+ * window that saw ten samples costs a few hundred bytes where a striped window costs its dense
+ * arrays (145 KiB at the defaults with one stripe) from the start.
  *
- * <p>Thread-safe: every record and snapshot holds the window's lock for a short computation
- * that never blocks. Concurrent recorders on one window therefore contend; for a few windows
- * recorded by many threads, prefer {@link RollingWindow#create}. Recording a value not seen
- * before in the live bucket costs O(d) for the d distinct slots it holds; a seen one O(log d).
+ * <p>Thread-safe: every record and snapshot holds the window's lock for a short computation that
+ * never blocks. Concurrent recorders on one window therefore contend; for a few windows recorded by
+ * many threads, prefer {@link RollingWindow#create}. Recording a value not seen before in the live
+ * bucket costs O(d) for the d distinct slots it holds; a seen one O(log d).
  */
 final class CompactWindow implements RollingWindow {
   private static final long OBJECT_BYTES = 80;
+
   /** The layout of the configuration last used, shared by the many windows of one keyed set. */
   private static volatile Shape lastShape;
 
@@ -34,11 +35,16 @@ final class CompactWindow implements RollingWindow {
   // guarded by this
   private long liveEpoch;
   private final Bucket[] ring;
+
   /** Count, sum and rejected of the buckets that left the ring, for {@link WindowTotals}. */
   private long retiredCount;
+
   private double retiredSum;
   private long retiredRejected;
-  /** Sum of every bucket in the ring, including any that left the window but are not yet dropped. */
+
+  /**
+   * Sum of every bucket in the ring, including any that left the window but are not yet dropped.
+   */
   private long ringSum;
 
   private CompactWindow(WindowConfig config, TimeSource timeSource) {
@@ -65,8 +71,8 @@ final class CompactWindow implements RollingWindow {
 
   /** An empty compact window of the given shape reading the given time source. */
   static CompactWindow create(WindowConfig config, TimeSource timeSource) {
-    return new CompactWindow(Checks.requireNonNull("config", config),
-        Checks.requireNonNull("timeSource", timeSource));
+    return new CompactWindow(
+        Checks.requireNonNull("config", config), Checks.requireNonNull("timeSource", timeSource));
   }
 
   @Override
@@ -96,9 +102,9 @@ final class CompactWindow implements RollingWindow {
   }
 
   /**
-   * Whether the window's sum can take {@code value} without passing {@link Long#MAX_VALUE}.
-   * The ring's running sum bounds the window's; only when it is too close are the buckets that
-   * left the window dropped to get the exact figure.
+   * Whether the window's sum can take {@code value} without passing {@link Long#MAX_VALUE}. The
+   * ring's running sum bounds the window's; only when it is too close are the buckets that left the
+   * window dropped to get the exact figure.
    */
   private boolean fitsInSum(long value) {
     if (value <= Long.MAX_VALUE - ringSum) {
@@ -153,8 +159,8 @@ final class CompactWindow implements RollingWindow {
       long start = origin + oldest * width;
       long liveStart = origin + liveEpoch * width;
       long end = now - liveStart < 0 ? liveStart : now;
-      WindowTotals totals = new WindowTotals(retiredCount + count, retiredSum + sum,
-          retiredRejected + rejected);
+      WindowTotals totals =
+          new WindowTotals(retiredCount + count, retiredSum + sum, retiredRejected + rejected);
       if (entries == 0) {
         return HistogramSnapshot.empty(layout, rejected, start, end, totals);
       }
@@ -167,8 +173,8 @@ final class CompactWindow implements RollingWindow {
             }
           }
         }
-        return HistogramSnapshot.ofCounts(layout, first, counts, sum, min, max, rejected, start,
-            end, totals);
+        return HistogramSnapshot.ofCounts(
+            layout, first, counts, sum, min, max, rejected, start, end, totals);
       }
       int[][] slots = new int[lists][];
       long[][] counts = new long[lists][];
@@ -181,8 +187,8 @@ final class CompactWindow implements RollingWindow {
           lengths[lists++] = b.distinct;
         }
       }
-      return HistogramSnapshot.ofLists(layout, slots, counts, lengths, lists, sum, min, max,
-          rejected, start, end, totals);
+      return HistogramSnapshot.ofLists(
+          layout, slots, counts, lengths, lists, sum, min, max, rejected, start, end, totals);
     }
   }
 
@@ -197,8 +203,8 @@ final class CompactWindow implements RollingWindow {
 
   /**
    * Moves the live bucket forward to the one {@code timeNanos} falls in; never backwards. Returns
-   * false, and leaves the window where it is, for a reading more than one bucket ahead of the
-   * time source; only a reading that would move the window is checked against it.
+   * false, and leaves the window where it is, for a reading more than one bucket ahead of the time
+   * source; only a reading that would move the window is checked against it.
    */
   private boolean advance(long timeNanos) {
     long epoch = Math.floorDiv(timeNanos - origin, width);

@@ -14,30 +14,36 @@ import org.HdrHistogram.HistogramIterationValue;
  * The in-process {@link WindowSnapshot}: exact count, sum, min and max beside the counts of an
  * HdrHistogram of the same samples.
  *
- * <p>It keeps the cumulative counts of its histogram slots in HdrHistogram's layout: of every
- * slot between its min and max when most of them hold samples, else of the non-empty slots
- * beside their indexes, whichever is smaller. Its memory therefore follows the slots that hold
- * samples, not the range of the values (two samples of 1 µs and 1 h take two entries), and a
- * percentile is a binary search, with HdrHistogram's nearest-rank semantics. An HdrHistogram
- * {@link Histogram} is built from them only when one is asked for ({@link #histogram()},
- * {@link #toByteArray()}, or {@link #merge} of snapshots of different precisions).
+ * <p>It keeps the cumulative counts of its histogram slots in HdrHistogram's layout: of every slot
+ * between its min and max when most of them hold samples, else of the non-empty slots beside their
+ * indexes, whichever is smaller. Its memory therefore follows the slots that hold samples, not the
+ * range of the values (two samples of 1 µs and 1 h take two entries), and a percentile is a binary
+ * search, with HdrHistogram's nearest-rank semantics. An HdrHistogram {@link Histogram} is built
+ * from them only when one is asked for ({@link #histogram()}, {@link #toByteArray()}, or {@link
+ * #merge} of snapshots of different precisions).
  *
  * <p>Immutable and thread-safe. Snapshots {@linkplain #merge(HistogramSnapshot) merge} (windows of
  * several threads, processes or hosts into one) and {@linkplain #toByteArray() serialise} with
- * HdrHistogram's compressed encoding (a few hundred bytes for a typical latency window), so a
- * fleet can ship them to one place and aggregate.
+ * HdrHistogram's compressed encoding (a few hundred bytes for a typical latency window), so a fleet
+ * can ship them to one place and aggregate.
  */
 public final class HistogramSnapshot implements WindowSnapshot {
   private static final int MAGIC = 0x52545331; // "RTS1"
   private static final long[] NO_COUNTS = new long[0];
 
   private final BucketLayout layout;
+
   /** Slot of entry 0 when dense; unused when sparse. */
   private final int offset;
-  /** The slot of each entry, ascending, when sparse; null when dense (entry i is slot offset + i). */
+
+  /**
+   * The slot of each entry, ascending, when sparse; null when dense (entry i is slot offset + i).
+   */
   private final int[] slots;
+
   /** {@code cumulative[i]}: samples in entries 0 to i. */
   private final long[] cumulative;
+
   private final long count;
   private final long sum;
   private final long min;
@@ -45,12 +51,23 @@ public final class HistogramSnapshot implements WindowSnapshot {
   private final long rejected;
   private final long startNanos;
   private final long endNanos;
+
   /** Null when the snapshot carries no totals (decoded, or merged with one that has none). */
   private final WindowTotals totals;
 
   /** Takes ownership of the arrays; see {@link #slots} and {@link #cumulative}. */
-  private HistogramSnapshot(BucketLayout layout, int offset, int[] slots, long[] cumulative, long sum,
-      long min, long max, long rejected, long startNanos, long endNanos, WindowTotals totals) {
+  private HistogramSnapshot(
+      BucketLayout layout,
+      int offset,
+      int[] slots,
+      long[] cumulative,
+      long sum,
+      long min,
+      long max,
+      long rejected,
+      long startNanos,
+      long endNanos,
+      WindowTotals totals) {
     this.layout = layout;
     this.offset = offset;
     this.slots = slots;
@@ -66,15 +83,25 @@ public final class HistogramSnapshot implements WindowSnapshot {
   }
 
   /** An empty snapshot. */
-  static HistogramSnapshot empty(BucketLayout layout, long rejected, long startNanos, long endNanos,
-      WindowTotals totals) {
-    return new HistogramSnapshot(layout, 0, null, NO_COUNTS, 0, Long.MAX_VALUE, Long.MIN_VALUE,
-        rejected, startNanos, endNanos, totals);
+  static HistogramSnapshot empty(
+      BucketLayout layout, long rejected, long startNanos, long endNanos, WindowTotals totals) {
+    return new HistogramSnapshot(
+        layout,
+        0,
+        null,
+        NO_COUNTS,
+        0,
+        Long.MAX_VALUE,
+        Long.MIN_VALUE,
+        rejected,
+        startNanos,
+        endNanos,
+        totals);
   }
 
   /**
-   * Whether {@code range} dense entries take no more memory than {@code nonEmpty} sparse ones
-   * (a long each, against a long and an int each).
+   * Whether {@code range} dense entries take no more memory than {@code nonEmpty} sparse ones (a
+   * long each, against a long and an int each).
    */
   static boolean denseFits(long range, long nonEmpty) {
     return 2 * range <= 3 * nonEmpty;
@@ -86,8 +113,18 @@ public final class HistogramSnapshot implements WindowSnapshot {
    * allocates only what the snapshot keeps, so it costs memory in proportion to the non-empty
    * slots.
    */
-  static HistogramSnapshot ofDense(BucketLayout layout, long[] a, long[] b, int first, int last,
-      long sum, long min, long max, long rejected, long startNanos, long endNanos,
+  static HistogramSnapshot ofDense(
+      BucketLayout layout,
+      long[] a,
+      long[] b,
+      int first,
+      int last,
+      long sum,
+      long min,
+      long max,
+      long rejected,
+      long startNanos,
+      long endNanos,
       WindowTotals totals) {
     int range = last - first + 1;
     long nonEmpty = 0;
@@ -125,17 +162,26 @@ public final class HistogramSnapshot implements WindowSnapshot {
         }
       }
     }
-    return new HistogramSnapshot(layout, first, slots, cumulative, sum, min, max, rejected,
-        startNanos, endNanos, totals);
+    return new HistogramSnapshot(
+        layout, first, slots, cumulative, sum, min, max, rejected, startNanos, endNanos, totals);
   }
 
   /**
    * The snapshot of {@code n} slots with their counts, ascending and distinct, counts positive:
-   * takes ownership of the arrays (their first {@code n} entries), and keeps them as they are,
-   * made cumulative, unless a dense array of the same range is no larger.
+   * takes ownership of the arrays (their first {@code n} entries), and keeps them as they are, made
+   * cumulative, unless a dense array of the same range is no larger.
    */
-  static HistogramSnapshot ofSorted(BucketLayout layout, int[] slots, long[] counts, int n,
-      long sum, long min, long max, long rejected, long startNanos, long endNanos,
+  static HistogramSnapshot ofSorted(
+      BucketLayout layout,
+      int[] slots,
+      long[] counts,
+      int n,
+      long sum,
+      long min,
+      long max,
+      long rejected,
+      long startNanos,
+      long endNanos,
       WindowTotals totals) {
     if (n == 0) {
       return empty(layout, rejected, startNanos, endNanos, totals);
@@ -151,8 +197,8 @@ public final class HistogramSnapshot implements WindowSnapshot {
         }
         cumulative[i] = running;
       }
-      return new HistogramSnapshot(layout, first, null, cumulative, sum, min, max, rejected,
-          startNanos, endNanos, totals);
+      return new HistogramSnapshot(
+          layout, first, null, cumulative, sum, min, max, rejected, startNanos, endNanos, totals);
     }
     for (int k = 0; k < n; k++) {
       running += counts[k];
@@ -160,33 +206,62 @@ public final class HistogramSnapshot implements WindowSnapshot {
     }
     int[] keptSlots = n == slots.length ? slots : Arrays.copyOf(slots, n);
     long[] cumulative = n == counts.length ? counts : Arrays.copyOf(counts, n);
-    return new HistogramSnapshot(layout, first, keptSlots, cumulative, sum, min, max, rejected,
-        startNanos, endNanos, totals);
+    return new HistogramSnapshot(
+        layout,
+        first,
+        keptSlots,
+        cumulative,
+        sum,
+        min,
+        max,
+        rejected,
+        startNanos,
+        endNanos,
+        totals);
   }
 
   /**
    * The dense snapshot of {@code counts}, the counts of the slots from {@code first} on: takes
    * ownership of the array and makes it cumulative in place.
    */
-  static HistogramSnapshot ofCounts(BucketLayout layout, int first, long[] counts, long sum,
-      long min, long max, long rejected, long startNanos, long endNanos, WindowTotals totals) {
+  static HistogramSnapshot ofCounts(
+      BucketLayout layout,
+      int first,
+      long[] counts,
+      long sum,
+      long min,
+      long max,
+      long rejected,
+      long startNanos,
+      long endNanos,
+      WindowTotals totals) {
     for (int i = 1; i < counts.length; i++) {
       counts[i] += counts[i - 1];
     }
-    return new HistogramSnapshot(layout, first, null, counts, sum, min, max, rejected, startNanos,
-        endNanos, totals);
+    return new HistogramSnapshot(
+        layout, first, null, counts, sum, min, max, rejected, startNanos, endNanos, totals);
   }
 
   /**
-   * The snapshot of the sum of {@code lists} sparse histograms: list {@code l} holds
-   * {@code lengths[l]} slots, ascending and distinct, in {@code slots[l]}, with their positive
-   * counts in {@code counts[l]}. When the lists together hold about as many entries as their
-   * range has slots they add into a dense array of that range; otherwise they merge by slot (a
-   * heap of the lists), so memory stays in proportion to the entries either way.
+   * The snapshot of the sum of {@code lists} sparse histograms: list {@code l} holds {@code
+   * lengths[l]} slots, ascending and distinct, in {@code slots[l]}, with their positive counts in
+   * {@code counts[l]}. When the lists together hold about as many entries as their range has slots
+   * they add into a dense array of that range; otherwise they merge by slot (a heap of the lists),
+   * so memory stays in proportion to the entries either way.
    */
-  static HistogramSnapshot ofLists(BucketLayout layout, int[][] slots, long[][] counts,
-      int[] lengths, int lists, long sum, long min, long max, long rejected, long startNanos,
-      long endNanos, WindowTotals totals) {
+  static HistogramSnapshot ofLists(
+      BucketLayout layout,
+      int[][] slots,
+      long[][] counts,
+      int[] lengths,
+      int lists,
+      long sum,
+      long min,
+      long max,
+      long rejected,
+      long startNanos,
+      long endNanos,
+      WindowTotals totals) {
     long entries = 0;
     int first = Integer.MAX_VALUE;
     int last = -1;
@@ -242,8 +317,18 @@ public final class HistogramSnapshot implements WindowSnapshot {
         siftDown(heap, heapSize, 0, slots, at);
       }
     }
-    return ofSorted(layout, mergedSlots, mergedCounts, n, sum, min, max, rejected, startNanos,
-        endNanos, totals);
+    return ofSorted(
+        layout,
+        mergedSlots,
+        mergedCounts,
+        n,
+        sum,
+        min,
+        max,
+        rejected,
+        startNanos,
+        endNanos,
+        totals);
   }
 
   /** Restores the heap of lists, ordered by their next slot, below position {@code h}. */
@@ -310,10 +395,20 @@ public final class HistogramSnapshot implements WindowSnapshot {
     return slots == null ? bytes : bytes + 16 + 4L * slots.length;
   }
 
-  private static HistogramSnapshot of(Histogram histogram, long sum, long min, long max,
-      long rejected, long startNanos, long endNanos, WindowTotals totals) {
-    BucketLayout layout = BucketLayout.of(histogram.getLowestDiscernibleValue(),
-        histogram.getHighestTrackableValue(), histogram.getNumberOfSignificantValueDigits());
+  private static HistogramSnapshot of(
+      Histogram histogram,
+      long sum,
+      long min,
+      long max,
+      long rejected,
+      long startNanos,
+      long endNanos,
+      WindowTotals totals) {
+    BucketLayout layout =
+        BucketLayout.of(
+            histogram.getLowestDiscernibleValue(),
+            histogram.getHighestTrackableValue(),
+            histogram.getNumberOfSignificantValueDigits());
     int n = 0;
     for (HistogramIterationValue v : histogram.recordedValues()) {
       n++;
@@ -330,7 +425,8 @@ public final class HistogramSnapshot implements WindowSnapshot {
         counts[k++] = v.getCountAtValueIteratedTo();
       }
     }
-    return ofSorted(layout, slots, counts, k, sum, min, max, rejected, startNanos, endNanos, totals);
+    return ofSorted(
+        layout, slots, counts, k, sum, min, max, rejected, startNanos, endNanos, totals);
   }
 
   @Override
@@ -443,16 +539,21 @@ public final class HistogramSnapshot implements WindowSnapshot {
     Histogram merged = histogram();
     merged.setAutoResize(true);
     merged.add(other.histogram());
-    return of(merged, sum + other.sum, Math.min(min, other.min),
-        Math.max(max, other.max), rejected + other.rejected,
-        Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos),
+    return of(
+        merged,
+        sum + other.sum,
+        Math.min(min, other.min),
+        Math.max(max, other.max),
+        rejected + other.rejected,
+        Math.min(startNanos, other.startNanos),
+        Math.max(endNanos, other.endNanos),
         totals == null || other.totals == null ? null : totals.plus(other.totals));
   }
 
   /**
    * {@link #merge} of two snapshots whose slots coincide: their counts add slot by slot, into a
-   * dense array when the union of their ranges is no larger than what they hold, else by
-   * walking their non-empty slots in step.
+   * dense array when the union of their ranges is no larger than what they hold, else by walking
+   * their non-empty slots in step.
    */
   private HistogramSnapshot addCounts(HistogramSnapshot other) {
     long mergedSum = sum + other.sum;
@@ -463,16 +564,29 @@ public final class HistogramSnapshot implements WindowSnapshot {
         totals == null || other.totals == null ? null : totals.plus(other.totals);
     BucketLayout merged = layout;
     if (other.layout.highestTrackableValue() > layout.highestTrackableValue()) {
-      merged = BucketLayout.of(layout.lowestDiscernibleValue(), other.layout.highestTrackableValue(),
-          layout.significantDigits());
+      merged =
+          BucketLayout.of(
+              layout.lowestDiscernibleValue(),
+              other.layout.highestTrackableValue(),
+              layout.significantDigits());
     }
     if (other.isEmpty() || isEmpty()) {
       HistogramSnapshot only = isEmpty() ? other : this;
       if (only.isEmpty()) {
         return empty(merged, mergedRejected, start, end, mergedTotals);
       }
-      return new HistogramSnapshot(merged, only.offset, only.slots, only.cumulative, mergedSum,
-          only.min, only.max, mergedRejected, start, end, mergedTotals);
+      return new HistogramSnapshot(
+          merged,
+          only.offset,
+          only.slots,
+          only.cumulative,
+          mergedSum,
+          only.min,
+          only.max,
+          mergedRejected,
+          start,
+          end,
+          mergedTotals);
     }
     long mergedMin = Math.min(min, other.min);
     long mergedMax = Math.max(max, other.max);
@@ -482,11 +596,22 @@ public final class HistogramSnapshot implements WindowSnapshot {
       long[] sums = new long[range];
       addCountsInto(sums, first);
       other.addCountsInto(sums, first);
-      return ofCounts(merged, first, sums, mergedSum, mergedMin, mergedMax, mergedRejected, start,
-          end, mergedTotals);
+      return ofCounts(
+          merged,
+          first,
+          sums,
+          mergedSum,
+          mergedMin,
+          mergedMax,
+          mergedRejected,
+          start,
+          end,
+          mergedTotals);
     }
     int n = 0;
-    for (int i = nextNonEmpty(0), j = other.nextNonEmpty(0); i < entries() || j < other.entries(); n++) {
+    for (int i = nextNonEmpty(0), j = other.nextNonEmpty(0);
+        i < entries() || j < other.entries();
+        n++) {
       int mine = i < entries() ? slotAt(i) : Integer.MAX_VALUE;
       int theirs = j < other.entries() ? other.slotAt(j) : Integer.MAX_VALUE;
       i = mine <= theirs ? nextNonEmpty(i + 1) : i;
@@ -507,8 +632,18 @@ public final class HistogramSnapshot implements WindowSnapshot {
         j = other.nextNonEmpty(j + 1);
       }
     }
-    return ofSorted(merged, unionSlots, unionCounts, n, mergedSum, mergedMin, mergedMax,
-        mergedRejected, start, end, mergedTotals);
+    return ofSorted(
+        merged,
+        unionSlots,
+        unionCounts,
+        n,
+        mergedSum,
+        mergedMin,
+        mergedMax,
+        mergedRejected,
+        start,
+        end,
+        mergedTotals);
   }
 
   /** The first entry from {@code i} on that holds samples, or {@link #entries()}. */
@@ -519,7 +654,10 @@ public final class HistogramSnapshot implements WindowSnapshot {
     return i;
   }
 
-  /** Adds this snapshot's count of each slot into {@code target}, whose entry 0 is slot {@code first}. */
+  /**
+   * Adds this snapshot's count of each slot into {@code target}, whose entry 0 is slot {@code
+   * first}.
+   */
   private void addCountsInto(long[] target, int first) {
     int n = cumulative.length;
     if (slots == null) {
@@ -536,14 +674,21 @@ public final class HistogramSnapshot implements WindowSnapshot {
     }
   }
 
-  /** This snapshot as bytes: a small header and HdrHistogram's compressed encoding (without totals). */
+  /**
+   * This snapshot as bytes: a small header and HdrHistogram's compressed encoding (without totals).
+   */
   public byte[] toByteArray() {
     Histogram histogram = histogram();
     ByteBuffer encoded = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
     int histogramBytes = histogram.encodeIntoCompressedByteBuffer(encoded);
     ByteBuffer out = ByteBuffer.allocate(4 + 6 * Long.BYTES + histogramBytes);
-    out.putInt(MAGIC).putLong(sum).putLong(min).putLong(max).putLong(rejected)
-        .putLong(startNanos).putLong(endNanos);
+    out.putInt(MAGIC)
+        .putLong(sum)
+        .putLong(min)
+        .putLong(max)
+        .putLong(rejected)
+        .putLong(startNanos)
+        .putLong(endNanos);
     out.put(encoded.array(), 0, histogramBytes);
     return out.array();
   }
@@ -558,7 +703,9 @@ public final class HistogramSnapshot implements WindowSnapshot {
     ByteBuffer in = ByteBuffer.wrap(bytes);
     if (bytes.length < 4 + 6 * Long.BYTES || in.getInt() != MAGIC) {
       throw new IllegalArgumentException(
-          "bytes must start with a Ringtail snapshot header, but was " + bytes.length + " bytes without one");
+          "bytes must start with a Ringtail snapshot header, but was "
+              + bytes.length
+              + " bytes without one");
     }
     long sum = in.getLong();
     long min = in.getLong();
@@ -571,18 +718,45 @@ public final class HistogramSnapshot implements WindowSnapshot {
       return of(histogram, sum, min, max, rejected, start, end, null);
     } catch (DataFormatException | RuntimeException e) {
       throw new IllegalArgumentException(
-          "bytes must hold a whole Ringtail snapshot, but was one whose histogram could not be decoded: " + e, e);
+          "bytes must hold a whole Ringtail snapshot, but was one whose histogram could not be decoded: "
+              + e,
+          e);
     }
   }
 
   @Override
   public String toString() {
     if (isEmpty()) {
-      return "HistogramSnapshot[empty, rejected=" + rejected + ", interval=[" + startNanos + ", " + endNanos + "]]";
+      return "HistogramSnapshot[empty, rejected="
+          + rejected
+          + ", interval=["
+          + startNanos
+          + ", "
+          + endNanos
+          + "]]";
     }
-    return "HistogramSnapshot[count=" + count() + ", sum=" + sum + ", mean=" + mean()
-        + ", min=" + min + ", max=" + max + ", p50=" + valueAtPercentile(50)
-        + ", p95=" + valueAtPercentile(95) + ", p99=" + valueAtPercentile(99)
-        + ", rejected=" + rejected + ", interval=[" + startNanos + ", " + endNanos + "]]";
+    return "HistogramSnapshot[count="
+        + count()
+        + ", sum="
+        + sum
+        + ", mean="
+        + mean()
+        + ", min="
+        + min
+        + ", max="
+        + max
+        + ", p50="
+        + valueAtPercentile(50)
+        + ", p95="
+        + valueAtPercentile(95)
+        + ", p99="
+        + valueAtPercentile(99)
+        + ", rejected="
+        + rejected
+        + ", interval=["
+        + startNanos
+        + ", "
+        + endNanos
+        + "]]";
   }
 }

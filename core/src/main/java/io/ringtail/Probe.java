@@ -2,8 +2,8 @@ package io.ringtail;
 
 /**
  * A thread's choice of stripe, shared by every window the thread records into, in the manner of
- * {@code Striped64}'s probe: it starts at the thread's id, so threads start spread as before,
- * and a thread that meets another on its stripe moves to a pseudo-random other one.
+ * {@code Striped64}'s probe: it starts at the thread's id, so threads start spread as before, and a
+ * thread that meets another on its stripe moves to a pseudo-random other one.
  *
  * <p>Confined to its thread.
  */

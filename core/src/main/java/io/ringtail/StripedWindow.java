@@ -11,57 +11,60 @@ import org.HdrHistogram.WriterReaderPhaser;
  * The in-process {@link RollingWindow}.
  *
  * <h2>Representation</h2>
+ *
  * <ul>
- *   <li><b>Stripes</b>: each recording thread adds into one of a few padded stripes, picked by
- *       its {@link Probe} (first its thread id). A stripe holds two accumulators (a dense count
- *       array in HdrHistogram's layout, see {@link BucketLayout}, plus sum, min, max and
- *       rejected): writers add into the active one while the other is drained, as in
- *       HdrHistogram's {@code Recorder}. A writer whose compare-and-set on the sum fails met
- *       another writer: it moves to another stripe for its next record, and once enough records
- *       have collided (a count halved at every rotation) the next rotation or snapshot doubles
- *       the stripes, up to the processors rounded up to a power of two. A stripe once added
- *       stays, so every drain sees every stripe a writer could have entered.
+ *   <li><b>Stripes</b>: each recording thread adds into one of a few padded stripes, picked by its
+ *       {@link Probe} (first its thread id). A stripe holds two accumulators (a dense count array
+ *       in HdrHistogram's layout, see {@link BucketLayout}, plus sum, min, max and rejected):
+ *       writers add into the active one while the other is drained, as in HdrHistogram's {@code
+ *       Recorder}. A writer whose compare-and-set on the sum fails met another writer: it moves to
+ *       another stripe for its next record, and once enough records have collided (a count halved
+ *       at every rotation) the next rotation or snapshot doubles the stripes, up to the processors
+ *       rounded up to a power of two. A stripe once added stays, so every drain sees every stripe a
+ *       writer could have entered.
  *   <li><b>Live bucket</b>: one dense accumulator, guarded by the window lock, into which the
  *       stripes are drained by every snapshot and rotation.
  *   <li><b>Sealed buckets</b>: when time moves into a new bucket the live bucket is sealed into a
  *       compact list of the slots it saw (varint-coded, two to three bytes each), kept in a FIFO of
  *       at most {@code buckets} entries. An entry's array is reused while it is big enough and at
- *       most 1.5 times what the bucket now needs, and replaced by one an eighth larger than
- *       needed otherwise, so memory follows what the buckets hold now (it does not ratchet up to
- *       the largest bucket ever seen) and steady traffic rotates without allocating.
+ *       most 1.5 times what the bucket now needs, and replaced by one an eighth larger than needed
+ *       otherwise, so memory follows what the buckets hold now (it does not ratchet up to the
+ *       largest bucket ever seen) and steady traffic rotates without allocating.
  *   <li><b>Window total</b>: one dense array holding the sum of the sealed buckets; a bucket is
  *       added when sealed and subtracted when it leaves the window. A snapshot is total plus live
  *       bucket, whatever the number of buckets or samples.
  *   <li><b>Retired totals</b>: count, sum and rejected of every bucket ever sealed (or dropped
- *       unsealed after an idle gap), added at rotation; a snapshot's {@link WindowTotals} are
- *       these plus the live bucket, so recording pays nothing for them.
+ *       unsealed after an idle gap), added at rotation; a snapshot's {@link WindowTotals} are these
+ *       plus the live bucket, so recording pays nothing for them.
  * </ul>
  *
  * <h2>Concurrency protocol</h2>
+ *
  * Built on HdrHistogram's {@link WriterReaderPhaser}, whose guarantees it inherits:
+ *
  * <ol>
- *   <li>A record enters its stripe's phaser, adds sum (a compare-and-set), count, min and max
- *       to the stripe's active accumulator, and exits: two atomic increments on the phaser, a
+ *   <li>A record enters its stripe's phaser, adds sum (a compare-and-set), count, min and max to
+ *       the stripe's active accumulator, and exits: two atomic increments on the phaser, a
  *       compare-and-set, an atomic add and two compares. It takes no lock, allocates nothing and
  *       never waits.
- *   <li>The sum never wraps. Each undrained accumulator holds a share of the headroom
- *       {@code Long.MAX_VALUE - window sum}, handed out at each drain, and accepts a sample only
- *       within it; a sample beyond its share is decided exactly under the lock (accepted, or
- *       rejected and counted if the window's sum cannot take it), which happens only when the
- *       window's sum comes within a few shares of {@code Long.MAX_VALUE}.
- *   <li>A reading more than one bucket ahead of the time source is rejected and counted, and
- *       moves nothing. Only a record that would rotate reads the time source to check it.
- *   <li>A drain (under the window lock) swaps the stripe's accumulators and flips the phaser,
- *       which returns once every record that could have seen the old accumulator has exited.
- *       The old accumulator is then read and zeroed by the drain alone. Each sample's count,
- *       sum, min and max therefore move together: nothing is lost, counted twice, or split.
+ *   <li>The sum never wraps. Each undrained accumulator holds a share of the headroom {@code
+ *       Long.MAX_VALUE - window sum}, handed out at each drain, and accepts a sample only within
+ *       it; a sample beyond its share is decided exactly under the lock (accepted, or rejected and
+ *       counted if the window's sum cannot take it), which happens only when the window's sum comes
+ *       within a few shares of {@code Long.MAX_VALUE}.
+ *   <li>A reading more than one bucket ahead of the time source is rejected and counted, and moves
+ *       nothing. Only a record that would rotate reads the time source to check it.
+ *   <li>A drain (under the window lock) swaps the stripe's accumulators and flips the phaser, which
+ *       returns once every record that could have seen the old accumulator has exited. The old
+ *       accumulator is then read and zeroed by the drain alone. Each sample's count, sum, min and
+ *       max therefore move together: nothing is lost, counted twice, or split.
  *   <li>Rotation is lazy. The first record or snapshot whose reading lies past the live bucket
- *       drains the stripes, seals the live bucket and evicts buckets that left the window. A
- *       writer only tries the lock: if another thread holds it, the writer records without
- *       waiting and its sample joins the bucket that thread is filling. The rotating writer
- *       waits, in the flip, only for records already in flight.
- *   <li>After an idle gap of a whole window or more everything has expired: the total is
- *       cleared in one pass rather than bucket by bucket, so catch-up never loops over the gap.
+ *       drains the stripes, seals the live bucket and evicts buckets that left the window. A writer
+ *       only tries the lock: if another thread holds it, the writer records without waiting and its
+ *       sample joins the bucket that thread is filling. The rotating writer waits, in the flip,
+ *       only for records already in flight.
+ *   <li>After an idle gap of a whole window or more everything has expired: the total is cleared in
+ *       one pass rather than bucket by bucket, so catch-up never loops over the gap.
  *   <li>A reading earlier than the live bucket (a late writer, or a time source that steps
  *       backwards) records into the live bucket and never rotates backwards.
  * </ol>
@@ -69,9 +72,12 @@ import org.HdrHistogram.WriterReaderPhaser;
 final class StripedWindow implements RollingWindow {
   /** Contended records within one bucket that make the window add stripes. */
   static final int GROW_AFTER_CONTENDED = 64;
+
   /** The most stripes a window grows to: the processors, rounded up to a power of two. */
-  static final int GROWTH_BOUND = Math.min(WindowConfig.MAX_STRIPES,
-      Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() * 2 - 1)));
+  static final int GROWTH_BOUND =
+      Math.min(
+          WindowConfig.MAX_STRIPES,
+          Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() * 2 - 1)));
 
   private final WindowConfig config;
   private final TimeSource timeSource;
@@ -84,10 +90,13 @@ final class StripedWindow implements RollingWindow {
 
   /** Grown (under the lock) by copying; a stripe once added is never removed. */
   private volatile Stripe[] stripes;
+
   /** Start of the live bucket; with the stripes, the only shared fields a record reads. */
   private volatile long liveStart;
+
   /** Contended records, halved at each rotation; counted racily, a hint only. */
   private int contended;
+
   /** The latest {@link #recentSnapshot()}, tagged with the live bucket it was taken in. */
   private volatile Recent recent;
 
@@ -101,8 +110,13 @@ final class StripedWindow implements RollingWindow {
   private long retiredCount;
   private double retiredSum;
   private long retiredRejected;
-  /** Sum of the limits of the stripes' undrained accumulators; with totalSum and live.sum at most Long.MAX_VALUE. */
+
+  /**
+   * Sum of the limits of the stripes' undrained accumulators; with totalSum and live.sum at most
+   * Long.MAX_VALUE.
+   */
   private long granted;
+
   private final Sealed[] sealed;
   private int sealedHead;
   private int sealedSize;
@@ -176,9 +190,9 @@ final class StripedWindow implements RollingWindow {
   }
 
   /**
-   * A sample its stripe's share of the sum's headroom cannot take: decided exactly under the
-   * lock, with every stripe drained and its share released first, then the shares handed out
-   * again. Reached only when the window's sum nears {@link Long#MAX_VALUE}.
+   * A sample its stripe's share of the sum's headroom cannot take: decided exactly under the lock,
+   * with every stripe drained and its share released first, then the shares handed out again.
+   * Reached only when the window's sum nears {@link Long#MAX_VALUE}.
    */
   private void recordNearSumLimit(long value) {
     lock.lock();
@@ -221,23 +235,35 @@ final class StripedWindow implements RollingWindow {
       if (max < min) {
         return HistogramSnapshot.empty(layout, rejected, start, end, totals(0));
       }
-      return HistogramSnapshot.ofDense(layout, total, live.counts, layout.indexOf(min),
-          layout.indexOf(max), totalSum + live.sum, min, max, rejected, start, end,
+      return HistogramSnapshot.ofDense(
+          layout,
+          total,
+          live.counts,
+          layout.indexOf(min),
+          layout.indexOf(max),
+          totalSum + live.sum,
+          min,
+          max,
+          rejected,
+          start,
+          end,
           totals(live.count));
     } finally {
       lock.unlock();
     }
   }
 
-  /** The retired totals plus the live bucket, which holds {@code liveCount} samples; under the lock. */
+  /**
+   * The retired totals plus the live bucket, which holds {@code liveCount} samples; under the lock.
+   */
   private WindowTotals totals(long liveCount) {
-    return new WindowTotals(retiredCount + liveCount, retiredSum + live.sum,
-        retiredRejected + live.rejected);
+    return new WindowTotals(
+        retiredCount + liveCount, retiredSum + live.sum, retiredRejected + live.rejected);
   }
 
   /**
-   * The snapshot taken at the first call after the window last rotated, shared by every call
-   * until it rotates again: a volatile read and a compare when current, no allocation.
+   * The snapshot taken at the first call after the window last rotated, shared by every call until
+   * it rotates again: a volatile read and a compare when current, no allocation.
    */
   @Override
   public WindowSnapshot recentSnapshot() {
@@ -264,7 +290,10 @@ final class StripedWindow implements RollingWindow {
     }
   }
 
-  /** A snapshot kept for {@link #recentSnapshot()}, and the start of the live bucket it was taken in. */
+  /**
+   * A snapshot kept for {@link #recentSnapshot()}, and the start of the live bucket it was taken
+   * in.
+   */
   private record Recent(HistogramSnapshot snapshot, long liveStart) {
     static final long BYTES = 24;
   }
@@ -296,8 +325,10 @@ final class StripedWindow implements RollingWindow {
     lock.lock();
     try {
       Stripe[] table = stripes;
-      bytes += arrayHeader + 4L * table.length
-          + table.length * (Stripe.BYTES + 2 * (Accumulator.BYTES + denseArray));
+      bytes +=
+          arrayHeader
+              + 4L * table.length
+              + table.length * (Stripe.BYTES + 2 * (Accumulator.BYTES + denseArray));
       bytes += Accumulator.BYTES + 2 * denseArray;
       for (Sealed s : sealed) {
         if (s != null) {
@@ -324,7 +355,9 @@ final class StripedWindow implements RollingWindow {
     }
   }
 
-  /** Rotates to the bucket {@code now} falls in, if later than the live one; returns whether it did. */
+  /**
+   * Rotates to the bucket {@code now} falls in, if later than the live one; returns whether it did.
+   */
   private boolean advanceLocked(long now) {
     long epoch = Math.floorDiv(now - origin, width);
     if (epoch <= liveEpoch) {
@@ -351,10 +384,9 @@ final class StripedWindow implements RollingWindow {
   }
 
   /**
-   * Doubles the stripes, up to the bound, when enough records met another thread on their
-   * stripe recently (the count halves at each rotation, so only a sustained rate of collisions
-   * adds stripes). Under the lock, at a rotation or snapshot, so the record path itself never
-   * allocates.
+   * Doubles the stripes, up to the bound, when enough records met another thread on their stripe
+   * recently (the count halves at each rotation, so only a sustained rate of collisions adds
+   * stripes). Under the lock, at a rotation or snapshot, so the record path itself never allocates.
    */
   private void growIfContended(boolean rotated) {
     int seen = contended;
@@ -388,7 +420,10 @@ final class StripedWindow implements RollingWindow {
     }
   }
 
-  /** A stripe whose active accumulator holds its share of the sum's headroom; under the lock or in the constructor. */
+  /**
+   * A stripe whose active accumulator holds its share of the sum's headroom; under the lock or in
+   * the constructor.
+   */
   private Stripe newStripe(int stripeCount) {
     Stripe stripe = new Stripe(layout.length());
     long share = (Long.MAX_VALUE - totalSum - live.sum - granted) / (stripeCount + 1);
@@ -403,10 +438,10 @@ final class StripedWindow implements RollingWindow {
   }
 
   /**
-   * Moves everything the stripes hold into the live bucket. Each stripe's fresh accumulator gets
-   * a share of the sum's remaining headroom ({@code withShares}) or none, and the drained one's
-   * share is released: so the window's sum plus every share still out never passes
-   * {@link Long#MAX_VALUE}, and no sample can make the sum wrap.
+   * Moves everything the stripes hold into the live bucket. Each stripe's fresh accumulator gets a
+   * share of the sum's remaining headroom ({@code withShares}) or none, and the drained one's share
+   * is released: so the window's sum plus every share still out never passes {@link
+   * Long#MAX_VALUE}, and no sample can make the sum wrap.
    */
   private void drainStripes(boolean withShares) {
     for (Stripe stripe : stripes) {
@@ -479,8 +514,8 @@ final class StripedWindow implements RollingWindow {
   }
 
   /**
-   * A completed bucket: the slots it saw, ascending, as unsigned LEB128 varints of
-   * (gap since the previous slot, count): two to three bytes per distinct slot.
+   * A completed bucket: the slots it saw, ascending, as unsigned LEB128 varints of (gap since the
+   * previous slot, count): two to three bytes per distinct slot.
    */
   static final class Sealed {
     static final long BYTES = 64;
@@ -521,9 +556,9 @@ final class StripedWindow implements RollingWindow {
 
     /**
      * Makes room for {@code bytes}: keeps the array while it is big enough and at most 1.5 times
-     * that, else replaces it by one of {@code bytes} plus an eighth. The ring's memory follows
-     * what its buckets need now, not the most any bucket ever needed, and buckets whose needs
-     * wander by less than an eighth rotate without allocating.
+     * that, else replaces it by one of {@code bytes} plus an eighth. The ring's memory follows what
+     * its buckets need now, not the most any bucket ever needed, and buckets whose needs wander by
+     * less than an eighth rotate without allocating.
      */
     void fit(int bytes) {
       if (data.length < bytes || data.length > bytes + (bytes >> 1) + 8) {
@@ -582,8 +617,10 @@ final class StripedWindow implements RollingWindow {
    */
   static final class Accumulator {
     static final long BYTES = 64;
+
     /** {@link #add} outcomes. */
     static final int ADDED = 0;
+
     static final int CONTENDED = 1;
     static final int OVER_LIMIT = 2;
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -607,15 +644,18 @@ final class StripedWindow implements RollingWindow {
     }
 
     final long[] counts;
+
     /** Samples held; kept by the live bucket's instance only (stripes leave it at zero). */
     long count;
+
     long sum;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     long rejected;
+
     /**
-     * The most {@link #sum} may reach: this accumulator's share of the window sum's headroom.
-     * Set before the accumulator becomes active and only raised while it is.
+     * The most {@link #sum} may reach: this accumulator's share of the window sum's headroom. Set
+     * before the accumulator becomes active and only raised while it is.
      */
     long limit;
 
@@ -671,8 +711,8 @@ final class StripedWindow implements RollingWindow {
     }
 
     /**
-     * Adds everything {@code from} holds and zeroes it; the caller has {@code from} alone. Only
-     * the slots between its min and max can be non-zero, so only those are visited.
+     * Adds everything {@code from} holds and zeroes it; the caller has {@code from} alone. Only the
+     * slots between its min and max can be non-zero, so only those are visited.
      */
     void takeAll(Accumulator from, BucketLayout layout) {
       if (from.max != Long.MIN_VALUE) {
@@ -733,8 +773,8 @@ final class StripedWindow implements RollingWindow {
   }
 
   /**
-   * One recording stripe, padded so that two stripes' hot fields never share a cache line.
-   * Several threads may share a stripe; they then contend only with each other.
+   * One recording stripe, padded so that two stripes' hot fields never share a cache line. Several
+   * threads may share a stripe; they then contend only with each other.
    */
   static final class Stripe extends StripeFields {
     static final long BYTES = 16 + 8 * 8 + 4 + 4 + 8 * 8 + 64 /* phaser */;

@@ -9,27 +9,27 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The immutable shape of a rolling window: how long it is, how many buckets it rotates through,
- * and how precisely its histogram resolves values.
+ * The immutable shape of a rolling window: how long it is, how many buckets it rotates through, and
+ * how precisely its histogram resolves values.
  *
- * <p>Built fluently and validated by {@link Builder#build()}: a null throws
- * {@link NullPointerException} and a bad value {@link IllegalArgumentException}, each naming the
- * parameter. The value ranges accepted are exactly HdrHistogram's. Defaults suit latencies
- * in nanoseconds: 60 s in 60 buckets, 2 significant digits (values resolved to within 1 %),
- * values from 1 ns to 1 h, and one recording stripe per available processor (at most 4).
+ * <p>Built fluently and validated by {@link Builder#build()}: a null throws {@link
+ * NullPointerException} and a bad value {@link IllegalArgumentException}, each naming the
+ * parameter. The value ranges accepted are exactly HdrHistogram's. Defaults suit latencies in
+ * nanoseconds: 60 s in 60 buckets, 2 significant digits (values resolved to within 1 %), values
+ * from 1 ns to 1 h, and one recording stripe per available processor (at most 4).
  *
  * <p>Memory: the window created by {@link RollingWindow#create} keeps two dense count arrays per
- * stripe (double-buffered) plus two for the live bucket and the window total, each
- * {@link #countsArrayLength()} longs (4,608 longs, 36 KiB at the defaults), and, per completed
- * bucket, only the slots that bucket saw (two to three bytes each). The defaults with two stripes
- * hold 217 KiB empty and about 350 KiB filled at 10k samples/s, after one minute as after an
- * hour (a bucket's storage is sized to what it holds). Stripes added under contention cost
- * two dense arrays each.
- * {@link RollingWindow#footprintBytes()} reports the live figure.
+ * stripe (double-buffered) plus two for the live bucket and the window total, each {@link
+ * #countsArrayLength()} longs (4,608 longs, 36 KiB at the defaults), and, per completed bucket,
+ * only the slots that bucket saw (two to three bytes each). The defaults with two stripes hold 217
+ * KiB empty and about 350 KiB filled at 10k samples/s, after one minute as after an hour (a
+ * bucket's storage is sized to what it holds). Stripes added under contention cost two dense arrays
+ * each. {@link RollingWindow#footprintBytes()} reports the live figure.
  */
 public final class WindowConfig {
   /** Most buckets a window may have. */
   public static final int MAX_BUCKETS = 1 << 20;
+
   /** Most recording stripes a window may have. */
   public static final int MAX_STRIPES = 64;
 
@@ -73,7 +73,10 @@ public final class WindowConfig {
     return b;
   }
 
-  /** How far back a snapshot reaches: it covers between {@code length - bucketWidth} and {@code length}. */
+  /**
+   * How far back a snapshot reaches: it covers between {@code length - bucketWidth} and {@code
+   * length}.
+   */
   public Duration length() {
     return length;
   }
@@ -109,9 +112,9 @@ public final class WindowConfig {
 
   /**
    * How many independent recording stripes the window starts with. Each costs two dense count
-   * arrays. A thread starts on the stripe of its id and moves when it meets another thread
-   * there; a window whose writers keep colliding doubles its stripes at a rotation, up to the
-   * processor count rounded up to a power of two (or this count, if higher).
+   * arrays. A thread starts on the stripe of its id and moves when it meets another thread there; a
+   * window whose writers keep colliding doubles its stripes at a rotation, up to the processor
+   * count rounded up to a power of two (or this count, if higher).
    */
   public int stripes() {
     return stripes;
@@ -135,16 +138,25 @@ public final class WindowConfig {
 
   @Override
   public int hashCode() {
-    return Objects.hash(length, buckets, significantDigits, lowestDiscernibleValue,
-        highestTrackableValue, stripes);
+    return Objects.hash(
+        length, buckets, significantDigits, lowestDiscernibleValue, highestTrackableValue, stripes);
   }
 
   @Override
   public String toString() {
-    return "WindowConfig[length=" + length + ", buckets=" + buckets
-        + ", significantDigits=" + significantDigits
-        + ", lowestDiscernibleValue=" + lowestDiscernibleValue
-        + ", highestTrackableValue=" + highestTrackableValue + ", stripes=" + stripes + "]";
+    return "WindowConfig[length="
+        + length
+        + ", buckets="
+        + buckets
+        + ", significantDigits="
+        + significantDigits
+        + ", lowestDiscernibleValue="
+        + lowestDiscernibleValue
+        + ", highestTrackableValue="
+        + highestTrackableValue
+        + ", stripes="
+        + stripes
+        + "]";
   }
 
   /** Fluent, reusable builder; {@link #build()} validates and may be called again. */
@@ -158,7 +170,9 @@ public final class WindowConfig {
 
     private Builder() {}
 
-    /** How far back the window reaches. Must be a positive whole number of nanoseconds per bucket. */
+    /**
+     * How far back the window reaches. Must be a positive whole number of nanoseconds per bucket.
+     */
     public Builder length(Duration length) {
       this.length = length;
       return this;
@@ -177,9 +191,9 @@ public final class WindowConfig {
     }
 
     /**
-     * The finest resolution step: at least 1, at most {@code Long.MAX_VALUE / 2}, and small
-     * enough to leave room for the significant digits below 2<sup>62</sup> (at 2 digits, below
-     * about 2<sup>54</sup>), as HdrHistogram requires.
+     * The finest resolution step: at least 1, at most {@code Long.MAX_VALUE / 2}, and small enough
+     * to leave room for the significant digits below 2<sup>62</sup> (at 2 digits, below about
+     * 2<sup>54</sup>), as HdrHistogram requires.
      */
     public Builder lowestDiscernibleValue(long lowestDiscernibleValue) {
       this.lowestDiscernibleValue = lowestDiscernibleValue;
@@ -203,15 +217,23 @@ public final class WindowConfig {
       long lengthNanos = requirePositiveNanos("length", length);
       requireBetween("buckets", buckets, 1, MAX_BUCKETS);
       if (lengthNanos % buckets != 0) {
-        throw new IllegalArgumentException("length must divide into buckets of whole nanoseconds, but was "
-            + length + " over " + buckets + " buckets");
+        throw new IllegalArgumentException(
+            "length must divide into buckets of whole nanoseconds, but was "
+                + length
+                + " over "
+                + buckets
+                + " buckets");
       }
       requireBetween("significantDigits", significantDigits, 0, 5);
-      requireBetween("lowestDiscernibleValue", lowestDiscernibleValue, 1,
+      requireBetween(
+          "lowestDiscernibleValue",
+          lowestDiscernibleValue,
+          1,
           BucketLayout.largestLowestDiscernibleValue(significantDigits));
       requireAtLeast("highestTrackableValue", highestTrackableValue, 2 * lowestDiscernibleValue);
       requireBetween("stripes", stripes, 1, MAX_STRIPES);
-      int roundedStripes = Integer.bitCount(stripes) == 1 ? stripes : Integer.highestOneBit(stripes) << 1;
+      int roundedStripes =
+          Integer.bitCount(stripes) == 1 ? stripes : Integer.highestOneBit(stripes) << 1;
       return new WindowConfig(this, roundedStripes);
     }
 

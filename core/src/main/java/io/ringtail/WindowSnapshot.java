@@ -3,13 +3,13 @@ package io.ringtail;
 import java.util.Optional;
 
 /**
- * What a rolling window held over one interval of time: the one view that Micrometer gauges,
- * alert rules, examples and every window implementation (in-process or in Redis) share.
+ * What a rolling window held over one interval of time: the one view that Micrometer gauges, alert
+ * rules, examples and every window implementation (in-process or in Redis) share.
  *
- * <p>Immutable and thread-safe. The interval is {@code [startNanos, endNanos]} in the window's
- * time base, both ends inclusive. An empty window has {@link #count()} zero and reports
- * {@link Double#NaN} for mean, min, max and every percentile, so it is never mistaken for a
- * window of zero-valued samples. Percentiles are nearest-rank (see {@link RollingWindow}).
+ * <p>Immutable and thread-safe. The interval is {@code [startNanos, endNanos]} in the window's time
+ * base, both ends inclusive. An empty window has {@link #count()} zero and reports {@link
+ * Double#NaN} for mean, min, max and every percentile, so it is never mistaken for a window of
+ * zero-valued samples. Percentiles are nearest-rank (see {@link RollingWindow}).
  */
 public interface WindowSnapshot {
 
@@ -43,10 +43,10 @@ public interface WindowSnapshot {
 
   /**
    * The fraction (0 to 1) of samples strictly above {@code value}, within the window's precision
-   * (samples within one resolution step of {@code value} may count on either side); NaN when
-   * empty. The default searches the nearest-rank percentiles by bisection, about
-   * {@code log2(count)} percentile reads, so it holds for any implementation; a snapshot that
-   * can count directly overrides it.
+   * (samples within one resolution step of {@code value} may count on either side); NaN when empty.
+   * The default searches the nearest-rank percentiles by bisection, about {@code log2(count)}
+   * percentile reads, so it holds for any implementation; a snapshot that can count directly
+   * overrides it.
    */
   default double fractionAbove(long value) {
     long n = count();
@@ -63,7 +63,8 @@ public interface WindowSnapshot {
     long above = n;
     while (above - atOrBelow > 1) {
       long rank = atOrBelow + (above - atOrBelow) / 2;
-      // nearest rank ceil(p/100 * n) of p = 100 * (rank - 1/4) / n is rank, with a margin against rounding
+      // nearest rank ceil(p/100 * n) of p = 100 * (rank - 1/4) / n is rank, with a margin against
+      // rounding
       if (valueAtPercentile(Math.min(100.0, 100.0 * (rank - 0.25) / n)) <= value) {
         atOrBelow = rank;
       } else {

@@ -11,8 +11,9 @@ class CompactWindowTest {
   @Test
   void footprint_growsWithDistinctValues_andFallsBackWhenTheyExpire() {
     ManualTimeSource time = new ManualTimeSource();
-    CompactWindow window = CompactWindow.create(WindowConfig.builder().length(Duration.ofSeconds(60))
-        .buckets(12).build(), time);
+    CompactWindow window =
+        CompactWindow.create(
+            WindowConfig.builder().length(Duration.ofSeconds(60)).buckets(12).build(), time);
     long empty = window.footprintBytes();
     window.record(1_000);
     long one = window.footprintBytes();

@@ -24,11 +24,14 @@ class ManualTimeSourceTest {
     ManualTimeSource time = new ManualTimeSource(5);
     assertThatThrownBy(() -> time.advance(Duration.ofDays(365L * 300)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("amount must be within").hasMessageEndingWith("but was PT2628000H");
+        .hasMessageStartingWith("amount must be within")
+        .hasMessageEndingWith("but was PT2628000H");
     assertThatThrownBy(() -> time.advance(Duration.ofSeconds(Long.MIN_VALUE)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("amount must be within");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("amount must be within");
     assertThatThrownBy(() -> time.advance(null))
-        .isInstanceOf(NullPointerException.class).hasMessage("amount");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("amount");
     assertThat(time.nanoTime()).isEqualTo(5);
   }
 }

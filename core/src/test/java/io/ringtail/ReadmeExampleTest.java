@@ -8,25 +8,34 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The README's first example and the window page's test example, verbatim between the markers, so they always compile and run. */
+/**
+ * The README's first example and the window page's test example, verbatim between the markers, so
+ * they always compile and run.
+ */
 class ReadmeExampleTest {
 
   @Test
   void firstExample_compilesAndReportsWhatItRecorded() {
     // docs:first-example:start
-    RollingWindow window = RollingWindow.create(WindowConfig.builder()
-        .length(Duration.ofSeconds(60))   // what "the last N seconds" means
-        .buckets(60)                      // rotates every second
-        .significantDigits(2)             // values resolved to within 1 %
-        .build());
+    RollingWindow window =
+        RollingWindow.create(
+            WindowConfig.builder()
+                .length(Duration.ofSeconds(60)) // what "the last N seconds" means
+                .buckets(60) // rotates every second
+                .significantDigits(2) // values resolved to within 1 %
+                .build());
 
     long start = System.nanoTime();
     handleRequest();
-    window.recordElapsedSince(start);     // one clock read per record
+    window.recordElapsedSince(start); // one clock read per record
 
     WindowSnapshot last60s = window.snapshot();
-    System.out.printf("count=%d mean=%.0f ns p95=%.0f ns p99=%.0f ns%n",
-        last60s.count(), last60s.mean(), last60s.valueAtPercentile(95), last60s.valueAtPercentile(99));
+    System.out.printf(
+        "count=%d mean=%.0f ns p95=%.0f ns p99=%.0f ns%n",
+        last60s.count(),
+        last60s.mean(),
+        last60s.valueAtPercentile(95),
+        last60s.valueAtPercentile(99));
     // docs:first-example:end
 
     assertThat(last60s.count()).isEqualTo(1);
@@ -62,5 +71,4 @@ class ReadmeExampleTest {
   private static void handleRequest() {
     Thread.onSpinWait();
   }
-
 }

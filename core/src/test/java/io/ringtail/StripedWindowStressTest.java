@@ -15,10 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.RepeatedTest;
 
 /**
- * Writers, a clock that forces thousands of rotations and a snapshotting thread, all at once.
- * The window is long enough that nothing expires during the run, so every snapshot must be a
- * monotone, never-overshooting view and the last one must hold exactly what was recorded:
- * a sample lost or counted twice at any rotation would show.
+ * Writers, a clock that forces thousands of rotations and a snapshotting thread, all at once. The
+ * window is long enough that nothing expires during the run, so every snapshot must be a monotone,
+ * never-overshooting view and the last one must hold exactly what was recorded: a sample lost or
+ * counted twice at any rotation would show.
  */
 class StripedWindowStressTest {
   private static final int RECORDS_PER_WRITER = 200_000;
@@ -30,9 +30,9 @@ class StripedWindowStressTest {
   }
 
   /**
-   * Eight writers start on one stripe and move to another every few hundred records (as a
-   * thread does when it meets contention), while the stripes double up to 16 between rotations
-   * and snapshots draining them.
+   * Eight writers start on one stripe and move to another every few hundred records (as a thread
+   * does when it meets contention), while the stripes double up to 16 between rotations and
+   * snapshots draining them.
    */
   @RepeatedTest(3)
   void writersMovingBetweenGrowingStripes_loseNothing() throws Exception {
@@ -40,15 +40,16 @@ class StripedWindowStressTest {
     assertThat(window.stripeCount()).as("stripes grew").isEqualTo(16);
   }
 
-  private static StripedWindow recordAcrossForcedRotations(int writers, int stripes, int growthBound)
-      throws Exception {
+  private static StripedWindow recordAcrossForcedRotations(
+      int writers, int stripes, int growthBound) throws Exception {
     boolean moving = growthBound > stripes;
     ManualTimeSource time = new ManualTimeSource(-1_000);
-    WindowConfig config = WindowConfig.builder()
-        .length(Duration.ofNanos(2L * ROTATIONS * 1_000))
-        .buckets(2 * ROTATIONS)
-        .stripes(stripes)
-        .build();
+    WindowConfig config =
+        WindowConfig.builder()
+            .length(Duration.ofNanos(2L * ROTATIONS * 1_000))
+            .buckets(2 * ROTATIONS)
+            .stripes(stripes)
+            .build();
     StripedWindow window = new StripedWindow(config, time, growthBound);
     AtomicLong recorded = new AtomicLong();
     AtomicBoolean writing = new AtomicBoolean(true);
@@ -58,48 +59,56 @@ class StripedWindowStressTest {
     try {
       for (int w = 0; w < writers; w++) {
         long value = w + 1;
-        futures.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < RECORDS_PER_WRITER; i++) {
-            window.record(value);
-            if ((i & 1023) == 0) {
-              window.record(-1);
-            }
-            if (moving && i % 300 == 0) {
-              Probe.current().rehash();
-            }
-            recorded.incrementAndGet();
-          }
-          return null;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < RECORDS_PER_WRITER; i++) {
+                    window.record(value);
+                    if ((i & 1023) == 0) {
+                      window.record(-1);
+                    }
+                    if (moving && i % 300 == 0) {
+                      Probe.current().rehash();
+                    }
+                    recorded.incrementAndGet();
+                  }
+                  return null;
+                }));
       }
-      futures.add(pool.submit(() -> {
-        start.await();
-        long step = (long) writers * RECORDS_PER_WRITER / ROTATIONS;
-        for (int r = 1; r <= ROTATIONS; r++) {
-          while (recorded.get() < r * step - step / 2 && writing.get()) {
-            Thread.onSpinWait();
-          }
-          time.advanceNanos(1_000);
-          if (moving && r % 500 == 0) {
-            growStripes(window);
-          }
-        }
-        return null;
-      }));
-      futures.add(pool.submit(() -> {
-        start.await();
-        long lastCount = 0;
-        while (writing.get()) {
-          long floor = recorded.get();
-          WindowSnapshot s = window.snapshot();
-          long ceiling = recorded.get() + writers;
-          assertThat(s.count()).isGreaterThanOrEqualTo(Math.max(floor, lastCount)).isLessThanOrEqualTo(ceiling);
-          assertThat(s.sum()).isBetween(floor, (long) writers * ceiling);
-          lastCount = s.count();
-        }
-        return null;
-      }));
+      futures.add(
+          pool.submit(
+              () -> {
+                start.await();
+                long step = (long) writers * RECORDS_PER_WRITER / ROTATIONS;
+                for (int r = 1; r <= ROTATIONS; r++) {
+                  while (recorded.get() < r * step - step / 2 && writing.get()) {
+                    Thread.onSpinWait();
+                  }
+                  time.advanceNanos(1_000);
+                  if (moving && r % 500 == 0) {
+                    growStripes(window);
+                  }
+                }
+                return null;
+              }));
+      futures.add(
+          pool.submit(
+              () -> {
+                start.await();
+                long lastCount = 0;
+                while (writing.get()) {
+                  long floor = recorded.get();
+                  WindowSnapshot s = window.snapshot();
+                  long ceiling = recorded.get() + writers;
+                  assertThat(s.count())
+                      .isGreaterThanOrEqualTo(Math.max(floor, lastCount))
+                      .isLessThanOrEqualTo(ceiling);
+                  assertThat(s.sum()).isBetween(floor, (long) writers * ceiling);
+                  lastCount = s.count();
+                }
+                return null;
+              }));
       start.countDown();
       for (int i = 0; i < writers; i++) {
         futures.get(i).get(2, TimeUnit.MINUTES);
@@ -111,7 +120,9 @@ class StripedWindowStressTest {
     } finally {
       pool.shutdownNow();
     }
-    assertThat(time.nanoTime()).as("every rotation happened").isEqualTo(-1_000 + ROTATIONS * 1_000L);
+    assertThat(time.nanoTime())
+        .as("every rotation happened")
+        .isEqualTo(-1_000 + ROTATIONS * 1_000L);
     WindowSnapshot last = window.snapshot();
     assertThat(last.count()).isEqualTo((long) writers * RECORDS_PER_WRITER);
     long values = (long) writers * (writers + 1) / 2;
@@ -129,19 +140,23 @@ class StripedWindowStressTest {
   @RepeatedTest(3)
   void snapshotsDuringRotations_areSelfConsistent() throws Exception {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000L);
-    RollingWindow window = RollingWindow.create(
-        WindowConfig.builder().length(Duration.ofSeconds(10)).buckets(10).stripes(2).build(), time);
+    RollingWindow window =
+        RollingWindow.create(
+            WindowConfig.builder().length(Duration.ofSeconds(10)).buckets(10).stripes(2).build(),
+            time);
     AtomicBoolean done = new AtomicBoolean();
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       List<Future<?>> writers = new ArrayList<>();
       for (int t = 0; t < 2; t++) {
-        writers.add(pool.submit(() -> {
-          for (long i = 1; !done.get(); i++) {
-            window.record(i * 10);
-          }
-          return null;
-        }));
+        writers.add(
+            pool.submit(
+                () -> {
+                  for (long i = 1; !done.get(); i++) {
+                    window.record(i * 10);
+                  }
+                  return null;
+                }));
       }
       for (int s = 0; s < 20_000; s++) {
         if (s % 2 == 0) {

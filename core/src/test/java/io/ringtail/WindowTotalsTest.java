@@ -21,8 +21,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The totals since creation that snapshots carry, against an exact count of what was recorded. */
 class WindowTotalsTest {
-  private static final WindowConfig CONFIG = WindowConfig.builder()
-      .length(Duration.ofSeconds(10)).buckets(5).highestTrackableValue(1_000_000).stripes(2).build();
+  private static final WindowConfig CONFIG =
+      WindowConfig.builder()
+          .length(Duration.ofSeconds(10))
+          .buckets(5)
+          .highestTrackableValue(1_000_000)
+          .stripes(2)
+          .build();
 
   private static RollingWindow window(boolean compact, TimeSource time) {
     return compact ? RollingWindow.createCompact(CONFIG, time) : RollingWindow.create(CONFIG, time);
@@ -33,7 +38,8 @@ class WindowTotalsTest {
   void randomStream_totalsEqualEverythingRecordedSinceCreation(boolean compact) {
     SplittableRandom random = new SplittableRandom(compact ? 15 : 51);
     for (int run = 0; run < 20; run++) {
-      ManualTimeSource time = new ManualTimeSource(random.nextLong(-1_000_000_000_000L, 1_000_000_000_000L));
+      ManualTimeSource time =
+          new ManualTimeSource(random.nextLong(-1_000_000_000_000L, 1_000_000_000_000L));
       RollingWindow window = window(compact, time);
       long count = 0;
       long sum = 0;
@@ -41,7 +47,10 @@ class WindowTotalsTest {
       for (int step = 0; step < 2_000; step++) {
         int action = random.nextInt(100);
         if (action < 70) {
-          long value = random.nextInt(10) == 0 ? random.nextLong(-5, 2_000_000) : random.nextLong(0, 1_000_000);
+          long value =
+              random.nextInt(10) == 0
+                  ? random.nextLong(-5, 2_000_000)
+                  : random.nextLong(0, 1_000_000);
           window.record(value);
           if (value < 0 || value > CONFIG.highestTrackableValue()) {
             rejected++;
@@ -52,7 +61,8 @@ class WindowTotalsTest {
         } else if (action < 85) {
           time.advanceNanos(random.nextLong(0, 3_000_000_000L));
         } else if (action < 88) {
-          time.advance(Duration.ofSeconds(random.nextLong(10, 1_000))); // idle gap of a window or more
+          time.advance(
+              Duration.ofSeconds(random.nextLong(10, 1_000))); // idle gap of a window or more
         } else {
           WindowSnapshot s = window.snapshot();
           WindowTotals totals = s.totals().orElseThrow();
@@ -85,7 +95,8 @@ class WindowTotalsTest {
     b.record(4);
     time.advance(Duration.ofMinutes(5));
     b.record(5);
-    HistogramSnapshot merged = ((HistogramSnapshot) a.snapshot()).merge((HistogramSnapshot) b.snapshot());
+    HistogramSnapshot merged =
+        ((HistogramSnapshot) a.snapshot()).merge((HistogramSnapshot) b.snapshot());
     assertThat(merged.count()).isEqualTo(1);
     assertThat(merged.totals()).contains(new WindowTotals(3, 12, 1));
   }
@@ -98,15 +109,18 @@ class WindowTotalsTest {
 
   /**
    * Writers, a clock thread that rotates (and expires whole windows) thousands of times and a
-   * snapshotting thread: totals never go backwards, never run ahead of what was recorded, and
-   * end exactly at it, though the window itself holds only the last few buckets.
+   * snapshotting thread: totals never go backwards, never run ahead of what was recorded, and end
+   * exactly at it, though the window itself holds only the last few buckets.
    */
-  private static void check(BiFunction<WindowConfig, TimeSource, RollingWindow> factory) throws Exception {
+  private static void check(BiFunction<WindowConfig, TimeSource, RollingWindow> factory)
+      throws Exception {
     int writers = 3;
     int perWriter = 100_000;
     ManualTimeSource time = new ManualTimeSource(-7_000);
-    RollingWindow window = factory.apply(WindowConfig.builder()
-        .length(Duration.ofNanos(4_000)).buckets(4).stripes(2).build(), time);
+    RollingWindow window =
+        factory.apply(
+            WindowConfig.builder().length(Duration.ofNanos(4_000)).buckets(4).stripes(2).build(),
+            time);
     AtomicLong recorded = new AtomicLong();
     AtomicBoolean writing = new AtomicBoolean(true);
     CountDownLatch start = new CountDownLatch(1);
@@ -115,38 +129,44 @@ class WindowTotalsTest {
     try {
       for (int w = 0; w < writers; w++) {
         long value = w + 1;
-        futures.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < perWriter; i++) {
-            window.record((i & 255) == 0 ? -1 : value);
-            recorded.incrementAndGet();
-          }
-          return null;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < perWriter; i++) {
+                    window.record((i & 255) == 0 ? -1 : value);
+                    recorded.incrementAndGet();
+                  }
+                  return null;
+                }));
       }
-      futures.add(pool.submit(() -> {
-        start.await();
-        while (writing.get()) {
-          time.advanceNanos((recorded.get() & 7) == 0 ? 10_000 : 1_000);
-          Thread.yield();
-        }
-        return null;
-      }));
-      futures.add(pool.submit(() -> {
-        start.await();
-        WindowTotals last = new WindowTotals(0, 0, 0);
-        while (writing.get()) {
-          long floor = recorded.get();
-          WindowTotals t = window.snapshot().totals().orElseThrow();
-          long ceiling = recorded.get() + writers;
-          assertThat(t.count()).isGreaterThanOrEqualTo(last.count());
-          assertThat(t.sum()).isGreaterThanOrEqualTo(last.sum());
-          assertThat(t.rejected()).isGreaterThanOrEqualTo(last.rejected());
-          assertThat(t.count() + t.rejected()).isBetween(floor, ceiling);
-          last = t;
-        }
-        return null;
-      }));
+      futures.add(
+          pool.submit(
+              () -> {
+                start.await();
+                while (writing.get()) {
+                  time.advanceNanos((recorded.get() & 7) == 0 ? 10_000 : 1_000);
+                  Thread.yield();
+                }
+                return null;
+              }));
+      futures.add(
+          pool.submit(
+              () -> {
+                start.await();
+                WindowTotals last = new WindowTotals(0, 0, 0);
+                while (writing.get()) {
+                  long floor = recorded.get();
+                  WindowTotals t = window.snapshot().totals().orElseThrow();
+                  long ceiling = recorded.get() + writers;
+                  assertThat(t.count()).isGreaterThanOrEqualTo(last.count());
+                  assertThat(t.sum()).isGreaterThanOrEqualTo(last.sum());
+                  assertThat(t.rejected()).isGreaterThanOrEqualTo(last.rejected());
+                  assertThat(t.count() + t.rejected()).isBetween(floor, ceiling);
+                  last = t;
+                }
+                return null;
+              }));
       start.countDown();
       for (int i = 0; i < writers; i++) {
         futures.get(i).get(2, TimeUnit.MINUTES);
@@ -163,7 +183,11 @@ class WindowTotalsTest {
     time.advance(Duration.ofSeconds(1));
     WindowSnapshot last = window.snapshot();
     assertThat(last.count()).isZero();
-    assertThat(last.totals()).contains(new WindowTotals(writers * acceptedPerWriter,
-        acceptedPerWriter * (1 + 2 + 3), writers * rejectedPerWriter));
+    assertThat(last.totals())
+        .contains(
+            new WindowTotals(
+                writers * acceptedPerWriter,
+                acceptedPerWriter * (1 + 2 + 3),
+                writers * rejectedPerWriter));
   }
 }

@@ -9,19 +9,19 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * P95 accuracy around a step change, on an injected clock. A stream of 1,000 samples/s
- * (log-normal, median 1 ms, sigma 0.5) runs for 360 s; from 120 s to 240 s every latency is 4x.
- * Every 100 ms each contender's P95 is compared with the exact nearest-rank P95 of the samples
- * timed in the last 60 s (a naive sort of everything in that interval).
+ * P95 accuracy around a step change, on an injected clock. A stream of 1,000 samples/s (log-normal,
+ * median 1 ms, sigma 0.5) runs for 360 s; from 120 s to 240 s every latency is 4x. Every 100 ms
+ * each contender's P95 is compared with the exact nearest-rank P95 of the samples timed in the last
+ * 60 s (a naive sort of everything in that interval).
  *
  * <ul>
  *   <li><b>Error</b>: {@code |contender - exact| / exact}, once per second (at each second + 0.5 s,
  *       mid-bucket) from 60 s on; median and worst. The worst over every 100 ms instant is kept
  *       too: just after a rotation a bucketed window covers least (for Ringtail, length minus one
  *       bucket width).
- *   <li><b>Lag</b>: for each step, the midpoint between the exact P95 just before it and at the
- *       end of the next phase; lag is when the contender crosses that midpoint minus when the
- *       exact P95 does (negative: early), resolved to 100 ms.
+ *   <li><b>Lag</b>: for each step, the midpoint between the exact P95 just before it and at the end
+ *       of the next phase; lag is when the contender crosses that midpoint minus when the exact P95
+ *       does (negative: early), resolved to 100 ms.
  * </ul>
  *
  * <p>A single-threaded command-line tool; each measurement builds its own contenders and clock.
@@ -39,13 +39,23 @@ public final class AccuracyReport {
   static final double STEP_FACTOR = 4.0;
 
   static final Contender.Kind[] KINDS = {
-      Contender.Kind.RINGTAIL, Contender.Kind.RINGTAIL_12_BUCKETS, Contender.Kind.RINGTAIL_COMPACT,
-      Contender.Kind.MICROMETER,
-      Contender.Kind.MICROMETER_2_DIGITS, Contender.Kind.DROPWIZARD, Contender.Kind.ROLLING_METRICS};
+    Contender.Kind.RINGTAIL,
+    Contender.Kind.RINGTAIL_12_BUCKETS,
+    Contender.Kind.RINGTAIL_COMPACT,
+    Contender.Kind.MICROMETER,
+    Contender.Kind.MICROMETER_2_DIGITS,
+    Contender.Kind.DROPWIZARD,
+    Contender.Kind.ROLLING_METRICS
+  };
 
   /** One contender's accuracy figures; lags are in seconds, NaN when it never crossed. */
-  record Row(Contender.Kind kind, double medianError, double worstError, double worstErrorAnyPhase,
-      double lagUpSeconds, double lagDownSeconds) {}
+  record Row(
+      Contender.Kind kind,
+      double medianError,
+      double worstError,
+      double worstErrorAnyPhase,
+      double lagUpSeconds,
+      double lagDownSeconds) {}
 
   private AccuracyReport() {}
 
@@ -125,8 +135,12 @@ public final class AccuracyReport {
     return values[i];
   }
 
-  /** Seconds at which {@code values} first crosses {@code mid} at or after {@code from}; NaN if never. */
-  private static double crossing(long[] times, double[] values, long from, double mid, boolean upward) {
+  /**
+   * Seconds at which {@code values} first crosses {@code mid} at or after {@code from}; NaN if
+   * never.
+   */
+  private static double crossing(
+      long[] times, double[] values, long from, double mid, boolean upward) {
     for (int e = 0; e < times.length; e++) {
       if (times[e] >= from && (upward ? values[e] >= mid : values[e] <= mid)) {
         return (double) times[e] / SECOND;
@@ -184,9 +198,14 @@ public final class AccuracyReport {
 
   public static void main(String[] args) {
     for (Row row : measure()) {
-      System.out.printf("%-40s median %6.2f %%  worst %7.2f %% (any phase %7.2f %%)  lag up %+6.1f s  down %+6.1f s%n",
-          row.kind().label, 100 * row.medianError(), 100 * row.worstError(), 100 * row.worstErrorAnyPhase(),
-          row.lagUpSeconds(), row.lagDownSeconds());
+      System.out.printf(
+          "%-40s median %6.2f %%  worst %7.2f %% (any phase %7.2f %%)  lag up %+6.1f s  down %+6.1f s%n",
+          row.kind().label,
+          100 * row.medianError(),
+          100 * row.worstError(),
+          100 * row.worstErrorAnyPhase(),
+          row.lagUpSeconds(),
+          row.lagDownSeconds());
     }
   }
 }

@@ -15,11 +15,10 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * Bucket4j 8 on Lettuce ({@code Bucket4jLettuce.casBasedBuilder}): a token bucket of
- * {@code limit} tokens refilled greedily at {@code limit} per {@code window}, its state read by
- * the client and written back by compare-and-swap, retried on conflict. Buckets expire once full
- * again plus 10 s. One Lettuce connection shared by every thread. Thread-safe (the library's own
- * guarantee).
+ * Bucket4j 8 on Lettuce ({@code Bucket4jLettuce.casBasedBuilder}): a token bucket of {@code limit}
+ * tokens refilled greedily at {@code limit} per {@code window}, its state read by the client and
+ * written back by compare-and-swap, retried on conflict. Buckets expire once full again plus 10 s.
+ * One Lettuce connection shared by every thread. Thread-safe (the library's own guarantee).
  */
 final class Bucket4jRedisLimiter implements RedisLimiter {
   private final RedisClient client;
@@ -30,12 +29,16 @@ final class Bucket4jRedisLimiter implements RedisLimiter {
   Bucket4jRedisLimiter(RedisURI server, int limit, Duration window) {
     client = RedisClient.create();
     connection = client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE), server);
-    buckets = Bucket4jLettuce.casBasedBuilder(connection)
-        .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofSeconds(10)))
-        .build();
-    BucketConfiguration config = BucketConfiguration.builder()
-        .addLimit(Bandwidth.builder().capacity(limit).refillGreedy(limit, window).build())
-        .build();
+    buckets =
+        Bucket4jLettuce.casBasedBuilder(connection)
+            .expirationAfterWrite(
+                ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(
+                    Duration.ofSeconds(10)))
+            .build();
+    BucketConfiguration config =
+        BucketConfiguration.builder()
+            .addLimit(Bandwidth.builder().capacity(limit).refillGreedy(limit, window).build())
+            .build();
     configuration = () -> config;
   }
 

@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;
 
 /**
- * The one small interface every library in a benchmark sits behind: record a latency, read the
- * P95 of what the library currently holds, and expose the object graph that holds it.
+ * The one small interface every library in a benchmark sits behind: record a latency, read the P95
+ * of what the library currently holds, and expose the object graph that holds it.
  *
  * <p>Thread safety is the library's own: {@link #record} is called concurrently on one shared
  * instance in the multi-threaded benchmarks, which is exactly what is being measured.
@@ -25,13 +25,16 @@ import org.HdrHistogram.Recorder;
 public interface Contender {
   /** The longest all windowed contenders cover. */
   Duration WINDOW = Duration.ofSeconds(60);
+
   /** Highest value every histogram contender is sized for: one hour in nanoseconds. */
   long HIGHEST = TimeUnit.HOURS.toNanos(1);
 
   /** Records one latency in nanoseconds, at the contender's clock's current time. */
   void record(long nanos);
 
-  /** The P95 of the samples the contender holds now, in nanoseconds; NaN if it has no percentiles. */
+  /**
+   * The P95 of the samples the contender holds now, in nanoseconds; NaN if it has no percentiles.
+   */
   double p95();
 
   /** The object graph a heap measurement should walk: the metric and what it retains. */
@@ -41,22 +44,33 @@ public interface Contender {
   enum Kind {
     /** Ringtail {@code record(v)}: reads its time source on every call. */
     RINGTAIL("Ringtail record(v)"),
-    /** Ringtail {@code recordAt(v, t)}: the caller supplies the time, as HdrHistogram's Recorder needs none. */
+    /**
+     * Ringtail {@code recordAt(v, t)}: the caller supplies the time, as HdrHistogram's Recorder
+     * needs none.
+     */
     RINGTAIL_RECORD_AT("Ringtail recordAt(v, t)"),
-    /** Ringtail {@code record(v)} on a fake clock that forces a bucket rotation every 1,024 records. */
+    /**
+     * Ringtail {@code record(v)} on a fake clock that forces a bucket rotation every 1,024 records.
+     */
     RINGTAIL_ROTATING("Ringtail record(v), rotating"),
     /**
-     * Ringtail {@code record(v)} starting with one stripe: every recording thread starts on it
-     * (the collision case) until contention moves threads and adds stripes.
+     * Ringtail {@code record(v)} starting with one stripe: every recording thread starts on it (the
+     * collision case) until contention moves threads and adds stripes.
      */
     RINGTAIL_ONE_STRIPE("Ringtail record(v), starting on 1 stripe"),
-    /** Ringtail's compact window ({@code RollingWindow.createCompact}): memory grows with what it holds; records take a lock. */
+    /**
+     * Ringtail's compact window ({@code RollingWindow.createCompact}): memory grows with what it
+     * holds; records take a lock.
+     */
     RINGTAIL_COMPACT("Ringtail compact record(v)"),
     /** Ringtail with 12 buckets of 5 s instead of 60 of 1 s. */
     RINGTAIL_12_BUCKETS("Ringtail, 12 buckets"),
     /** HdrHistogram {@code Recorder.recordValue}: no window, no clock read (the floor). */
     HDR_RECORDER("HdrHistogram Recorder (no window)"),
-    /** Micrometer timer, {@code publishPercentiles(0.95)}, 60 s expiry, 3 buffers, default precision. */
+    /**
+     * Micrometer timer, {@code publishPercentiles(0.95)}, 60 s expiry, 3 buffers, default
+     * precision.
+     */
     MICROMETER("Micrometer Timer"),
     /** The same Micrometer timer at {@code percentilePrecision(2)}: Ringtail's precision. */
     MICROMETER_2_DIGITS("Micrometer Timer, 2 digits"),
@@ -83,21 +97,27 @@ public interface Contender {
   static Contender create(Kind kind, SimClock clock) {
     switch (kind) {
       case RINGTAIL:
-        return new RingtailRecord(WindowConfig.defaults(), clock == null ? TimeSource.system() : clock);
+        return new RingtailRecord(
+            WindowConfig.defaults(), clock == null ? TimeSource.system() : clock);
       case RINGTAIL_12_BUCKETS:
-        return new RingtailRecord(WindowConfig.builder().buckets(12).build(),
+        return new RingtailRecord(
+            WindowConfig.builder().buckets(12).build(),
             clock == null ? TimeSource.system() : clock);
       case RINGTAIL_ONE_STRIPE:
-        return new RingtailRecord(WindowConfig.builder().stripes(1).build(),
-            clock == null ? TimeSource.system() : clock);
+        return new RingtailRecord(
+            WindowConfig.builder().stripes(1).build(), clock == null ? TimeSource.system() : clock);
       case RINGTAIL_COMPACT:
-        return new RingtailRecord(RollingWindow.createCompact(WindowConfig.defaults(),
-            clock == null ? TimeSource.system() : clock));
+        return new RingtailRecord(
+            RollingWindow.createCompact(
+                WindowConfig.defaults(), clock == null ? TimeSource.system() : clock));
       case RINGTAIL_RECORD_AT:
         return clock == null ? new RingtailRecordAtFixed() : new RingtailRecordAtClock(clock);
       case RINGTAIL_ROTATING:
-        return new RingtailRecord(WindowConfig.defaults(), new TickingTimeSource(
-            WindowConfig.defaults().bucketWidth().toNanos() / TickingTimeSource.READS_PER_BUCKET));
+        return new RingtailRecord(
+            WindowConfig.defaults(),
+            new TickingTimeSource(
+                WindowConfig.defaults().bucketWidth().toNanos()
+                    / TickingTimeSource.READS_PER_BUCKET));
       case HDR_RECORDER:
         return new HdrRecorder();
       case MICROMETER:
@@ -218,7 +238,8 @@ public interface Contender {
   /** The floor: wait-free recording, no window; P95 reads everything recorded so far. */
   final class HdrRecorder implements Contender {
     private final Recorder recorder = new Recorder(1, HIGHEST, 2);
-    private final org.HdrHistogram.Histogram accumulated = new org.HdrHistogram.Histogram(1, HIGHEST, 2);
+    private final org.HdrHistogram.Histogram accumulated =
+        new org.HdrHistogram.Histogram(1, HIGHEST, 2);
     private org.HdrHistogram.Histogram interval;
 
     @Override
@@ -243,23 +264,27 @@ public interface Contender {
     private final Timer timer;
 
     MicrometerTimer(SimClock clock, int precision) {
-      Clock micrometerClock = clock == null ? Clock.SYSTEM : new Clock() {
-        @Override
-        public long wallTime() {
-          return clock.wallMillis();
-        }
+      Clock micrometerClock =
+          clock == null
+              ? Clock.SYSTEM
+              : new Clock() {
+                @Override
+                public long wallTime() {
+                  return clock.wallMillis();
+                }
 
-        @Override
-        public long monotonicTime() {
-          return clock.nanoTime();
-        }
-      };
+                @Override
+                public long monotonicTime() {
+                  return clock.nanoTime();
+                }
+              };
       SimpleMeterRegistry registry = new SimpleMeterRegistry(SimpleConfig.DEFAULT, micrometerClock);
-      this.timer = Timer.builder("bench.latency")
-          .publishPercentiles(0.95)
-          .percentilePrecision(precision)
-          .distributionStatisticExpiry(WINDOW)
-          .register(registry);
+      this.timer =
+          Timer.builder("bench.latency")
+              .publishPercentiles(0.95)
+              .percentilePrecision(precision)
+              .distributionStatisticExpiry(WINDOW)
+              .register(registry);
     }
 
     @Override
@@ -282,21 +307,24 @@ public interface Contender {
     private final Histogram histogram;
 
     DropwizardSlidingWindow(SimClock clock) {
-      com.codahale.metrics.Clock dropwizardClock = clock == null
-          ? com.codahale.metrics.Clock.defaultClock()
-          : new com.codahale.metrics.Clock() {
-            @Override
-            public long getTick() {
-              return clock.nanoTime();
-            }
+      com.codahale.metrics.Clock dropwizardClock =
+          clock == null
+              ? com.codahale.metrics.Clock.defaultClock()
+              : new com.codahale.metrics.Clock() {
+                @Override
+                public long getTick() {
+                  return clock.nanoTime();
+                }
 
-            @Override
-            public long getTime() {
-              return clock.wallMillis();
-            }
-          };
-      this.histogram = new Histogram(
-          new SlidingTimeWindowArrayReservoir(WINDOW.toSeconds(), TimeUnit.SECONDS, dropwizardClock));
+                @Override
+                public long getTime() {
+                  return clock.wallMillis();
+                }
+              };
+      this.histogram =
+          new Histogram(
+              new SlidingTimeWindowArrayReservoir(
+                  WINDOW.toSeconds(), TimeUnit.SECONDS, dropwizardClock));
     }
 
     @Override
@@ -315,18 +343,20 @@ public interface Contender {
     }
   }
 
-  /** Rotation runs on the recording thread (a direct executor), so injected time drives it deterministically. */
+  /**
+   * Rotation runs on the recording thread (a direct executor), so injected time drives it
+   * deterministically.
+   */
   final class RollingMetrics implements Contender {
     private final Histogram histogram;
 
     RollingMetrics(SimClock clock) {
-      HdrBuilder builder = clock == null
-          ? new HdrBuilder()
-          : new HdrBuilder(clock::wallMillis);
-      this.histogram = builder
-          .resetReservoirPeriodicallyByChunks(WINDOW, 6)
-          .withBackgroundExecutor(Runnable::run)
-          .buildHistogram();
+      HdrBuilder builder = clock == null ? new HdrBuilder() : new HdrBuilder(clock::wallMillis);
+      this.histogram =
+          builder
+              .resetReservoirPeriodicallyByChunks(WINDOW, 6)
+              .withBackgroundExecutor(Runnable::run)
+              .buildHistogram();
     }
 
     @Override

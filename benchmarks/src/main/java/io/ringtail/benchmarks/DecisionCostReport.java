@@ -20,22 +20,24 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What a Redis decision costs the Redis server, by {@code INFO commandstats} ({@code EVALSHA}
- * calls and microseconds, reset before each phase) on a fresh {@code redis-server} this report
- * starts on a free port, 1,000 keys at 100 permits per second per key:
+ * What a Redis decision costs the Redis server, by {@code INFO commandstats} ({@code EVALSHA} calls
+ * and microseconds, reset before each phase) on a fresh {@code redis-server} this report starts on
+ * a free port, 1,000 keys at 100 permits per second per key:
+ *
  * <ol>
  *   <li>rate-limiter admissions, and denials that Redis answers (each from a limiter instance that
- *       has not seen the key denied yet); the same for the bucketed limiter, and the memory per
- *       key of both ({@code MEMORY USAGE});
+ *       has not seen the key denied yet); the same for the bucketed limiter, and the memory per key
+ *       of both ({@code MEMORY USAGE});
  *   <li>a flood of 10x the limit on every key from 8 threads: Redis calls per decision, local
  *       denials, client decisions per second;
  *   <li>sum-cap admissions and denials.
  * </ol>
+ *
  * Times are on a {@link ManualTimeSource} advanced by the report, so every phase decides the same
  * requests whatever the machine's speed. Prints a markdown table.
  *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.DecisionCostReport
- * [--keys 1000] [--rounds 5]}. Not thread-safe; a main.
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
+ * io.ringtail.benchmarks.DecisionCostReport [--keys 1000] [--rounds 5]}. Not thread-safe; a main.
  */
 public final class DecisionCostReport {
   private static final Duration WINDOW = Duration.ofSeconds(1);
@@ -64,12 +66,17 @@ public final class DecisionCostReport {
     }
   }
 
-  private static void run(StatefulRedisConnection<String, String> connection, int keys, int rounds) throws Exception {
+  private static void run(StatefulRedisConnection<String, String> connection, int keys, int rounds)
+      throws Exception {
     RedisCommands<String, String> redis = connection.sync();
-    RedisBackend backend = RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(2))
-        .outagePolicy(OutagePolicy.THROW).build();
+    RedisBackend backend =
+        RedisBackend.builder(connection)
+            .commandTimeout(Duration.ofSeconds(2))
+            .outagePolicy(OutagePolicy.THROW)
+            .build();
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
-    RateLimitConfig rule = RateLimitConfig.builder().limit(LIMIT).window(WINDOW).timeSource(time).build();
+    RateLimitConfig rule =
+        RateLimitConfig.builder().limit(LIMIT).window(WINDOW).timeSource(time).build();
     String[] names = new String[keys];
     for (int k = 0; k < keys; k++) {
       names[k] = "user-" + k;
@@ -137,8 +144,13 @@ public final class DecisionCostReport {
       }
     }
     row("bucketed limiter, denials", bucketDenied, redis, "");
-    System.out.printf(Locale.ROOT, "%nMEMORY USAGE per key at a limit of %d, window full: sliding log %d B,"
-            + " bucketed %d B%n", LIMIT, logBytes, redis.memoryUsage("ringtail:{cost-bucketed:user-0}:rc"));
+    System.out.printf(
+        Locale.ROOT,
+        "%nMEMORY USAGE per key at a limit of %d, window full: sliding log %d B,"
+            + " bucketed %d B%n",
+        LIMIT,
+        logBytes,
+        redis.memoryUsage("ringtail:{cost-bucketed:user-0}:rc"));
     System.out.println();
 
     // a flood of 10x the limit per key, 8 threads
@@ -155,13 +167,15 @@ public final class DecisionCostReport {
       Future<?>[] done = new Future<?>[threads];
       for (int th = 0; th < threads; th++) {
         int first = th;
-        done[th] = pool.submit(() -> {
-          for (int i = first; i < perKey * names.length; i += threads) {
-            if (flooded.tryAcquire(names[i % names.length]).allowed()) {
-              allowed.incrementAndGet();
-            }
-          }
-        });
+        done[th] =
+            pool.submit(
+                () -> {
+                  for (int i = first; i < perKey * names.length; i += threads) {
+                    if (flooded.tryAcquire(names[i % names.length]).allowed()) {
+                      allowed.incrementAndGet();
+                    }
+                  }
+                });
       }
       for (Future<?> f : done) {
         f.get();
@@ -172,12 +186,25 @@ public final class DecisionCostReport {
     double seconds = (System.nanoTime() - start) / 1e9;
     long decisions = (long) perKey * names.length;
     long local = backend.localDenials() - localBefore;
-    row("flood 10x limit, 8 threads", decisions, redis, String.format(Locale.ROOT,
-        "%d admitted, %d denied locally, %.0f decisions/s, %.0f local denials/s", allowed.get(), local,
-        decisions / seconds, local / seconds));
+    row(
+        "flood 10x limit, 8 threads",
+        decisions,
+        redis,
+        String.format(
+            Locale.ROOT,
+            "%d admitted, %d denied locally, %.0f decisions/s, %.0f local denials/s",
+            allowed.get(),
+            local,
+            decisions / seconds,
+            local / seconds));
 
     // sum cap: amounts of 1.00 under a cap of 100.00 per second
-    SumCapConfig capRule = SumCapConfig.builder().cap(new BigDecimal("100.00")).window(WINDOW).timeSource(time).build();
+    SumCapConfig capRule =
+        SumCapConfig.builder()
+            .cap(new BigDecimal("100.00"))
+            .window(WINDOW)
+            .timeSource(time)
+            .build();
     SumCap cap = backend.sumCap("cost", capRule);
     time.advance(WINDOW.multipliedBy(2));
     reset(redis);
@@ -208,7 +235,8 @@ public final class DecisionCostReport {
     redis.configResetstat();
   }
 
-  private static void row(String phase, long decisions, RedisCommands<String, String> redis, String note) {
+  private static void row(
+      String phase, long decisions, RedisCommands<String, String> redis, String note) {
     long calls = 0;
     long usec = 0;
     for (String line : redis.info("commandstats").split("\r?\n")) {
@@ -223,7 +251,13 @@ public final class DecisionCostReport {
         }
       }
     }
-    System.out.printf(Locale.ROOT, "| %s | %d | %d | %.2f | %s |%n", phase, decisions, calls,
-        calls == 0 ? 0.0 : (double) usec / calls, note);
+    System.out.printf(
+        Locale.ROOT,
+        "| %s | %d | %d | %.2f | %s |%n",
+        phase,
+        decisions,
+        calls,
+        calls == 0 ? 0.0 : (double) usec / calls,
+        note);
   }
 }

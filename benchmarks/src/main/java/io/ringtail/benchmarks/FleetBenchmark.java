@@ -31,15 +31,16 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The histogram window's local costs beside the in-process window, in one JMH run:
+ *
  * <ul>
- *   <li>{@code recordInProcess} / {@code recordHistogramWindow}: one {@code record} into a
- *       shared window, two threads; the histogram window reads the Redis server's time base and
- *       publishes every second to the server at {@code -Dringtail.bench.redis.port} (or one it
- *       starts), so its cost includes publication amortised over the records.
+ *   <li>{@code recordInProcess} / {@code recordHistogramWindow}: one {@code record} into a shared
+ *       window, two threads; the histogram window reads the Redis server's time base and publishes
+ *       every second to the server at {@code -Dringtail.bench.redis.port} (or one it starts), so
+ *       its cost includes publication amortised over the records.
  *   <li>{@code mergeAddCounts} / {@code mergeRebuild}: sixty 1-second snapshots of about 5,000
- *       samples each merged into one, by {@link HistogramSnapshot#merge} (count arrays added)
- *       and by the previous algorithm (each step rebuilds both HdrHistograms, adds them, and
- *       iterates the result back into counts), re-enacted with HdrHistogram's public API.
+ *       samples each merged into one, by {@link HistogramSnapshot#merge} (count arrays added) and
+ *       by the previous algorithm (each step rebuilds both HdrHistograms, adds them, and iterates
+ *       the result back into counts), re-enacted with HdrHistogram's public API.
  * </ul>
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar FleetBenchmark -prof gc}.
@@ -75,7 +76,8 @@ public class FleetBenchmark {
       client = RedisClient.create();
       client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(1)));
       connection = client.connect(uri);
-      RedisBackend backend = RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(1)).build();
+      RedisBackend backend =
+          RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(1)).build();
       inProcess = RollingWindow.create(WindowConfig.defaults());
       histogram = backend.histogramWindow("bench-jmh-histogram-" + System.nanoTime()).build();
     }
@@ -114,7 +116,9 @@ public class FleetBenchmark {
         ManualTimeSource time = new ManualTimeSource(s * 1_000_000_000L);
         RollingWindow second = RollingWindow.create(WindowConfig.defaults(), time);
         for (int i = 0; i < 5_000; i++) {
-          double g = Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
+          double g =
+              Math.sqrt(-2 * Math.log(1 - random.nextDouble()))
+                  * Math.cos(2 * Math.PI * random.nextDouble());
           second.record((long) Math.exp(14 + 0.8 * g));
         }
         snapshots[s] = (HistogramSnapshot) second.snapshot();
@@ -150,8 +154,11 @@ public class FleetBenchmark {
     Histogram merged = s.snapshots[0].histogram();
     long[] counts = null;
     for (int i = 1; i < s.snapshots.length; i++) {
-      Histogram rebuilt = new Histogram(merged.getLowestDiscernibleValue(), merged.getHighestTrackableValue(),
-          merged.getNumberOfSignificantValueDigits());
+      Histogram rebuilt =
+          new Histogram(
+              merged.getLowestDiscernibleValue(),
+              merged.getHighestTrackableValue(),
+              merged.getNumberOfSignificantValueDigits());
       for (HistogramIterationValue v : merged.recordedValues()) {
         rebuilt.recordValueWithCount(v.getValueIteratedTo(), v.getCountAtValueIteratedTo());
       }

@@ -7,10 +7,10 @@ import io.ringtail.TimeSource;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramWindow;
 import io.ringtail.redis.RedisHistogramWindowStats;
+import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
 import java.io.DataOutputStream;
 import java.io.FileOutputStream;
-import java.io.BufferedOutputStream;
 import java.io.InputStreamReader;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,12 +22,12 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One JVM of {@link FleetReport}'s fleet: {@code --processes} simulated processes, each a thread
  * with its own Lettuce client, connection, {@link RedisBackend} and histogram window, recording
- * log-normal latencies (median 2 ms, whole microseconds, at most 50 ms) at
- * {@code --rate / --processes} samples/s each for {@code --seconds}, into one window: exactly
- * rate x seconds samples, paced from one start the JVM's processes share. Every sample is also
- * counted in an exact per-bucket, per-microsecond oracle. Prints {@code READY}, waits for a line
- * on stdin, runs, flushes, writes the oracle to {@code --out} and prints its stats with the time
- * from the start to its last sample.
+ * log-normal latencies (median 2 ms, whole microseconds, at most 50 ms) at {@code --rate /
+ * --processes} samples/s each for {@code --seconds}, into one window: exactly rate x seconds
+ * samples, paced from one start the JVM's processes share. Every sample is also counted in an exact
+ * per-bucket, per-microsecond oracle. Prints {@code READY}, waits for a line on stdin, runs,
+ * flushes, writes the oracle to {@code --out} and prints its stats with the time from the start to
+ * its last sample.
  *
  * <p>A main, not thread-safe.
  */
@@ -61,7 +61,8 @@ public final class FleetProcess {
     }
     List<Simulated> fleet = new ArrayList<>();
     for (int p = 0; p < processes; p++) {
-      fleet.add(new Simulated(RedisURI.create(host, port), name, rate / processes, seed * 1000 + p));
+      fleet.add(
+          new Simulated(RedisURI.create(host, port), name, rate / processes, seed * 1000 + p));
     }
     System.out.println("READY");
     System.out.flush();
@@ -94,7 +95,8 @@ public final class FleetProcess {
       pending += st.pendingSamples();
       recorded += s.recorded;
     }
-    try (DataOutputStream o = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(out)))) {
+    try (DataOutputStream o =
+        new DataOutputStream(new BufferedOutputStream(new FileOutputStream(out)))) {
       long[] buckets = fleet.get(0).ringBucket.clone();
       o.writeInt(RING);
       for (int slot = 0; slot < RING; slot++) {
@@ -113,8 +115,21 @@ public final class FleetProcess {
         }
       }
     }
-    System.out.println("STATS " + recorded + " " + published + " " + dropped + " " + expired + " " + failed + " "
-        + pending + " " + recordingNanos);
+    System.out.println(
+        "STATS "
+            + recorded
+            + " "
+            + published
+            + " "
+            + dropped
+            + " "
+            + expired
+            + " "
+            + failed
+            + " "
+            + pending
+            + " "
+            + recordingNanos);
     for (Simulated s : fleet) {
       s.close();
     }
@@ -131,6 +146,7 @@ public final class FleetProcess {
     final int[][] oracle = new int[RING][MAX_MICROS + 1];
     final long[] ringBucket = new long[RING];
     long recorded;
+
     /** When this process recorded its last sample. */
     volatile long doneNanos;
 
@@ -138,7 +154,8 @@ public final class FleetProcess {
       client = RedisClient.create();
       client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(1)));
       connection = client.connect(uri);
-      RedisBackend backend = RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(1)).build();
+      RedisBackend backend =
+          RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(1)).build();
       window = backend.histogramWindow(name).build();
       this.rate = rate;
       this.random = new SplittableRandom(seed);
@@ -156,7 +173,9 @@ public final class FleetProcess {
       while (recorded < total) {
         long due = Math.min(total, (long) ((System.nanoTime() - startNanos) * (rate / 1e9)));
         while (recorded < due) {
-          double g = Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
+          double g =
+              Math.sqrt(-2 * Math.log(1 - random.nextDouble()))
+                  * Math.cos(2 * Math.PI * random.nextDouble());
           int micros = (int) Math.min(MAX_MICROS, Math.max(1, Math.exp(7.6 + 0.6 * g)));
           long t = time.nanoTime();
           window.recordAt(micros * 1_000L, t);

@@ -20,14 +20,14 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
- * The operations {@link LatencyGuard} compares, each against its floor in the same run: the
- * hot paths ({@code record1}, {@code record2}, {@code keyedRecord}) and the floors
- * ({@code recorderAndClock}, {@code longAdder}, {@code mapLookup}). Iteration and fork counts
- * come from the guard.
+ * The operations {@link LatencyGuard} compares, each against its floor in the same run: the hot
+ * paths ({@code record1}, {@code record2}, {@code keyedRecord}) and the floors ({@code
+ * recorderAndClock}, {@code longAdder}, {@code mapLookup}). Iteration and fork counts come from the
+ * guard.
  *
  * <p>{@code -Dringtail.guard.slowdown=twice|lock|atomic|allocate} wraps the hot paths in a
- * deliberate regression (every sample recorded twice, a shared monitor, a shared atomic counter,
- * an allocation per call) so the guard can be shown to fail; it exists only here, never in the
+ * deliberate regression (every sample recorded twice, a shared monitor, a shared atomic counter, an
+ * allocation per call) so the guard can be shown to fail; it exists only here, never in the
  * library.
  *
  * <p>A JMH state shared by every benchmark thread (the structures under test are the shared
@@ -38,6 +38,7 @@ import org.openjdk.jmh.annotations.Threads;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class GuardBenchmark {
   static final String SLOWDOWN_PROPERTY = "ringtail.guard.slowdown";
+
   /** Keys in the keyed pair: all present before measurement, so no call creates one. */
   static final int KEYS = 1_000;
 
@@ -152,7 +153,9 @@ public class GuardBenchmark {
           return new Allocating();
         default:
           throw new IllegalArgumentException(
-              SLOWDOWN_PROPERTY + " must be none, twice, lock, atomic or allocate, but was " + name);
+              SLOWDOWN_PROPERTY
+                  + " must be none, twice, lock, atomic or allocate, but was "
+                  + name);
       }
     }
   }

@@ -19,16 +19,18 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What a hostile amount costs an in-process {@link SumCap} (cap 10.00, scale 2): one
- * {@code tryAdd} of {@code amount} for one key, as a ratio to the floor {@code 10.01} (an
- * ordinary amount above the cap, denied without recording, like the hostile ones).
+ * What a hostile amount costs an in-process {@link SumCap} (cap 10.00, scale 2): one {@code tryAdd}
+ * of {@code amount} for one key, as a ratio to the floor {@code 10.01} (an ordinary amount above
+ * the cap, denied without recording, like the hostile ones).
+ *
  * <ul>
  *   <li>{@code 1E+10000000}: above the cap, denied with {@code exceedsCap()};
- *   <li>{@code 1E-30000000} and {@code 0.001}: too many decimals, rejected with an
- *       {@link IllegalArgumentException} (its cost includes building the exception).
+ *   <li>{@code 1E-30000000} and {@code 0.001}: too many decimals, rejected with an {@link
+ *       IllegalArgumentException} (its cost includes building the exception).
  * </ul>
- * Before amounts were judged by exponent first, {@code 1E+10000000} and {@code 1E-30000000}
- * each took seconds of CPU.
+ *
+ * Before amounts were judged by exponent first, {@code 1E+10000000} and {@code 1E-30000000} each
+ * took seconds of CPU.
  *
  * <p>A JMH state shared by the benchmark thread.
  *
@@ -50,8 +52,13 @@ public class HostileAmountBenchmark {
   @Setup
   public void setUp() {
     value = new BigDecimal(amount);
-    cap = SumCap.inProcess(SumCapConfig.builder().cap(new BigDecimal("10.00"))
-        .window(Duration.ofMinutes(1)).timeSource(new ManualTimeSource()).build());
+    cap =
+        SumCap.inProcess(
+            SumCapConfig.builder()
+                .cap(new BigDecimal("10.00"))
+                .window(Duration.ofMinutes(1))
+                .timeSource(new ManualTimeSource())
+                .build());
   }
 
   @Benchmark

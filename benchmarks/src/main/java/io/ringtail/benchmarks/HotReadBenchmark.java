@@ -22,11 +22,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A P95 read on the request path (an adaptive timeout, a hedge, a load-shedding check), from a
- * 60 s window filled with 600,000 latencies (10,000/s) on an injected clock that then stands
- * still. {@code read}: the percentile alone; {@code recordThenRead}: one record, then the read,
- * as a request that records its own latency would (Micrometer recomputes its percentiles after
- * a record, so this is the fair comparison for it).
+ * A P95 read on the request path (an adaptive timeout, a hedge, a load-shedding check), from a 60 s
+ * window filled with 600,000 latencies (10,000/s) on an injected clock that then stands still.
+ * {@code read}: the percentile alone; {@code recordThenRead}: one record, then the read, as a
+ * request that records its own latency would (Micrometer recomputes its percentiles after a record,
+ * so this is the fair comparison for it).
+ *
  * <ul>
  *   <li>{@code RINGTAIL_RECENT}: {@code window.recentSnapshot().valueAtPercentile(95)}.
  *   <li>{@code RINGTAIL_SNAPSHOT}: {@code window.snapshot().valueAtPercentile(95)}.
@@ -34,8 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       Micrometer timer with {@code publishPercentiles(0.95)} registers, 60 s expiry.
  *   <li>{@code VOLATILE_FIELD}: one volatile read, the floor.
  * </ul>
- * The recent snapshot is rebuilt once per bucket (a snapshot's cost, microseconds, once a
- * second at the defaults): with a standing clock this benchmark does not see that rebuild.
+ *
+ * The recent snapshot is rebuilt once per bucket (a snapshot's cost, microseconds, once a second at
+ * the defaults): with a standing clock this benchmark does not see that rebuild.
  *
  * <p>A JMH state read by one benchmark thread.
  *
@@ -49,7 +51,12 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class HotReadBenchmark {
   /** The readers compared. */
-  public enum Reader { RINGTAIL_RECENT, RINGTAIL_SNAPSHOT, MICROMETER_GAUGE, VOLATILE_FIELD }
+  public enum Reader {
+    RINGTAIL_RECENT,
+    RINGTAIL_SNAPSHOT,
+    MICROMETER_GAUGE,
+    VOLATILE_FIELD
+  }
 
   @Param({"RINGTAIL_RECENT", "RINGTAIL_SNAPSHOT", "MICROMETER_GAUGE", "VOLATILE_FIELD"})
   public Reader reader;
@@ -66,19 +73,25 @@ public class HotReadBenchmark {
     clock.set(TimeUnit.SECONDS.toNanos(1));
     long start = clock.nanoTime();
     window = RollingWindow.create(WindowConfig.defaults(), clock);
-    SimpleMeterRegistry registry = new SimpleMeterRegistry(SimpleConfig.DEFAULT, new Clock() {
-      @Override
-      public long wallTime() {
-        return clock.wallMillis();
-      }
+    SimpleMeterRegistry registry =
+        new SimpleMeterRegistry(
+            SimpleConfig.DEFAULT,
+            new Clock() {
+              @Override
+              public long wallTime() {
+                return clock.wallMillis();
+              }
 
-      @Override
-      public long monotonicTime() {
-        return clock.nanoTime();
-      }
-    });
-    timer = Timer.builder("bench.latency").publishPercentiles(0.95)
-        .distributionStatisticExpiry(Duration.ofSeconds(60)).register(registry);
+              @Override
+              public long monotonicTime() {
+                return clock.nanoTime();
+              }
+            });
+    timer =
+        Timer.builder("bench.latency")
+            .publishPercentiles(0.95)
+            .distributionStatisticExpiry(Duration.ofSeconds(60))
+            .register(registry);
     gauge = registry.get("bench.latency.percentile").tag("phi", "0.95").gauge();
     values = new Latencies.Cursor(0);
     int samples = 600_000;

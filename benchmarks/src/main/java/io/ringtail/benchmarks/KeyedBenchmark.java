@@ -1,8 +1,8 @@
 package io.ringtail.benchmarks;
 
-import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
+import io.ringtail.keyed.KeyedWindows;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -24,20 +24,22 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Keyed cost with many keys: one call for the next key of a round-robin walk over {@code keys}
  * precomputed key strings (each thread from its own offset), into one shared instance.
+ *
  * <ul>
  *   <li>{@code windowRecord}: {@link KeyedWindows#record} with the per-key defaults (compact
  *       windows, 60 s in 12 buckets), latencies from {@link Latencies}.
  *   <li>{@code rateLimit}: {@link RateLimiter#tryAcquire(String)} at 1,000 requests per key per
  *       second (with 1k keys most calls are denied, with 100k most are admitted).
- *   <li>{@code mapFloor}: {@code ConcurrentHashMap.computeIfAbsent(key).increment()}: the
- *       cheapest keyed counter, a floor.
+ *   <li>{@code mapFloor}: {@code ConcurrentHashMap.computeIfAbsent(key).increment()}: the cheapest
+ *       keyed counter, a floor.
  * </ul>
+ *
  * Every call reads the system clock where the structure needs time.
  *
  * <p>A JMH state shared by every benchmark thread; each thread's {@link Cursor} is its own.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar KeyedBenchmark -prof gc}
- * (two threads: {@code -t 2}).
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar KeyedBenchmark -prof gc} (two threads:
+ * {@code -t 2}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -62,8 +64,9 @@ public class KeyedBenchmark {
       names[i] = "tenant-" + i + "/GET /api/orders";
     }
     windows = KeyedWindows.builder().maximumKeys(keys).build();
-    limiter = RateLimiter.inProcess(
-        RateLimitConfig.builder().limit(1_000).window(Duration.ofSeconds(1)).build(), keys);
+    limiter =
+        RateLimiter.inProcess(
+            RateLimitConfig.builder().limit(1_000).window(Duration.ofSeconds(1)).build(), keys);
     counters = new ConcurrentHashMap<>();
   }
 

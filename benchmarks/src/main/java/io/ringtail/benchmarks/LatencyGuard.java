@@ -23,44 +23,58 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * The CI latency guard: a short {@link GuardBenchmark} run that compares each hot path with a
- * floor measured in the same run and fails (exit status 1) when a ratio exceeds its limit.
- * Never an absolute time: a slower or busier machine slows both sides of a ratio alike.
+ * The CI latency guard: a short {@link GuardBenchmark} run that compares each hot path with a floor
+ * measured in the same run and fails (exit status 1) when a ratio exceeds its limit. Never an
+ * absolute time: a slower or busier machine slows both sides of a ratio alike.
  *
  * <p>How one ratio is estimated: the suite runs in {@value #ROUNDS} rounds, each a fresh fork per
  * benchmark, so the two sides of a pair are measured minutes apart at most. Within a round each
  * side is its fastest iteration (noise only ever adds time); the guarded figure is the median of
- * the rounds' ratios, so one unlucky fork (a worse JIT compilation, a burst of interference)
- * moves nothing. Every hot path must also allocate nothing ({@code -prof gc}).
+ * the rounds' ratios, so one unlucky fork (a worse JIT compilation, a burst of interference) moves
+ * nothing. Every hot path must also allocate nothing ({@code -prof gc}).
  *
  * <p>Adding a guarded pair is one line in {@link #PAIRS} (plus a {@code @Benchmark} method in
  * {@link GuardBenchmark} if either side is new): the runner measures the union of all sides.
  *
- * <p>Run: {@code benchmarks/guard.sh} (builds the jar first), or
- * {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.LatencyGuard
- * [--slowdown twice|lock|atomic|allocate] [--out FILE]}. About 75 s on 2 cores. A main; not
- * thread-safe.
+ * <p>Run: {@code benchmarks/guard.sh} (builds the jar first), or {@code java -cp
+ * benchmarks/target/benchmarks.jar io.ringtail.benchmarks.LatencyGuard [--slowdown
+ * twice|lock|atomic|allocate] [--out FILE]}. About 75 s on 2 cores. A main; not thread-safe.
  */
 public final class LatencyGuard {
   /**
-   * One guarded ratio: the time per call of {@code hot} over that of {@code floor} must stay at
-   * or below {@code limit}. {@code measured} is the typical guarded figure on the reference
-   * machine (2 cores, nothing else running) when the limit was set, kept beside it so a reader
-   * sees the headroom: each limit sits below twice the measured value, so doubling the hot path's
-   * cost fails it, and well above the spread of repeated runs, so noise does not.
+   * One guarded ratio: the time per call of {@code hot} over that of {@code floor} must stay at or
+   * below {@code limit}. {@code measured} is the typical guarded figure on the reference machine (2
+   * cores, nothing else running) when the limit was set, kept beside it so a reader sees the
+   * headroom: each limit sits below twice the measured value, so doubling the hot path's cost fails
+   * it, and well above the spread of repeated runs, so noise does not.
    */
   record Pair(String what, String hot, String floor, double limit, double measured) {}
 
-  static final List<Pair> PAIRS = List.of(
-      new Pair("`record(v)` vs HdrHistogram `Recorder.recordValue` + `System.nanoTime()`",
-          "record1", "recorderAndClock", 1.8, 1.27),
-      new Pair("`record(v)` vs `LongAdder.increment()`", "record1", "longAdder", 9.0, 6.19),
-      new Pair("`record(v)` per call, 2 threads on one window vs 1 thread", "record2", "record1", 1.6, 1.03),
-      new Pair("`KeyedWindows.record(key, v)` (1,000 keys) vs `ConcurrentHashMap.get(key).increment()`",
-          "keyedRecord", "mapLookup", 100, 51));
+  static final List<Pair> PAIRS =
+      List.of(
+          new Pair(
+              "`record(v)` vs HdrHistogram `Recorder.recordValue` + `System.nanoTime()`",
+              "record1",
+              "recorderAndClock",
+              1.8,
+              1.27),
+          new Pair("`record(v)` vs `LongAdder.increment()`", "record1", "longAdder", 9.0, 6.19),
+          new Pair(
+              "`record(v)` per call, 2 threads on one window vs 1 thread",
+              "record2",
+              "record1",
+              1.6,
+              1.03),
+          new Pair(
+              "`KeyedWindows.record(key, v)` (1,000 keys) vs `ConcurrentHashMap.get(key).increment()`",
+              "keyedRecord",
+              "mapLookup",
+              100,
+              51));
 
   /** The hot paths that must allocate nothing per call. */
   static final Set<String> ALLOCATION_FREE = Set.of("record1", "record2");
+
   /** Far below one object (16 B) per call; above JMH's own per-iteration allocation, amortised. */
   static final double MAX_BYTES_PER_OP = 0.25;
 
@@ -78,7 +92,9 @@ public final class LatencyGuard {
       switch (args[i]) {
         case "--slowdown" -> slowdown = args[++i];
         case "--out" -> out = Path.of(args[++i]);
-        default -> throw new IllegalArgumentException("argument must be --slowdown or --out, but was " + args[i]);
+        default ->
+            throw new IllegalArgumentException(
+                "argument must be --slowdown or --out, but was " + args[i]);
       }
     }
     GuardBenchmark.RecordPath.of(slowdown);
@@ -94,13 +110,16 @@ public final class LatencyGuard {
     List<Map<String, Double>> fastest = new ArrayList<>();
     Map<String, Double> bytesPerOp = new HashMap<>();
     for (int round = 0; round < ROUNDS; round++) {
-      ChainedOptionsBuilder options = new OptionsBuilder()
-          .forks(1)
-          .warmupIterations(WARMUP_ITERATIONS).warmupTime(ITERATION)
-          .measurementIterations(MEASUREMENT_ITERATIONS).measurementTime(ITERATION)
-          .jvmArgsAppend("-D" + GuardBenchmark.SLOWDOWN_PROPERTY + "=" + slowdown)
-          .addProfiler(GCProfiler.class)
-          .shouldFailOnError(true);
+      ChainedOptionsBuilder options =
+          new OptionsBuilder()
+              .forks(1)
+              .warmupIterations(WARMUP_ITERATIONS)
+              .warmupTime(ITERATION)
+              .measurementIterations(MEASUREMENT_ITERATIONS)
+              .measurementTime(ITERATION)
+              .jvmArgsAppend("-D" + GuardBenchmark.SLOWDOWN_PROPERTY + "=" + slowdown)
+              .addProfiler(GCProfiler.class)
+              .shouldFailOnError(true);
       for (String m : methods) {
         options.include(GuardBenchmark.class.getName() + "." + m + "$");
       }
@@ -131,20 +150,32 @@ public final class LatencyGuard {
       for (double r : ratios) {
         each.add(Report.fmt("%.2f", r));
       }
-      md.append(Report.fmt("| %s | **%.2f** (%s) | ≤ %.2f | %.2f | %s |%n", p.what(), ratio,
-          String.join(", ", each), p.limit(), p.measured(), ok ? "pass" : "**FAIL**"));
+      md.append(
+          Report.fmt(
+              "| %s | **%.2f** (%s) | ≤ %.2f | %.2f | %s |%n",
+              p.what(),
+              ratio,
+              String.join(", ", each),
+              p.limit(),
+              p.measured(),
+              ok ? "pass" : "**FAIL**"));
     }
-    md.append('\n').append("| hot path | bytes per call (worst round) | limit | status |\n")
+    md.append('\n')
+        .append("| hot path | bytes per call (worst round) | limit | status |\n")
         .append("| --- | --- | --- | --- |\n");
     for (String m : methods) {
       if (ALLOCATION_FREE.contains(m)) {
         double b = bytesPerOp.getOrDefault(m, Double.NaN);
         boolean ok = b < MAX_BYTES_PER_OP;
         pass &= ok;
-        md.append(Report.fmt("| `%s` | %.3f | < %.2f | %s |%n", m, b, MAX_BYTES_PER_OP, ok ? "pass" : "**FAIL**"));
+        md.append(
+            Report.fmt(
+                "| `%s` | %.3f | < %.2f | %s |%n",
+                m, b, MAX_BYTES_PER_OP, ok ? "pass" : "**FAIL**"));
       }
     }
-    md.append('\n').append("| benchmark | ns per call, fastest iteration of each round |\n| --- | --- |\n");
+    md.append('\n')
+        .append("| benchmark | ns per call, fastest iteration of each round |\n| --- | --- |\n");
     for (String m : methods) {
       List<String> each = new ArrayList<>();
       for (Map<String, Double> round : fastest) {
@@ -152,10 +183,19 @@ public final class LatencyGuard {
       }
       md.append("| `").append(m).append("` | ").append(String.join(", ", each)).append(" |\n");
     }
-    md.append(Report.fmt("%nSlowdown injected: %s. %d rounds x 1 fork per benchmark, %d x %d ms warm-up, "
-            + "%d x %d ms measurement; load average %s at the start, %s at the end; %d s.%n",
-        slowdown, ROUNDS, WARMUP_ITERATIONS, ITERATION.getTime(), MEASUREMENT_ITERATIONS, ITERATION.getTime(),
-        loadAtStart, Report.loadAverage(), (System.nanoTime() - started) / 1_000_000_000L));
+    md.append(
+        Report.fmt(
+            "%nSlowdown injected: %s. %d rounds x 1 fork per benchmark, %d x %d ms warm-up, "
+                + "%d x %d ms measurement; load average %s at the start, %s at the end; %d s.%n",
+            slowdown,
+            ROUNDS,
+            WARMUP_ITERATIONS,
+            ITERATION.getTime(),
+            MEASUREMENT_ITERATIONS,
+            ITERATION.getTime(),
+            loadAtStart,
+            Report.loadAverage(),
+            (System.nanoTime() - started) / 1_000_000_000L));
     md.append(pass ? "\nLatency guard: PASS\n" : "\nLatency guard: FAIL\n");
     String markdown = md.toString();
     Files.createDirectories(out.toAbsolutePath().getParent());

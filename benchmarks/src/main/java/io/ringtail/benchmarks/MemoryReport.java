@@ -8,9 +8,9 @@ import org.openjdk.jol.info.GraphLayout;
 
 /**
  * Retained heap of one 60 s window after filling it at 10,000 samples/s (600,000 samples) on an
- * injected clock, measured by walking the object graph with JOL
- * ({@code GraphLayout.parseInstance(root).totalSize()}). Ringtail's own
- * {@link RollingWindow#footprintBytes()} is reported beside it.
+ * injected clock, measured by walking the object graph with JOL ({@code
+ * GraphLayout.parseInstance(root).totalSize()}). Ringtail's own {@link
+ * RollingWindow#footprintBytes()} is reported beside it.
  *
  * <p>A single-threaded command-line tool; each measurement builds its own contenders.
  *
@@ -32,10 +32,16 @@ public final class MemoryReport {
   private MemoryReport() {}
 
   static final Contender.Kind[] KINDS = {
-      Contender.Kind.RINGTAIL, Contender.Kind.RINGTAIL_12_BUCKETS, Contender.Kind.RINGTAIL_COMPACT,
-      Contender.Kind.HDR_RECORDER,
-      Contender.Kind.MICROMETER, Contender.Kind.MICROMETER_2_DIGITS, Contender.Kind.DROPWIZARD,
-      Contender.Kind.ROLLING_METRICS, Contender.Kind.LONG_ADDER};
+    Contender.Kind.RINGTAIL,
+    Contender.Kind.RINGTAIL_12_BUCKETS,
+    Contender.Kind.RINGTAIL_COMPACT,
+    Contender.Kind.HDR_RECORDER,
+    Contender.Kind.MICROMETER,
+    Contender.Kind.MICROMETER_2_DIGITS,
+    Contender.Kind.DROPWIZARD,
+    Contender.Kind.ROLLING_METRICS,
+    Contender.Kind.LONG_ADDER
+  };
 
   static List<Row> measure() {
     List<Row> rows = new ArrayList<>();
@@ -63,19 +69,23 @@ public final class MemoryReport {
   /** Minutes at which the long run measures: one window length, ten, sixty. */
   static final int[] LONG_RUN_MINUTES = {1, 10, 60};
 
-  /** One window shape over an hour: retained bytes and footprintBytes() at each of {@link #LONG_RUN_MINUTES}. */
+  /**
+   * One window shape over an hour: retained bytes and footprintBytes() at each of {@link
+   * #LONG_RUN_MINUTES}.
+   */
   record LongRunRow(int buckets, long[] retainedBytes, long[] footprintBytes) {}
 
   /**
-   * A default 60 s window (two stripes) in 6, 12 and 60 buckets, recorded at 10,000 samples/s
-   * for an hour of injected time, measured with JOL after 1, 10 and 60 minutes.
+   * A default 60 s window (two stripes) in 6, 12 and 60 buckets, recorded at 10,000 samples/s for
+   * an hour of injected time, measured with JOL after 1, 10 and 60 minutes.
    */
   static List<LongRunRow> longRun() {
     List<LongRunRow> rows = new ArrayList<>();
     for (int buckets : new int[] {6, 12, 60}) {
       SimClock clock = new SimClock();
-      RollingWindow window = RollingWindow.create(
-          io.ringtail.WindowConfig.builder().buckets(buckets).stripes(2).build(), clock);
+      RollingWindow window =
+          RollingWindow.create(
+              io.ringtail.WindowConfig.builder().buckets(buckets).stripes(2).build(), clock);
       Latencies.Cursor values = new Latencies.Cursor(0);
       long step = TimeUnit.SECONDS.toNanos(1) / RATE_PER_SECOND;
       long[] retained = new long[LONG_RUN_MINUTES.length];
@@ -102,18 +112,25 @@ public final class MemoryReport {
       List<LongRunRow> rows = longRun();
       for (LongRunRow row : rows) {
         long[] r = row.retainedBytes();
-        System.out.printf("| %d | %,d B | %,d B | %,d B | %.3f |%n", row.buckets(), r[0], r[1], r[2],
-            (double) r[2] / r[0]);
+        System.out.printf(
+            "| %d | %,d B | %,d B | %,d B | %.3f |%n",
+            row.buckets(), r[0], r[1], r[2], (double) r[2] / r[0]);
       }
       for (LongRunRow row : rows) {
         long[] f = row.footprintBytes();
-        System.out.printf("footprintBytes() %d buckets: %,d / %,d / %,d B%n", row.buckets(), f[0], f[1], f[2]);
+        System.out.printf(
+            "footprintBytes() %d buckets: %,d / %,d / %,d B%n", row.buckets(), f[0], f[1], f[2]);
       }
       return;
     }
     for (Row row : measure()) {
-      System.out.printf("%-40s retained %,12d B%s%n", row.kind().label, row.retainedBytes(),
-          row.footprintBytes() < 0 ? "" : String.format("  footprintBytes() %,d B", row.footprintBytes()));
+      System.out.printf(
+          "%-40s retained %,12d B%s%n",
+          row.kind().label,
+          row.retainedBytes(),
+          row.footprintBytes() < 0
+              ? ""
+              : String.format("  footprintBytes() %,d B", row.footprintBytes()));
     }
   }
 }

@@ -14,18 +14,18 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * P95 read cost: take a snapshot and read its 95th percentile from a window holding
- * {@code samples} latencies, recorded at evenly spaced times across the first 50 s of a 60 s
- * window on an injected clock that then stands still (so nothing expires while measuring).
- * Each read follows one new record, as in production where samples arrive between reads: without
- * it Micrometer would serve percentiles it cached at the previous read. The record costs tens of
- * nanoseconds against reads of microseconds. HdrHistogram's Recorder has no window: its read is
- * an interval flip plus a cumulative merge.
+ * P95 read cost: take a snapshot and read its 95th percentile from a window holding {@code samples}
+ * latencies, recorded at evenly spaced times across the first 50 s of a 60 s window on an injected
+ * clock that then stands still (so nothing expires while measuring). Each read follows one new
+ * record, as in production where samples arrive between reads: without it Micrometer would serve
+ * percentiles it cached at the previous read. The record costs tens of nanoseconds against reads of
+ * microseconds. HdrHistogram's Recorder has no window: its read is an interval flip plus a
+ * cumulative merge.
  *
  * <p>A JMH state read by one benchmark thread.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar ReadBenchmark}
- * (e.g. {@code -p samples=1000,1000000 -p contender=RINGTAIL,MICROMETER}).
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar ReadBenchmark} (e.g. {@code -p
+ * samples=1000,1000000 -p contender=RINGTAIL,MICROMETER}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -36,8 +36,15 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ReadBenchmark {
   static final long FILL_SPAN_NANOS = TimeUnit.SECONDS.toNanos(50);
 
-  @Param({"RINGTAIL", "RINGTAIL_COMPACT", "HDR_RECORDER", "MICROMETER", "MICROMETER_2_DIGITS", "DROPWIZARD",
-      "ROLLING_METRICS"})
+  @Param({
+    "RINGTAIL",
+    "RINGTAIL_COMPACT",
+    "HDR_RECORDER",
+    "MICROMETER",
+    "MICROMETER_2_DIGITS",
+    "DROPWIZARD",
+    "ROLLING_METRICS"
+  })
   public Contender.Kind contender;
 
   @Param({"1000", "10000", "100000", "1000000"})
@@ -59,7 +66,8 @@ public class ReadBenchmark {
     }
     double p95 = instance.p95();
     if (!(p95 > 0)) {
-      throw new IllegalStateException(contender + " read P95 " + p95 + " after " + samples + " samples");
+      throw new IllegalStateException(
+          contender + " read P95 " + p95 + " after " + samples + " samples");
     }
   }
 

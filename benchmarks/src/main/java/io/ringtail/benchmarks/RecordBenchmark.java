@@ -16,20 +16,20 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Record cost: one latency per call into ONE shared instance per contender, at one thread
- * ({@code record1}) and two threads ({@code record2}); {@code -t N} runs any thread count.
- * Values come from a precomputed log-normal array ({@link Latencies}), each thread starting at
- * its own offset. {@code RINGTAIL_ROTATING} reads a fake clock that forces a bucket rotation every
- * 1,024 records; {@code RINGTAIL_RECORD_AT} passes a caller-held time, like HdrHistogram's
- * {@code Recorder.recordValue} which reads no clock; {@code RINGTAIL_ONE_STRIPE} starts every
- * thread on one shared stripe (threads whose ids collide), so it shows what remains of a
- * collision once threads have moved and stripes were added.
+ * Record cost: one latency per call into ONE shared instance per contender, at one thread ({@code
+ * record1}) and two threads ({@code record2}); {@code -t N} runs any thread count. Values come from
+ * a precomputed log-normal array ({@link Latencies}), each thread starting at its own offset.
+ * {@code RINGTAIL_ROTATING} reads a fake clock that forces a bucket rotation every 1,024 records;
+ * {@code RINGTAIL_RECORD_AT} passes a caller-held time, like HdrHistogram's {@code
+ * Recorder.recordValue} which reads no clock; {@code RINGTAIL_ONE_STRIPE} starts every thread on
+ * one shared stripe (threads whose ids collide), so it shows what remains of a collision once
+ * threads have moved and stripes were added.
  *
  * <p>A JMH state shared by every benchmark thread (its contender is the shared instance under
  * test); each thread's {@link Values} cursor is its own.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar RecordBenchmark -prof gc}
- * (one contender: {@code -p contender=RINGTAIL}; more threads: {@code RecordBenchmark.record1 -t 4}).
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar RecordBenchmark -prof gc} (one
+ * contender: {@code -p contender=RINGTAIL}; more threads: {@code RecordBenchmark.record1 -t 4}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -38,8 +38,19 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class RecordBenchmark {
-  @Param({"RINGTAIL", "RINGTAIL_RECORD_AT", "RINGTAIL_ROTATING", "RINGTAIL_ONE_STRIPE",
-      "RINGTAIL_COMPACT", "HDR_RECORDER", "MICROMETER", "DROPWIZARD", "ROLLING_METRICS", "LONG_ADDER", "NANO_TIME"})
+  @Param({
+    "RINGTAIL",
+    "RINGTAIL_RECORD_AT",
+    "RINGTAIL_ROTATING",
+    "RINGTAIL_ONE_STRIPE",
+    "RINGTAIL_COMPACT",
+    "HDR_RECORDER",
+    "MICROMETER",
+    "DROPWIZARD",
+    "ROLLING_METRICS",
+    "LONG_ADDER",
+    "NANO_TIME"
+  })
   public Contender.Kind contender;
 
   private Contender instance;

@@ -5,10 +5,10 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.redis.RedisBackend;
-import io.ringtail.redis.testkit.RedisProcess;
 import io.ringtail.redis.RedisRollingWindow;
 import io.ringtail.redis.RedisTestKit;
 import io.ringtail.redis.RedisWindowStats;
+import io.ringtail.redis.testkit.RedisProcess;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -28,25 +28,27 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The Redis window against a real {@code redis-server} on 127.0.0.1, one thread, one connection:
+ *
  * <ul>
- *   <li>{@code ingest}: {@link RedisRollingWindow#record(long)} throughput in samples/s, batched and
- *       pipelined as the library does (up to 256 samples per script call, 4 calls in flight).
+ *   <li>{@code ingest}: {@link RedisRollingWindow#record(long)} throughput in samples/s, batched
+ *       and pipelined as the library does (up to 256 samples per script call, 4 calls in flight).
  *       Each operation records {@value #INGEST_BATCH} samples and then {@code flush}es, so every
  *       counted sample has been stored by Redis; the window's keys are deleted after each
  *       iteration.
  *   <li>{@code query}: {@link RedisRollingWindow#snapshot(double...)} with P95 on a window holding
  *       {@code samples} samples (1k and 100k), sampled latency (JMH reports its percentiles).
  * </ul>
+ *
  * The server is the one at {@code -Dringtail.bench.redis.port} if set (so {@link RedisReport} can
  * put {@code redis-benchmark} on the same server in the same run), else one this benchmark starts
- * itself on a free port ({@code redis-server} from the PATH, else the binary bundled in
- * {@code org.signal:embedded-redis}).
+ * itself on a free port ({@code redis-server} from the PATH, else the binary bundled in {@code
+ * org.signal:embedded-redis}).
  *
  * <p>A JMH state per benchmark; the window is shared by nothing else.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar RedisBenchmark}; with
- * {@code redis-benchmark} in the same run and the ratios:
- * {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.RedisReport}.
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar RedisBenchmark}; with {@code
+ * redis-benchmark} in the same run and the ratios: {@code java -cp benchmarks/target/benchmarks.jar
+ * io.ringtail.benchmarks.RedisReport}.
  */
 @Fork(1)
 @Warmup(iterations = 2, time = 2)
@@ -54,6 +56,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class RedisBenchmark {
   /** Samples recorded per {@code ingest} operation before it flushes. */
   public static final int INGEST_BATCH = 10_000;
+
   static final String PORT_PROPERTY = "ringtail.bench.redis.port";
   static final String INGEST_WINDOW = "bench-jmh-ingest";
 
@@ -73,8 +76,12 @@ public class RedisBenchmark {
         process = RedisProcess.start();
         uri = process.uri();
       } else {
-        uri = RedisURI.builder().withHost("127.0.0.1").withPort(Integer.parseInt(port))
-            .withTimeout(Duration.ofSeconds(10)).build();
+        uri =
+            RedisURI.builder()
+                .withHost("127.0.0.1")
+                .withPort(Integer.parseInt(port))
+                .withTimeout(Duration.ofSeconds(10))
+                .build();
       }
       client = RedisClient.create();
       client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(10)));
@@ -164,7 +171,8 @@ public class RedisBenchmark {
   public WindowSnapshot query(QueryWindow w) {
     WindowSnapshot snapshot = w.window.snapshot(95);
     if (snapshot.count() != w.samples) {
-      throw new IllegalStateException("expected " + w.samples + " samples, but was " + snapshot.count());
+      throw new IllegalStateException(
+          "expected " + w.samples + " samples, but was " + snapshot.count());
     }
     return snapshot;
   }

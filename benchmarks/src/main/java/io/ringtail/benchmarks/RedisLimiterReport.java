@@ -26,30 +26,32 @@ import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
- * Distributed rate limiters side by side on one {@code redis-server} that this report starts on
- * a free 127.0.0.1 port, every contender of {@link RedisLimiter#CONTENDERS} limiting each key to
+ * Distributed rate limiters side by side on one {@code redis-server} that this report starts on a
+ * free 127.0.0.1 port, every contender of {@link RedisLimiter#CONTENDERS} limiting each key to
  * {@value #LIMIT} requests per second:
+ *
  * <ol>
- *   <li>Throughput and latency: decisions/s and p50/p99 client latency with 1 and
- *       {@value #MANY_THREADS} client threads, on one hot key and on {@value #KEYS} keys (each
- *       thread walks the keys round-robin from its own offset), after a warm-up that touches every
- *       key. Per phase, Redis CPU ({@code INFO cpu}, user + system) per decision and the commands
- *       per decision ({@code INFO commandstats}, top-level commands only).
- *   <li>Server time per decision: {@code SLOWLOG} (every top-level command, one thread) gives
- *       the µs Redis spends per decision, commands inside scripts included once.
+ *   <li>Throughput and latency: decisions/s and p50/p99 client latency with 1 and {@value
+ *       #MANY_THREADS} client threads, on one hot key and on {@value #KEYS} keys (each thread walks
+ *       the keys round-robin from its own offset), after a warm-up that touches every key. Per
+ *       phase, Redis CPU ({@code INFO cpu}, user + system) per decision and the commands per
+ *       decision ({@code INFO commandstats}, top-level commands only).
+ *   <li>Server time per decision: {@code SLOWLOG} (every top-level command, one thread) gives the
+ *       µs Redis spends per decision, commands inside scripts included once.
  *   <li>Memory per key ({@code MEMORY USAGE} of every key in the database): after one request on
  *       each of 1,000 keys, and after {@value #LIMIT} requests (the limit) on each of 200 keys.
- *   <li>Admission on one fixed request schedule, the same for every contender: 80/s for 2 s
- *       (under the limit), 0.9 s idle, a burst of 300 in the 200 ms around the 3 s mark, then
- *       250/s to 6 s. Admitted counts in every 1 s interval from the start, and the most admitted
- *       in any sliding 1 s (client send times); an exact limiter never exceeds {@value #LIMIT}.
+ *   <li>Admission on one fixed request schedule, the same for every contender: 80/s for 2 s (under
+ *       the limit), 0.9 s idle, a burst of 300 in the 200 ms around the 3 s mark, then 250/s to 6
+ *       s. Admitted counts in every 1 s interval from the start, and the most admitted in any
+ *       sliding 1 s (client send times); an exact limiter never exceeds {@value #LIMIT}.
  * </ol>
- * The database is flushed and a fresh client opened before every phase. Prints a markdown table,
- * writes it to {@code --out} (default {@code benchmarks/target/redis-limiters.md}); each
- * {@code --docs FILE} replaces the block between {@value #BEGIN} and {@value #END}.
  *
- * <p>Run: {@code benchmarks/redis-limiters.sh [--seconds 3] [--docs FILE]}. About 3 minutes on
- * 2 cores. A main; not thread-safe.
+ * The database is flushed and a fresh client opened before every phase. Prints a markdown table,
+ * writes it to {@code --out} (default {@code benchmarks/target/redis-limiters.md}); each {@code
+ * --docs FILE} replaces the block between {@value #BEGIN} and {@value #END}.
+ *
+ * <p>Run: {@code benchmarks/redis-limiters.sh [--seconds 3] [--docs FILE]}. About 3 minutes on 2
+ * cores. A main; not thread-safe.
  */
 public final class RedisLimiterReport {
   static final String BEGIN = "<!-- redis-limiters:begin -->";
@@ -62,8 +64,13 @@ public final class RedisLimiterReport {
   private RedisLimiterReport() {}
 
   /** One throughput phase's figures. */
-  record Phase(double decisionsPerSecond, double p50Micros, double p99Micros, double admittedShare,
-      double redisCpuMicros, String commands) {}
+  record Phase(
+      double decisionsPerSecond,
+      double p50Micros,
+      double p99Micros,
+      double admittedShare,
+      double redisCpuMicros,
+      String commands) {}
 
   public static void main(String[] args) throws Exception {
     Path out = Path.of("benchmarks/target/redis-limiters.md");
@@ -74,8 +81,9 @@ public final class RedisLimiterReport {
         case "--out" -> out = Path.of(args[++i]);
         case "--docs" -> docs.add(Path.of(args[++i]));
         case "--seconds" -> seconds = Double.parseDouble(args[++i]);
-        default -> throw new IllegalArgumentException(
-            "argument must be --out, --docs or --seconds, but was " + args[i]);
+        default ->
+            throw new IllegalArgumentException(
+                "argument must be --out, --docs or --seconds, but was " + args[i]);
       }
     }
     long started = System.nanoTime();
@@ -111,10 +119,19 @@ public final class RedisLimiterReport {
               try (RedisLimiter limiter = factory.open(server.uri(), LIMIT, WINDOW)) {
                 Phase p = phase(limiter, redis, keySet, threads, seconds);
                 cells.add(Report.fmt("%,.0f / %s", p.decisionsPerSecond(), micros(p.p99Micros())));
-                costs.append(Report.fmt("| %s | %s, %d thread%s | %,.0f | %s / %s | %.0f %% | %.1f µs | %s |%n",
-                    label, keySet.length == 1 ? "hot key" : Report.fmt("%,d keys", KEYS), threads,
-                    threads == 1 ? "" : "s", p.decisionsPerSecond(), micros(p.p50Micros()), micros(p.p99Micros()),
-                    100 * p.admittedShare(), p.redisCpuMicros(), p.commands()));
+                costs.append(
+                    Report.fmt(
+                        "| %s | %s, %d thread%s | %,.0f | %s / %s | %.0f %% | %.1f µs | %s |%n",
+                        label,
+                        keySet.length == 1 ? "hot key" : Report.fmt("%,d keys", KEYS),
+                        threads,
+                        threads == 1 ? "" : "s",
+                        p.decisionsPerSecond(),
+                        micros(p.p50Micros()),
+                        micros(p.p99Micros()),
+                        100 * p.admittedShare(),
+                        p.redisCpuMicros(),
+                        p.commands()));
               }
             }
           }
@@ -125,8 +142,14 @@ public final class RedisLimiterReport {
             hotTime = serverTime(limiter, redis, hot, 3_000);
             manyTime = serverTime(limiter, redis, keys, 3_000);
           }
-          serverTimes.append(Report.fmt("| %s | %.1f µs (%s) | %.1f µs (%s) |%n", label, hotTime.micros(),
-              hotTime.commands(), manyTime.micros(), manyTime.commands()));
+          serverTimes.append(
+              Report.fmt(
+                  "| %s | %.1f µs (%s) | %.1f µs (%s) |%n",
+                  label,
+                  hotTime.micros(),
+                  hotTime.commands(),
+                  manyTime.micros(),
+                  manyTime.commands()));
           double[] bytes = new double[2];
           redis.flushall();
           try (RedisLimiter limiter = factory.open(server.uri(), LIMIT, WINDOW)) {
@@ -149,14 +172,30 @@ public final class RedisLimiterReport {
             }
             slidingMax = slidingMax(admittedAt, WINDOW.toNanos());
           }
-          throughput.append(Report.fmt("| %s | %s | %s | %.1f µs / %.1f µs | %,.0f B / %,.0f B |%n", label,
-              algorithm, String.join(" | ", cells), hotTime.micros(), manyTime.micros(), bytes[0], bytes[1]));
+          throughput.append(
+              Report.fmt(
+                  "| %s | %s | %s | %.1f µs / %.1f µs | %,.0f B / %,.0f B |%n",
+                  label,
+                  algorithm,
+                  String.join(" | ", cells),
+                  hotTime.micros(),
+                  manyTime.micros(),
+                  bytes[0],
+                  bytes[1]));
           List<String> counts = new ArrayList<>();
           for (int c : perSecond) {
             counts.add(Integer.toString(c));
           }
-          admission.append(Report.fmt("| %s | %s | %d of %d | %s%d%s |%n", label, String.join(", ", counts),
-              admitted, schedule.length, slidingMax > LIMIT ? "**" : "", slidingMax, slidingMax > LIMIT ? "**" : ""));
+          admission.append(
+              Report.fmt(
+                  "| %s | %s | %d of %d | %s%d%s |%n",
+                  label,
+                  String.join(", ", counts),
+                  admitted,
+                  schedule.length,
+                  slidingMax > LIMIT ? "**" : "",
+                  slidingMax,
+                  slidingMax > LIMIT ? "**" : ""));
         }
       } finally {
         admin.shutdown(Duration.ZERO, Duration.ofSeconds(2));
@@ -164,34 +203,63 @@ public final class RedisLimiterReport {
     }
 
     StringBuilder md = new StringBuilder();
-    md.append(Report.fmt("Limit %d requests per second per key for every contender. Decisions/s and p99 client "
-        + "latency per cell; server time per decision from `SLOWLOG`; memory per key from `MEMORY USAGE`.%n%n", LIMIT));
-    md.append(Report.fmt("| limiter | algorithm | hot key, 1 thread | hot key, %d threads | %,d keys, 1 thread "
-        + "| %,d keys, %d threads | Redis time per decision, hot key / %,d keys | memory per key, 1 request / %d "
-        + "requests |%n", MANY_THREADS, KEYS, KEYS, MANY_THREADS, KEYS, LIMIT));
-    md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n").append(throughput).append('\n');
-    md.append("Redis time per decision from `SLOWLOG` (one thread, 3,000 decisions, every top-level command's "
-        + "duration; what a script calls inside counts once, in the script's time), with the top-level "
-        + "commands per decision.\n\n");
-    md.append("| limiter | hot key | 10,000 keys |\n| --- | --- | --- |\n").append(serverTimes).append('\n');
-    md.append("Every throughput phase: decisions/s, client latency p50 / p99, share admitted, Redis process CPU "
-        + "per decision (`INFO cpu`, user + system: command execution and network I/O), and the commands Redis "
-        + "executed per decision (`INFO commandstats`: commands called inside a script are counted there too, "
-        + "beside the script).\n\n");
-    md.append("| limiter | phase | decisions/s | p50 / p99 | admitted | Redis CPU per decision | commands per decision |\n")
-        .append("| --- | --- | ---: | ---: | ---: | ---: | --- |\n").append(costs).append('\n');
-    md.append(Report.fmt("Admission on one schedule (%d requests on one key: 80/s for 2 s, idle to 2.9 s, 300 "
-        + "between 2.9 s and 3.1 s, 250/s to 6 s): admitted in each 1 s interval from the start, and the most "
-        + "admitted in any sliding 1 s (limit %d).%n%n", schedule.length, LIMIT));
-    md.append("| limiter | admitted per 1 s interval | admitted in all | most in any sliding 1 s |\n")
-        .append("| --- | --- | ---: | ---: |\n").append(admission).append('\n');
+    md.append(
+        Report.fmt(
+            "Limit %d requests per second per key for every contender. Decisions/s and p99 client "
+                + "latency per cell; server time per decision from `SLOWLOG`; memory per key from `MEMORY USAGE`.%n%n",
+            LIMIT));
+    md.append(
+        Report.fmt(
+            "| limiter | algorithm | hot key, 1 thread | hot key, %d threads | %,d keys, 1 thread "
+                + "| %,d keys, %d threads | Redis time per decision, hot key / %,d keys | memory per key, 1 request / %d "
+                + "requests |%n",
+            MANY_THREADS, KEYS, KEYS, MANY_THREADS, KEYS, LIMIT));
+    md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+        .append(throughput)
+        .append('\n');
+    md.append(
+        "Redis time per decision from `SLOWLOG` (one thread, 3,000 decisions, every top-level command's "
+            + "duration; what a script calls inside counts once, in the script's time), with the top-level "
+            + "commands per decision.\n\n");
+    md.append("| limiter | hot key | 10,000 keys |\n| --- | --- | --- |\n")
+        .append(serverTimes)
+        .append('\n');
+    md.append(
+        "Every throughput phase: decisions/s, client latency p50 / p99, share admitted, Redis process CPU "
+            + "per decision (`INFO cpu`, user + system: command execution and network I/O), and the commands Redis "
+            + "executed per decision (`INFO commandstats`: commands called inside a script are counted there too, "
+            + "beside the script).\n\n");
+    md.append(
+            "| limiter | phase | decisions/s | p50 / p99 | admitted | Redis CPU per decision | commands per decision |\n")
+        .append("| --- | --- | ---: | ---: | ---: | ---: | --- |\n")
+        .append(costs)
+        .append('\n');
+    md.append(
+        Report.fmt(
+            "Admission on one schedule (%d requests on one key: 80/s for 2 s, idle to 2.9 s, 300 "
+                + "between 2.9 s and 3.1 s, 250/s to 6 s): admitted in each 1 s interval from the start, and the most "
+                + "admitted in any sliding 1 s (limit %d).%n%n",
+            schedule.length, LIMIT));
+    md.append(
+            "| limiter | admitted per 1 s interval | admitted in all | most in any sliding 1 s |\n")
+        .append("| --- | --- | ---: | ---: |\n")
+        .append(admission)
+        .append('\n');
     Runtime rt = Runtime.getRuntime();
-    md.append(Report.fmt("Machine: %d cores, %s %s, Redis %s (server and clients on the same machine); load average "
-            + "%s at the start, %s at the end. Run %s, %d s; %.0f s per throughput phase after a warm-up that "
-            + "touches every key. Command: `benchmarks/redis-limiters.sh`.%n",
-        rt.availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.vm.version"), version,
-        loadAtStart, Report.loadAverage(), Instant.now().truncatedTo(ChronoUnit.MINUTES),
-        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), seconds));
+    md.append(
+        Report.fmt(
+            "Machine: %d cores, %s %s, Redis %s (server and clients on the same machine); load average "
+                + "%s at the start, %s at the end. Run %s, %d s; %.0f s per throughput phase after a warm-up that "
+                + "touches every key. Command: `benchmarks/redis-limiters.sh`.%n",
+            rt.availableProcessors(),
+            System.getProperty("java.vm.name"),
+            System.getProperty("java.vm.version"),
+            version,
+            loadAtStart,
+            Report.loadAverage(),
+            Instant.now().truncatedTo(ChronoUnit.MINUTES),
+            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
+            seconds));
 
     String markdown = md.toString();
     Files.createDirectories(out.toAbsolutePath().getParent());
@@ -203,17 +271,25 @@ public final class RedisLimiterReport {
       int b = text.indexOf(BEGIN);
       int e = text.indexOf(END);
       if (b < 0 || e < b) {
-        throw new IllegalArgumentException("docs must contain " + BEGIN + " ... " + END + ", but was " + doc);
+        throw new IllegalArgumentException(
+            "docs must contain " + BEGIN + " ... " + END + ", but was " + doc);
       }
-      Files.writeString(doc, text.substring(0, b + BEGIN.length()) + "\n" + markdown + text.substring(e),
+      Files.writeString(
+          doc,
+          text.substring(0, b + BEGIN.length()) + "\n" + markdown + text.substring(e),
           StandardCharsets.UTF_8);
       System.out.println("Updated " + doc);
     }
   }
 
   /** {@code threads} threads deciding on {@code keys} for {@code seconds} after a warm-up. */
-  static Phase phase(RedisLimiter limiter, RedisCommands<String, String> redis, String[] keys, int threads,
-      double seconds) throws InterruptedException {
+  static Phase phase(
+      RedisLimiter limiter,
+      RedisCommands<String, String> redis,
+      String[] keys,
+      int threads,
+      double seconds)
+      throws InterruptedException {
     // Warm-up: every key once (split between the threads), then one more second of load.
     run(limiter, keys, threads, Math.max(1, keys.length / threads), 1.0);
     redis.configResetstat();
@@ -229,8 +305,12 @@ public final class RedisLimiterReport {
         commands.add(Report.fmt("%s %.2f", e.getKey(), (double) e.getValue()[0] / r.decisions));
       }
     }
-    return new Phase(r.decisions / elapsed, r.latency.getValueAtPercentile(50) / 1e3,
-        r.latency.getValueAtPercentile(99) / 1e3, (double) r.admitted / r.decisions, 1e6 * cpu / r.decisions,
+    return new Phase(
+        r.decisions / elapsed,
+        r.latency.getValueAtPercentile(50) / 1e3,
+        r.latency.getValueAtPercentile(99) / 1e3,
+        (double) r.admitted / r.decisions,
+        1e6 * cpu / r.decisions,
         String.join(", ", commands));
   }
 
@@ -240,7 +320,8 @@ public final class RedisLimiterReport {
    * Runs {@code threads} threads, each first making {@code minimumCalls} decisions and then
    * deciding until {@code seconds} have passed since the start.
    */
-  private static Result run(RedisLimiter limiter, String[] keys, int threads, int minimumCalls, double seconds)
+  private static Result run(
+      RedisLimiter limiter, String[] keys, int threads, int minimumCalls, double seconds)
       throws InterruptedException {
     long deadline = System.nanoTime() + (long) (seconds * 1e9);
     Histogram[] latencies = new Histogram[threads];
@@ -252,33 +333,36 @@ public final class RedisLimiterReport {
     for (int t = 0; t < threads; t++) {
       int id = t;
       latencies[t] = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-      Thread thread = new Thread(() -> {
-        try {
-          int next = (int) ((long) id * keys.length / threads);
-          long n = 0;
-          long yes = 0;
-          while (!failed.get() && (n < minimumCalls || System.nanoTime() < deadline)) {
-            String key = keys[next];
-            next = next + 1 == keys.length ? 0 : next + 1;
-            long s = System.nanoTime();
-            boolean ok = limiter.tryAcquire(key);
-            latencies[id].recordValue(System.nanoTime() - s);
-            n++;
-            if (ok) {
-              yes++;
-            }
-          }
-          decisions[id] = n;
-          admitted[id] = yes;
-        } catch (Throwable e) {
-          failed.set(true);
-          synchronized (errors) {
-            errors.add(e);
-          }
-        } finally {
-          done.countDown();
-        }
-      }, "limiter-client-" + t);
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  int next = (int) ((long) id * keys.length / threads);
+                  long n = 0;
+                  long yes = 0;
+                  while (!failed.get() && (n < minimumCalls || System.nanoTime() < deadline)) {
+                    String key = keys[next];
+                    next = next + 1 == keys.length ? 0 : next + 1;
+                    long s = System.nanoTime();
+                    boolean ok = limiter.tryAcquire(key);
+                    latencies[id].recordValue(System.nanoTime() - s);
+                    n++;
+                    if (ok) {
+                      yes++;
+                    }
+                  }
+                  decisions[id] = n;
+                  admitted[id] = yes;
+                } catch (Throwable e) {
+                  failed.set(true);
+                  synchronized (errors) {
+                    errors.add(e);
+                  }
+                } finally {
+                  done.countDown();
+                }
+              },
+              "limiter-client-" + t);
       thread.start();
     }
     done.await();
@@ -300,7 +384,8 @@ public final class RedisLimiterReport {
   record ServerTime(double micros, String commands) {}
 
   /** Every top-level command's duration from SLOWLOG over {@code n} decisions from one thread. */
-  static ServerTime serverTime(RedisLimiter limiter, RedisCommands<String, String> redis, String[] keys, int n) {
+  static ServerTime serverTime(
+      RedisLimiter limiter, RedisCommands<String, String> redis, String[] keys, int n) {
     for (int i = 0; i < Math.min(n, keys.length); i++) {
       limiter.tryAcquire(keys[i]);
     }
@@ -331,7 +416,11 @@ public final class RedisLimiterReport {
   }
 
   /** Mean bytes ({@code MEMORY USAGE}) over every key in the database, per limited key. */
-  static double bytesPerKey(RedisLimiter limiter, RedisCommands<String, String> redis, String prefix, int keys,
+  static double bytesPerKey(
+      RedisLimiter limiter,
+      RedisCommands<String, String> redis,
+      String prefix,
+      int keys,
       int requestsEach) {
     for (int k = 0; k < keys; k++) {
       for (int i = 0; i < requestsEach; i++) {
@@ -366,7 +455,10 @@ public final class RedisLimiterReport {
     return times.stream().mapToLong(Long::longValue).toArray();
   }
 
-  /** Sends one request per schedule time on one key; the send times (ns from the start) of those admitted. */
+  /**
+   * Sends one request per schedule time on one key; the send times (ns from the start) of those
+   * admitted.
+   */
   static long[] runSchedule(RedisLimiter limiter, long[] schedule) {
     limiter.tryAcquire("warm-up");
     long start = System.nanoTime();
@@ -402,7 +494,8 @@ public final class RedisLimiterReport {
 
   private static double cpuSeconds(RedisCommands<String, String> redis) {
     String info = redis.info("cpu");
-    return Double.parseDouble(field(info, "used_cpu_user")) + Double.parseDouble(field(info, "used_cpu_sys"));
+    return Double.parseDouble(field(info, "used_cpu_user"))
+        + Double.parseDouble(field(info, "used_cpu_sys"));
   }
 
   /** Calls and µs per command since the last reset, the commands scripts call included. */

@@ -10,9 +10,9 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * Redisson 3.52 {@code RRateLimiter}: one limiter object per key, its rate set once with
- * {@code trySetRate(OVERALL, limit, window, keep-alive window + 120 s)} on first use, then
- * {@code tryAcquire()}: a log of permits in a ZSET, decided by one Lua call. Redisson's default
+ * Redisson 3.52 {@code RRateLimiter}: one limiter object per key, its rate set once with {@code
+ * trySetRate(OVERALL, limit, window, keep-alive window + 120 s)} on first use, then {@code
+ * tryAcquire()}: a log of permits in a ZSET, decided by one Lua call. Redisson's default
  * single-server connection pool. Thread-safe (the library's own guarantee; the per-key map is a
  * {@link ConcurrentHashMap}).
  */

@@ -25,10 +25,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What reading costs: a snapshot, a Prometheus scrape of bound windows, and an alert evaluation,
- * on one window of 100k samples and on {@link KeyedWindows} of 100 keys x 1k samples (values
- * log-uniform in 0.1 ms..1 s). {@code noRules} and {@code percentileOfTakenSnapshot} are the
- * floors the others compare against. Single-threaded; the state is shared by nothing else.
+ * What reading costs: a snapshot, a Prometheus scrape of bound windows, and an alert evaluation, on
+ * one window of 100k samples and on {@link KeyedWindows} of 100 keys x 1k samples (values
+ * log-uniform in 0.1 ms..1 s). {@code noRules} and {@code percentileOfTakenSnapshot} are the floors
+ * the others compare against. Single-threaded; the state is shared by nothing else.
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar ScrapeBenchmark}.
  */
@@ -70,10 +70,12 @@ public class ScrapeBenchmark {
     keyedRegistry.scrape();
 
     empty = AlertMonitor.create();
-    p95 = AlertMonitor.create()
-        .add(AlertRule.threshold("p95", window, Measure.percentile(95)).above(2.5e8).build());
-    sloBurn = AlertMonitor.create()
-        .add(AlertRule.sloBurn("slo", window, 300_000_000L, 0.99).above(14.4).build());
+    p95 =
+        AlertMonitor.create()
+            .add(AlertRule.threshold("p95", window, Measure.percentile(95)).above(2.5e8).build());
+    sloBurn =
+        AlertMonitor.create()
+            .add(AlertRule.sloBurn("slo", window, 300_000_000L, 0.99).above(14.4).build());
     fractionAbove = Measure.fractionAbove(300_000_000L);
   }
 

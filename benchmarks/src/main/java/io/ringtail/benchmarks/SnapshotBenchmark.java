@@ -16,15 +16,17 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * {@code snapshot().valueAtPercentile(95)} of a default 60 s window holding {@code samples}
- * samples spread over 50 s on an injected clock that then stands still.
+ * {@code snapshot().valueAtPercentile(95)} of a default 60 s window holding {@code samples} samples
+ * spread over 50 s on an injected clock that then stands still.
+ *
  * <ul>
- *   <li>{@code LATENCIES}: the log-normal latencies of {@link Latencies} (median 1 ms), whose
- *       slots are dense between min and max.
- *   <li>{@code WIDE}: the same, plus one sample of 1 µs and one of 1 h, so the range spans
- *       almost every slot of the layout while most of them stay empty.
+ *   <li>{@code LATENCIES}: the log-normal latencies of {@link Latencies} (median 1 ms), whose slots
+ *       are dense between min and max.
+ *   <li>{@code WIDE}: the same, plus one sample of 1 µs and one of 1 h, so the range spans almost
+ *       every slot of the layout while most of them stay empty.
  *   <li>{@code TWO_FAR_APART}: only samples of 1 µs and 1 h, alternately: two slots.
  * </ul>
+ *
  * {@code window}: the striped window ({@code RollingWindow.create}) or the compact one.
  *
  * <p>A JMH state read by one benchmark thread.
@@ -39,10 +41,17 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class SnapshotBenchmark {
   /** What the window holds. */
-  public enum Shape { LATENCIES, WIDE, TWO_FAR_APART }
+  public enum Shape {
+    LATENCIES,
+    WIDE,
+    TWO_FAR_APART
+  }
 
   /** Which window. */
-  public enum Window { STRIPED, COMPACT }
+  public enum Window {
+    STRIPED,
+    COMPACT
+  }
 
   static final long MICROSECOND = 1_000;
   static final long HOUR = 3_600_000_000_000L;
@@ -63,9 +72,10 @@ public class SnapshotBenchmark {
     SimClock clock = new SimClock();
     clock.set(TimeUnit.SECONDS.toNanos(1));
     long start = clock.nanoTime();
-    instance = window == Window.STRIPED
-        ? RollingWindow.create(WindowConfig.defaults(), clock)
-        : RollingWindow.createCompact(WindowConfig.defaults(), clock);
+    instance =
+        window == Window.STRIPED
+            ? RollingWindow.create(WindowConfig.defaults(), clock)
+            : RollingWindow.createCompact(WindowConfig.defaults(), clock);
     Latencies.Cursor values = new Latencies.Cursor(0);
     for (int i = 0; i < samples; i++) {
       clock.set(start + ReadBenchmark.FILL_SPAN_NANOS * i / samples);

@@ -14,10 +14,11 @@ import org.openjdk.jmh.annotations.Benchmark;
 class LatencyGuardTest {
   @Test
   void pairs_nameBenchmarksOfGuardBenchmark() {
-    Set<String> benchmarks = Arrays.stream(GuardBenchmark.class.getMethods())
-        .filter(m -> m.isAnnotationPresent(Benchmark.class))
-        .map(Method::getName)
-        .collect(Collectors.toSet());
+    Set<String> benchmarks =
+        Arrays.stream(GuardBenchmark.class.getMethods())
+            .filter(m -> m.isAnnotationPresent(Benchmark.class))
+            .map(Method::getName)
+            .collect(Collectors.toSet());
     for (LatencyGuard.Pair p : LatencyGuard.PAIRS) {
       assertThat(benchmarks).as(p.what()).contains(p.hot(), p.floor());
     }
@@ -27,7 +28,10 @@ class LatencyGuardTest {
   @Test
   void pairs_limitCatchesADoubledHotPathAndClearsTheMeasuredValue() {
     for (LatencyGuard.Pair p : LatencyGuard.PAIRS) {
-      assertThat(p.limit()).as(p.what()).isLessThan(2 * p.measured()).isGreaterThan(1.3 * p.measured());
+      assertThat(p.limit())
+          .as(p.what())
+          .isLessThan(2 * p.measured())
+          .isGreaterThan(1.3 * p.measured());
     }
   }
 
@@ -42,13 +46,15 @@ class LatencyGuardTest {
   void slowdown_unknownName_namesTheProperty() {
     assertThatThrownBy(() -> GuardBenchmark.RecordPath.of("slower"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("ringtail.guard.slowdown must be none, twice, lock, atomic or allocate, but was slower");
+        .hasMessage(
+            "ringtail.guard.slowdown must be none, twice, lock, atomic or allocate, but was slower");
   }
 
   @Test
   void slowdown_twice_recordsEverySampleTwice() {
     io.ringtail.ManualTimeSource time = new io.ringtail.ManualTimeSource(0);
-    io.ringtail.RollingWindow window = io.ringtail.RollingWindow.create(io.ringtail.WindowConfig.defaults(), time);
+    io.ringtail.RollingWindow window =
+        io.ringtail.RollingWindow.create(io.ringtail.WindowConfig.defaults(), time);
     GuardBenchmark.RecordPath.of("twice").record(window, 42);
     GuardBenchmark.RecordPath.of("none").record(window, 42);
     assertThat(window.snapshot().count()).isEqualTo(3);

@@ -23,8 +23,10 @@ import org.openjdk.jol.info.GraphLayout;
 class RecordAllocationTest {
   private static final int WARM_UP_ROUNDS = 10;
   private static final int RECORDS = 300_000;
+
   /** Whole-run slack: far below one allocation per thousand records. */
   private static final long SLACK_BYTES = 256;
+
   private static final long[] VALUES = Latencies.logNormal(1 << 12, 1_000_000, 1.0, 11);
   private static final com.sun.management.ThreadMXBean THREADS =
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -74,8 +76,8 @@ class RecordAllocationTest {
   }
 
   /**
-   * Rotation in steady state: a bucket every 1,000 records, each bucket seeing the same values,
-   * so once every sealed bucket of the ring has been used its storage is reused, not regrown.
+   * Rotation in steady state: a bucket every 1,000 records, each bucket seeing the same values, so
+   * once every sealed bucket of the ring has been used its storage is reused, not regrown.
    */
   @Test
   void record_rotatingEveryThousandRecords_allocatesNothing() {
@@ -83,13 +85,14 @@ class RecordAllocationTest {
     WindowConfig config = WindowConfig.builder().length(Duration.ofSeconds(10)).buckets(10).build();
     RollingWindow window = RollingWindow.create(config, time);
     long width = config.bucketWidth().toNanos();
-    assertThat(steadyStateBytes(() -> rotatingLoop(window, time, width))).isLessThanOrEqualTo(SLACK_BYTES);
+    assertThat(steadyStateBytes(() -> rotatingLoop(window, time, width)))
+        .isLessThanOrEqualTo(SLACK_BYTES);
     assertThat(window.snapshot().count()).isEqualTo(10_000L);
   }
 
   /**
-   * A keyed record on keys already held, through bucket rotations: the key lookup and the
-   * compact window's record allocate nothing once every bucket of each key's ring exists.
+   * A keyed record on keys already held, through bucket rotations: the key lookup and the compact
+   * window's record allocate nothing once every bucket of each key's ring exists.
    */
   @Test
   void keyedRecord_existingKeys_allocatesNothing() {
@@ -100,7 +103,8 @@ class RecordAllocationTest {
       keys[k] = "tenant-" + k;
     }
     long width = windows.windowConfig().bucketWidth().toNanos();
-    assertThat(steadyStateBytes(() -> keyedLoop(windows, keys, time, width))).isLessThanOrEqualTo(SLACK_BYTES);
+    assertThat(steadyStateBytes(() -> keyedLoop(windows, keys, time, width)))
+        .isLessThanOrEqualTo(SLACK_BYTES);
     assertThat(windows.snapshot(keys[0]).count()).isPositive();
   }
 
@@ -113,9 +117,8 @@ class RecordAllocationTest {
   }
 
   /**
-   * A limiter decision, on keys with steady traffic, allocates at most the decision it returns
-   * (its size measured by JOL): under the limit, then over it, where a denial carries its
-   * retry-after.
+   * A limiter decision, on keys with steady traffic, allocates at most the decision it returns (its
+   * size measured by JOL): under the limit, then over it, where a denial carries its retry-after.
    */
   @Test
   void rateLimiterDecision_allocatesAtMostTheDecision() {
@@ -125,19 +128,28 @@ class RecordAllocationTest {
 
   private static void assertDecisionBytes(int limit, boolean allowed) {
     ManualTimeSource time = new ManualTimeSource();
-    RateLimiter limiter = RateLimiter.inProcess(RateLimitConfig.builder().limit(limit)
-        .window(Duration.ofSeconds(1)).timeSource(time).build(), 1_000);
+    RateLimiter limiter =
+        RateLimiter.inProcess(
+            RateLimitConfig.builder()
+                .limit(limit)
+                .window(Duration.ofSeconds(1))
+                .timeSource(time)
+                .build(),
+            1_000);
     String[] keys = {"tenant-0", "tenant-1", "tenant-2", "tenant-3"};
     RateDecision[] last = new RateDecision[1];
-    long bytes = steadyStateBytes(() -> {
-      for (int i = 0; i < RECORDS; i++) {
-        time.advanceNanos(1_000_000);
-        last[0] = limiter.tryAcquire(keys[i & 3]);
-      }
-    });
+    long bytes =
+        steadyStateBytes(
+            () -> {
+              for (int i = 0; i < RECORDS; i++) {
+                time.advanceNanos(1_000_000);
+                last[0] = limiter.tryAcquire(keys[i & 3]);
+              }
+            });
     assertThat(last[0].allowed()).isEqualTo(allowed);
     long decisionBytes = GraphLayout.parseInstance(last[0]).totalSize();
-    assertThat(bytes).as("%s decisions of %s B", RECORDS, decisionBytes)
+    assertThat(bytes)
+        .as("%s decisions of %s B", RECORDS, decisionBytes)
         .isLessThanOrEqualTo(decisionBytes * RECORDS + SLACK_BYTES);
   }
 
@@ -190,7 +202,8 @@ class RecordAllocationTest {
     }
   }
 
-  private static void keyedLoop(KeyedWindows windows, String[] keys, ManualTimeSource time, long width) {
+  private static void keyedLoop(
+      KeyedWindows windows, String[] keys, ManualTimeSource time, long width) {
     for (int i = 0; i < RECORDS; i++) {
       if (i % 5_000 == 0) {
         time.advanceNanos(width);

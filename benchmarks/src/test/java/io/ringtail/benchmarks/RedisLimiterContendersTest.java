@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every contender of the limiter comparison, on a real redis-server, is configured for the same
- * limit: a burst on a fresh key is admitted exactly up to the limit, and keys are independent.
- * The report's helpers are checked on known inputs.
+ * limit: a burst on a fresh key is admitted exactly up to the limit, and keys are independent. The
+ * report's helpers are checked on known inputs.
  */
 class RedisLimiterContendersTest {
   private static RedisProcess server;
@@ -50,7 +50,8 @@ class RedisLimiterContendersTest {
   @Test
   void slidingMax_countsTheBusiestHalfOpenInterval() {
     long s = 1_000_000_000L;
-    assertThat(RedisLimiterReport.slidingMax(new long[] {0, s / 2, s, s + 1, 2 * s}, s)).isEqualTo(3);
+    assertThat(RedisLimiterReport.slidingMax(new long[] {0, s / 2, s, s + 1, 2 * s}, s))
+        .isEqualTo(3);
     assertThat(RedisLimiterReport.slidingMax(new long[] {0, s, 2 * s}, s)).isEqualTo(1);
     assertThat(RedisLimiterReport.slidingMax(new long[0], s)).isZero();
   }
@@ -61,7 +62,8 @@ class RedisLimiterContendersTest {
     for (int i = 1; i < times.length; i++) {
       assertThat(times[i]).isGreaterThanOrEqualTo(times[i - 1]);
     }
-    long burst = Arrays.stream(times).filter(t -> t >= 2_900_000_000L && t < 3_100_000_000L).count();
+    long burst =
+        Arrays.stream(times).filter(t -> t >= 2_900_000_000L && t < 3_100_000_000L).count();
     assertThat(burst).isEqualTo(300);
   }
 }

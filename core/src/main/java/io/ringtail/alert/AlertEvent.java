@@ -26,8 +26,13 @@ public final class AlertEvent {
   private final WindowSnapshot baseline;
   private final long timeNanos;
 
-  AlertEvent(AlertRule rule, Type type, double value, WindowSnapshot snapshot,
-      WindowSnapshot baseline, long timeNanos) {
+  AlertEvent(
+      AlertRule rule,
+      Type type,
+      double value,
+      WindowSnapshot snapshot,
+      WindowSnapshot baseline,
+      long timeNanos) {
     this.rule = Checks.requireNonNull("rule", rule);
     this.type = Checks.requireNonNull("type", type);
     this.value = value;
@@ -71,7 +76,17 @@ public final class AlertEvent {
 
   @Override
   public String toString() {
-    return "AlertEvent[" + type + " " + rule.name() + ", value=" + value + ", at=" + timeNanos
-        + ", snapshot=" + snapshot + (baseline == null ? "" : ", baseline=" + baseline) + "]";
+    return "AlertEvent["
+        + type
+        + " "
+        + rule.name()
+        + ", value="
+        + value
+        + ", at="
+        + timeNanos
+        + ", snapshot="
+        + snapshot
+        + (baseline == null ? "" : ", baseline=" + baseline)
+        + "]";
   }
 }

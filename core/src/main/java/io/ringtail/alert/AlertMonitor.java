@@ -17,19 +17,19 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Evaluates {@link AlertRule}s against their windows and tells {@link AlertListener}s when a
- * rule fires or resolves.
+ * Evaluates {@link AlertRule}s against their windows and tells {@link AlertListener}s when a rule
+ * fires or resolves.
  *
- * <p>Evaluation runs only when asked: {@link #evaluate()} on the caller's thread,
- * {@link #evaluateOn(Executor)} on an executor, or {@link #scheduleWith} on a scheduler the user
- * supplies. The monitor starts no thread, and windows know nothing of it: recording never pays
- * for alerting. With no rule, an evaluation returns at once, reading neither clock nor window.
- * One evaluation takes one snapshot per window, shared by every rule on that window.
+ * <p>Evaluation runs only when asked: {@link #evaluate()} on the caller's thread, {@link
+ * #evaluateOn(Executor)} on an executor, or {@link #scheduleWith} on a scheduler the user supplies.
+ * The monitor starts no thread, and windows know nothing of it: recording never pays for alerting.
+ * With no rule, an evaluation returns at once, reading neither clock nor window. One evaluation
+ * takes one snapshot per window, shared by every rule on that window.
  *
  * <p>Thread-safe: rules and listeners may be added and removed at any time; evaluations are
- * serialised, and listeners are called in order on the evaluating thread. A window that fails
- * to give a snapshot (a Redis window while Redis is down) is logged and its rules keep their
- * state until the next evaluation.
+ * serialised, and listeners are called in order on the evaluating thread. A window that fails to
+ * give a snapshot (a Redis window while Redis is down) is logged and its rules keep their state
+ * until the next evaluation.
  */
 public final class AlertMonitor {
   private static final System.Logger LOG = System.getLogger(AlertMonitor.class.getName());
@@ -116,8 +116,8 @@ public final class AlertMonitor {
   }
 
   /**
-   * Evaluates every rule now, tells the listeners, and returns the events (fired and resolved),
-   * in rule order.
+   * Evaluates every rule now, tells the listeners, and returns the events (fired and resolved), in
+   * rule order.
    */
   public List<AlertEvent> evaluate() {
     if (rules.isEmpty()) {
@@ -129,12 +129,16 @@ public final class AlertMonitor {
       List<AlertEvent> events = new ArrayList<>(0);
       for (RuleState rule : rules) {
         try {
-          AlertEvent event = rule.evaluate(now, w -> snapshots.computeIfAbsent(w, RollingWindow::snapshot));
+          AlertEvent event =
+              rule.evaluate(now, w -> snapshots.computeIfAbsent(w, RollingWindow::snapshot));
           if (event != null) {
             events.add(event);
           }
         } catch (RuntimeException e) {
-          LOG.log(Level.WARNING, "Rule " + rule.rule().name() + " could not be evaluated; its state is kept", e);
+          LOG.log(
+              Level.WARNING,
+              "Rule " + rule.rule().name() + " could not be evaluated; its state is kept",
+              e);
         }
       }
       for (AlertEvent event : events) {
@@ -167,7 +171,10 @@ public final class AlertMonitor {
 
   @Override
   public String toString() {
-    return "AlertMonitor[rules=" + rules().stream().map(AlertRule::name).toList()
-        + ", listeners=" + listeners.size() + "]";
+    return "AlertMonitor[rules="
+        + rules().stream().map(AlertRule::name).toList()
+        + ", listeners="
+        + listeners.size()
+        + "]";
   }
 }

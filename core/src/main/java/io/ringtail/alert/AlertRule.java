@@ -5,43 +5,49 @@ import io.ringtail.WindowSnapshot;
 import io.ringtail.internal.Checks;
 import java.time.Duration;
 
-
 /**
- * An immutable anomaly rule over rolling windows: what to measure, when it fires, when it
- * resolves. An {@link AlertMonitor} evaluates it and keeps its state.
+ * An immutable anomaly rule over rolling windows: what to measure, when it fires, when it resolves.
+ * An {@link AlertMonitor} evaluates it and keeps its state.
  *
  * <h2>Kinds</h2>
+ *
  * <ul>
- *   <li>{@link #threshold threshold}: a measure of one window against a fixed level (P95 above
- *       250 ms, count at least N).
- *   <li>{@link #sloBurn sloBurn}: the burn rate of a latency objective, {@code fractionAbove(target)
- *       / (1 - objective)} (1 = spending the error budget exactly as fast as allowed).
+ *   <li>{@link #threshold threshold}: a measure of one window against a fixed level (P95 above 250
+ *       ms, count at least N).
+ *   <li>{@link #sloBurn sloBurn}: the burn rate of a latency objective, {@code
+ *       fractionAbove(target) / (1 - objective)} (1 = spending the error budget exactly as fast as
+ *       allowed).
  *   <li>{@link #ratio ratio}: a measure of a short window divided by the same measure of a longer
  *       baseline window (last minute's P95 above twice the last half hour's).
- *   <li>{@link #deviation deviation}: how many standard deviations the measure of a window is
- *       from the values that same measure took at earlier evaluations within a baseline period
- *       (mean beyond k standard deviations). A snapshot holds no variance, and the spread of
- *       single samples says little about the spread of a one-minute mean; so the monitor keeps
- *       the history of the measured values itself and compares the current value with the mean
- *       and sample standard deviation of that history (a Shewhart-style control chart). The
- *       current value never counts in its own baseline. It cannot fire before
- *       {@link Builder#minimumBaselinePoints} values were collected; evaluate it at a regular
- *       interval (about the short window's bucket width or more, since values of overlapping
- *       windows are correlated). A lasting shift becomes the new normal after about one baseline
- *       period, and the alert resolves.
+ *   <li>{@link #deviation deviation}: how many standard deviations the measure of a window is from
+ *       the values that same measure took at earlier evaluations within a baseline period (mean
+ *       beyond k standard deviations). A snapshot holds no variance, and the spread of single
+ *       samples says little about the spread of a one-minute mean; so the monitor keeps the history
+ *       of the measured values itself and compares the current value with the mean and sample
+ *       standard deviation of that history (a Shewhart-style control chart). The current value
+ *       never counts in its own baseline. It cannot fire before {@link
+ *       Builder#minimumBaselinePoints} values were collected; evaluate it at a regular interval
+ *       (about the short window's bucket width or more, since values of overlapping windows are
+ *       correlated). A lasting shift becomes the new normal after about one baseline period, and
+ *       the alert resolves.
  * </ul>
  *
  * <h2>Firing, hysteresis and cooldown</h2>
- * The rule's value breaches when it is {@linkplain Builder#above above} (or
- * {@linkplain Builder#atLeast at least}) the threshold. It fires once it has breached at every
- * evaluation for {@link Builder#fireAfter fireAfter} (at once by default). While firing it emits
- * nothing more; it resolves when the value drops {@linkplain Builder#resolveBelow below the
- * resolve level} (the threshold by default; set it lower to get a hysteresis band) or there is no
- * data. After resolving it cannot fire again for {@link Builder#cooldown cooldown}. A value of
- * NaN (an empty window, fewer than {@link Builder#minimumSamples minimumSamples}) never breaches.
+ *
+ * The rule's value breaches when it is {@linkplain Builder#above above} (or {@linkplain
+ * Builder#atLeast at least}) the threshold. It fires once it has breached at every evaluation for
+ * {@link Builder#fireAfter fireAfter} (at once by default). While firing it emits nothing more; it
+ * resolves when the value drops {@linkplain Builder#resolveBelow below the resolve level} (the
+ * threshold by default; set it lower to get a hysteresis band) or there is no data. After resolving
+ * it cannot fire again for {@link Builder#cooldown cooldown}. A value of NaN (an empty window,
+ * fewer than {@link Builder#minimumSamples minimumSamples}) never breaches.
  */
 public final class AlertRule {
-  enum Kind { THRESHOLD, RATIO, DEVIATION }
+  enum Kind {
+    THRESHOLD,
+    RATIO,
+    DEVIATION
+  }
 
   private final String name;
   private final Kind kind;
@@ -79,9 +85,9 @@ public final class AlertRule {
   }
 
   /**
-   * A rule on the burn rate of the objective "a fraction {@code objective} of samples at or
-   * below {@code target}" (0.99 for 99 %): {@code fractionAbove(target) / (1 - objective)}.
-   * Set {@link Builder#minimumSamples} so one slow request in a quiet window cannot fire it.
+   * A rule on the burn rate of the objective "a fraction {@code objective} of samples at or below
+   * {@code target}" (0.99 for 99 %): {@code fractionAbove(target) / (1 - objective)}. Set {@link
+   * Builder#minimumSamples} so one slow request in a quiet window cannot fire it.
    */
   public static Builder sloBurn(String name, RollingWindow window, long target, double objective) {
     if (!(objective > 0.0 && objective < 1.0)) {
@@ -89,24 +95,37 @@ public final class AlertRule {
     }
     Measure fraction = Measure.fractionAbove(target);
     double budget = 1.0 - objective;
-    Measure burn = new NamedMeasure(s -> fraction.of(s) / budget,
-        "burnRate(" + fraction + ", objective=" + objective + ")");
+    Measure burn =
+        new NamedMeasure(
+            s -> fraction.of(s) / budget,
+            "burnRate(" + fraction + ", objective=" + objective + ")");
     return new Builder(name, Kind.THRESHOLD, window, null, burn, null);
   }
 
-  /** A rule on {@code measure(window) / measure(baseline)}; no data if either is NaN or the baseline's is 0. */
-  public static Builder ratio(String name, RollingWindow window, RollingWindow baseline, Measure measure) {
-    return new Builder(name, Kind.RATIO, window, Checks.requireNonNull("baseline", baseline), measure, null);
+  /**
+   * A rule on {@code measure(window) / measure(baseline)}; no data if either is NaN or the
+   * baseline's is 0.
+   */
+  public static Builder ratio(
+      String name, RollingWindow window, RollingWindow baseline, Measure measure) {
+    return new Builder(
+        name, Kind.RATIO, window, Checks.requireNonNull("baseline", baseline), measure, null);
   }
 
   /**
-   * A rule on {@code |m - mean(history)| / stddev(history)}, where {@code m} is {@code measure}
-   * of {@code window} now and {@code history} the values it took at evaluations in the last
-   * {@code baselinePeriod}. A history with no spread gives 0 if {@code m} equals its mean and
-   * infinity otherwise.
+   * A rule on {@code |m - mean(history)| / stddev(history)}, where {@code m} is {@code measure} of
+   * {@code window} now and {@code history} the values it took at evaluations in the last {@code
+   * baselinePeriod}. A history with no spread gives 0 if {@code m} equals its mean and infinity
+   * otherwise.
    */
-  public static Builder deviation(String name, RollingWindow window, Measure measure, Duration baselinePeriod) {
-    return new Builder(name, Kind.DEVIATION, window, null, measure,
+  public static Builder deviation(
+      String name, RollingWindow window, Measure measure, Duration baselinePeriod) {
+    return new Builder(
+        name,
+        Kind.DEVIATION,
+        window,
+        null,
+        measure,
         Checks.requireNonNull("baselinePeriod", baselinePeriod));
   }
 
@@ -153,7 +172,8 @@ public final class AlertRule {
   }
 
   boolean clears(double value) {
-    return Double.isNaN(value) || (Double.isNaN(resolveBelow) ? !breaches(value) : value < resolveBelow);
+    return Double.isNaN(value)
+        || (Double.isNaN(resolveBelow) ? !breaches(value) : value < resolveBelow);
   }
 
   /** {@code measure} of {@code s}, or NaN when it holds fewer than {@code minimumSamples}. */
@@ -163,19 +183,33 @@ public final class AlertRule {
 
   @Override
   public String toString() {
-    return "AlertRule[" + name + ": " + kind.name().toLowerCase() + " " + measure
-        + (inclusive ? " >= " : " > ") + threshold
+    return "AlertRule["
+        + name
+        + ": "
+        + kind.name().toLowerCase()
+        + " "
+        + measure
+        + (inclusive ? " >= " : " > ")
+        + threshold
         + (Double.isNaN(resolveBelow) ? "" : ", resolveBelow=" + resolveBelow)
-        + ", fireAfter=" + Duration.ofNanos(fireAfterNanos) + ", cooldown=" + Duration.ofNanos(cooldownNanos)
-        + ", minimumSamples=" + minimumSamples
-        + (kind == Kind.DEVIATION ? ", baseline=" + Duration.ofNanos(baselineNanos)
-            + ", minimumBaselinePoints=" + minimumBaselinePoints : "")
+        + ", fireAfter="
+        + Duration.ofNanos(fireAfterNanos)
+        + ", cooldown="
+        + Duration.ofNanos(cooldownNanos)
+        + ", minimumSamples="
+        + minimumSamples
+        + (kind == Kind.DEVIATION
+            ? ", baseline="
+                + Duration.ofNanos(baselineNanos)
+                + ", minimumBaselinePoints="
+                + minimumBaselinePoints
+            : "")
         + "]";
   }
 
   /**
-   * Fluent builder of an {@link AlertRule}; reusable, not thread-safe. The factory's arguments
-   * are checked at once, every other value by {@link #build()}.
+   * Fluent builder of an {@link AlertRule}; reusable, not thread-safe. The factory's arguments are
+   * checked at once, every other value by {@link #build()}.
    */
   public static final class Builder {
     private final String name;
@@ -194,8 +228,13 @@ public final class AlertRule {
     private long minimumSamples = 0;
     private int minimumBaselinePoints = 10;
 
-    private Builder(String name, Kind kind, RollingWindow window, RollingWindow baseline,
-        Measure measure, Duration baselinePeriod) {
+    private Builder(
+        String name,
+        Kind kind,
+        RollingWindow window,
+        RollingWindow baseline,
+        Measure measure,
+        Duration baselinePeriod) {
       this.name = Checks.requireNonBlank("name", name);
       this.kind = kind;
       this.window = Checks.requireNonNull("window", window);
@@ -222,9 +261,9 @@ public final class AlertRule {
     }
 
     /**
-     * Resolves only once the value is strictly below {@code level}, at most the threshold: a
-     * value between the two holds the current state (hysteresis). Without it the rule resolves
-     * as soon as it no longer breaches.
+     * Resolves only once the value is strictly below {@code level}, at most the threshold: a value
+     * between the two holds the current state (hysteresis). Without it the rule resolves as soon as
+     * it no longer breaches.
      */
     public Builder resolveBelow(double level) {
       this.resolveBelow = level;
@@ -253,25 +292,28 @@ public final class AlertRule {
       return this;
     }
 
-    /** For a deviation rule: earlier values needed before it can fire, at least 2; 10 unless set. */
+    /**
+     * For a deviation rule: earlier values needed before it can fire, at least 2; 10 unless set.
+     */
     public Builder minimumBaselinePoints(int points) {
       this.minimumBaselinePoints = points;
       return this;
     }
 
     /**
-     * Validates and returns the rule. Durations must fit in a {@code long} of nanoseconds
-     * (about 292 years).
+     * Validates and returns the rule. Durations must fit in a {@code long} of nanoseconds (about
+     * 292 years).
      *
      * @throws IllegalStateException if no threshold was set
      * @throws NullPointerException if a duration was set to null
      * @throws IllegalArgumentException if a value is out of range (a threshold or resolve level
-     *     that is not finite, a resolve level above the threshold, a negative or too long
-     *     duration, a deviation rule's baseline period that is not positive), naming it
+     *     that is not finite, a resolve level above the threshold, a negative or too long duration,
+     *     a deviation rule's baseline period that is not positive), naming it
      */
     public AlertRule build() {
       if (!thresholdSet) {
-        throw new IllegalStateException("a threshold must be set with above() or atLeast() for rule " + name);
+        throw new IllegalStateException(
+            "a threshold must be set with above() or atLeast() for rule " + name);
       }
       Checks.requireFinite("threshold", threshold);
       if (resolveBelowSet) {

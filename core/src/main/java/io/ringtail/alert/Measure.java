@@ -4,8 +4,8 @@ import io.ringtail.WindowSnapshot;
 import io.ringtail.internal.Checks;
 
 /**
- * What a rule reads from a {@link WindowSnapshot}: a percentile, the mean, the count, the
- * fraction of samples above a target, or any function of the snapshot.
+ * What a rule reads from a {@link WindowSnapshot}: a percentile, the mean, the count, the fraction
+ * of samples above a target, or any function of the snapshot.
  *
  * <p>Implementations must be stateless and thread-safe. {@link Double#NaN} means "no data" (an
  * empty window): a rule never fires on it.
@@ -41,9 +41,9 @@ public interface Measure {
    * The fraction (0 to 1) of samples strictly above {@code target}, NaN when empty.
    *
    * <p>{@link io.ringtail.WindowSnapshot#fractionAbove(long)}: exact up to the window's value
-   * resolution (samples within one resolution step of {@code target}, 1 % at 2 significant
-   * digits, may count on either side). A snapshot exact only at some percentiles, and an upper
-   * bound elsewhere (the Redis window's), gives a conservative over-estimate as coarse as those
+   * resolution (samples within one resolution step of {@code target}, 1 % at 2 significant digits,
+   * may count on either side). A snapshot exact only at some percentiles, and an upper bound
+   * elsewhere (the Redis window's), gives a conservative over-estimate as coarse as those
    * percentiles.
    */
   static Measure fractionAbove(long target) {

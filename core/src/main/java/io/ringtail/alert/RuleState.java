@@ -34,12 +34,14 @@ final class RuleState {
   /** Evaluates at {@code now}; returns the event it caused, or null. */
   AlertEvent evaluate(long now, Function<RollingWindow, WindowSnapshot> snapshots) {
     WindowSnapshot s = snapshots.apply(rule.window());
-    WindowSnapshot b = rule.kind() == AlertRule.Kind.RATIO ? snapshots.apply(rule.baseline()) : null;
-    double value = switch (rule.kind()) {
-      case THRESHOLD -> rule.measured(s);
-      case RATIO -> ratio(rule.measured(s), rule.measured(b));
-      case DEVIATION -> deviation(now, rule.measured(s));
-    };
+    WindowSnapshot b =
+        rule.kind() == AlertRule.Kind.RATIO ? snapshots.apply(rule.baseline()) : null;
+    double value =
+        switch (rule.kind()) {
+          case THRESHOLD -> rule.measured(s);
+          case RATIO -> ratio(rule.measured(s), rule.measured(b));
+          case DEVIATION -> deviation(now, rule.measured(s));
+        };
     return transition(now, value, s, b);
   }
 

@@ -5,18 +5,19 @@ import java.time.Duration;
 
 /**
  * The in-process constant-memory {@link RateLimiter}: per key, the admitted requests counted by
- * sub-window of {@code g = ceil(W / 16)} in a ring of 17 counters (about 140 bytes per key
- * whatever the limit).
+ * sub-window of {@code g = ceil(W / 16)} in a ring of 17 counters (about 140 bytes per key whatever
+ * the limit).
  *
  * <p>A bucket counts until every request it may hold has left the window, so a decision counts
  * every admitted request in {@code (t - W, t]} and perhaps some of {@code (t - W - g + 1, t - W]}:
  * it never admits more than the limit in any window (no over-admission), and it denies a request
- * only when the exact log would deny it with the window {@code g - 1} ns longer; its
- * retry-after is the exact log's at most {@code g - 1} ns later. Buckets are laid from each
- * key's first request (and again from a request that finds every bucket expired); every comparison is a difference, so readings may wrap.
+ * only when the exact log would deny it with the window {@code g - 1} ns longer; its retry-after is
+ * the exact log's at most {@code g - 1} ns later. Buckets are laid from each key's first request
+ * (and again from a request that finds every bucket expired); every comparison is a difference, so
+ * readings may wrap.
  */
-final class BucketedRateLimiter extends KeyedDecider<BucketedRateLimiter.Counters, Void, RateDecision>
-    implements RateLimiter {
+final class BucketedRateLimiter
+    extends KeyedDecider<BucketedRateLimiter.Counters, Void, RateDecision> implements RateLimiter {
   /** Sub-windows per window. */
   static final int BUCKETS = 16;
 
@@ -54,8 +55,10 @@ final class BucketedRateLimiter extends KeyedDecider<BucketedRateLimiter.Counter
       held++;
     }
     int remaining = limit - held;
-    Duration retryAfter = remaining > 0 ? Duration.ZERO
-        : Duration.ofNanos(c.freeAt(t, width, reach, held - limit + 1) - t);
+    Duration retryAfter =
+        remaining > 0
+            ? Duration.ZERO
+            : Duration.ofNanos(c.freeAt(t, width, reach, held - limit + 1) - t);
     trackDenial(c, !allowed, t);
     return new RateDecision(allowed, remaining, limit, retryAfter);
   }
@@ -66,8 +69,8 @@ final class BucketedRateLimiter extends KeyedDecider<BucketedRateLimiter.Counter
   }
 
   /**
-   * A ring of {@code BUCKETS + 1} counters, {@link #newest} the bucket starting at
-   * {@link #newestStart}, each older one {@code g} earlier. Guarded by its monitor.
+   * A ring of {@code BUCKETS + 1} counters, {@link #newest} the bucket starting at {@link
+   * #newestStart}, each older one {@code g} earlier. Guarded by its monitor.
    */
   static final class Counters extends MonotonicKeyState {
     final int[] counts = new int[BUCKETS + 1];
@@ -110,7 +113,9 @@ final class BucketedRateLimiter extends KeyedDecider<BucketedRateLimiter.Counter
       return held;
     }
 
-    /** When enough of the oldest counted buckets have surely left for {@code excess} fewer requests. */
+    /**
+     * When enough of the oldest counted buckets have surely left for {@code excess} fewer requests.
+     */
     long freeAt(long t, long width, long reach, int excess) {
       int freed = 0;
       for (int i = counts.length - 1; i >= 0; i--) {
@@ -122,7 +127,8 @@ final class BucketedRateLimiter extends KeyedDecider<BucketedRateLimiter.Counter
           }
         }
       }
-      throw new IllegalStateException("the counted buckets hold fewer than " + excess + " requests");
+      throw new IllegalStateException(
+          "the counted buckets hold fewer than " + excess + " requests");
     }
 
     private int slot(int back) {

@@ -5,14 +5,13 @@ import static io.ringtail.internal.Checks.requireNonNull;
 import static io.ringtail.internal.Checks.requirePositiveNanos;
 
 import io.ringtail.TimeSource;
-import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The settings every keyed decision config shares: window, time source, listener, listener
- * cooldown and idle expiry. Immutable and thread-safe; built from a {@link Draft}, which each
- * public config builder holds and delegates to.
+ * The settings every keyed decision config shares: window, time source, listener, listener cooldown
+ * and idle expiry. Immutable and thread-safe; built from a {@link Draft}, which each public config
+ * builder holds and delegates to.
  *
  * @param <D> the decision type the listener observes
  */
@@ -23,8 +22,12 @@ final class DecisionWindowSettings<D> {
   private final long listenerCooldownNanos;
   private final long idleExpiryNanos;
 
-  private DecisionWindowSettings(long windowNanos, TimeSource timeSource,
-      DecisionListener<? super D> listener, long listenerCooldownNanos, long idleExpiryNanos) {
+  private DecisionWindowSettings(
+      long windowNanos,
+      TimeSource timeSource,
+      DecisionListener<? super D> listener,
+      long listenerCooldownNanos,
+      long idleExpiryNanos) {
     this.windowNanos = windowNanos;
     this.timeSource = timeSource;
     this.listener = listener;
@@ -86,8 +89,12 @@ final class DecisionWindowSettings<D> {
 
   /** The listener, cooldown and idle expiry as a config's {@code toString()} ends. */
   String listenerString() {
-    return "listener=" + (listener != null) + ", listenerCooldown=" + listenerCooldown()
-        + ", idleExpiry=" + idleExpiry();
+    return "listener="
+        + (listener != null)
+        + ", listenerCooldown="
+        + listenerCooldown()
+        + ", idleExpiry="
+        + idleExpiry();
   }
 
   /**
@@ -121,22 +128,25 @@ final class DecisionWindowSettings<D> {
     }
 
     /**
-     * Validates the window, then runs {@code afterWindow} (the config's own checks that its
-     * error order puts there), then validates the rest. The listener cooldown defaults to the
-     * window; the idle expiry to the window, or the cooldown if a listener is set and its
-     * cooldown is longer.
+     * Validates the window, then runs {@code afterWindow} (the config's own checks that its error
+     * order puts there), then validates the rest. The listener cooldown defaults to the window; the
+     * idle expiry to the window, or the cooldown if a listener is set and its cooldown is longer.
      */
     DecisionWindowSettings<D> build(Runnable afterWindow) {
       long windowNanos = requirePositiveNanos("window", window);
       afterWindow.run();
       requireNonNull("timeSource", timeSource);
-      long cooldown = !listenerCooldownSet ? windowNanos
-          : requireNonNegativeNanos("listenerCooldown", listenerCooldown);
-      long idle = idleExpirySet ? requirePositiveNanos("idleExpiry", idleExpiry)
-          : listener == null ? windowNanos : Math.max(windowNanos, cooldown);
+      long cooldown =
+          !listenerCooldownSet
+              ? windowNanos
+              : requireNonNegativeNanos("listenerCooldown", listenerCooldown);
+      long idle =
+          idleExpirySet
+              ? requirePositiveNanos("idleExpiry", idleExpiry)
+              : listener == null ? windowNanos : Math.max(windowNanos, cooldown);
       if (idle < windowNanos) {
-        throw new IllegalArgumentException("idleExpiry must be at least the window " + window
-            + ", but was " + idleExpiry);
+        throw new IllegalArgumentException(
+            "idleExpiry must be at least the window " + window + ", but was " + idleExpiry);
       }
       return new DecisionWindowSettings<>(windowNanos, timeSource, listener, cooldown, idle);
     }

@@ -5,22 +5,23 @@ import io.ringtail.internal.Checks;
 import java.util.Arrays;
 
 /**
- * The in-process {@link ThresholdDetector}: per key, the held events' times and ids in two
- * parallel arrays sorted by time.
+ * The in-process {@link ThresholdDetector}: per key, the held events' times and ids in two parallel
+ * arrays sorted by time.
  *
- * <p>An in-order event is appended; a late one is inserted at its place; expired events are
- * dropped from the front, and past {@code maxEventsPerKey} the oldest is dropped. Duplicate
- * detection scans the held ids (comparing cached hash codes first). An event therefore costs
- * O(k) for the k events held (at most {@code maxEventsPerKey}, the threshold by default), and
- * a key holds 12 bytes per held event plus the id strings, which it keeps alive. The first time
- * a key overflows {@code maxEventsPerKey} (a flood: a scanner, a brute force), a warning naming
- * the key is logged through {@link System.Logger}, once per key while it is held.
+ * <p>An in-order event is appended; a late one is inserted at its place; expired events are dropped
+ * from the front, and past {@code maxEventsPerKey} the oldest is dropped. Duplicate detection scans
+ * the held ids (comparing cached hash codes first). An event therefore costs O(k) for the k events
+ * held (at most {@code maxEventsPerKey}, the threshold by default), and a key holds 12 bytes per
+ * held event plus the id strings, which it keeps alive. The first time a key overflows {@code
+ * maxEventsPerKey} (a flood: a scanner, a brute force), a warning naming the key is logged through
+ * {@link System.Logger}, once per key while it is held.
  */
 final class EventLogThresholdDetector
     extends KeyedDecider<EventLogThresholdDetector.Events, String, ThresholdDecision>
     implements ThresholdDetector {
   static final int INITIAL_CAPACITY = 2;
   private static final System.Logger LOG = System.getLogger(ThresholdDetector.class.getName());
+
   /** A pending bit: this event was the key's first trim past maxEventsPerKey. */
   private static final int FIRST_TRIM = KeyState.FIRST_FREE_BIT;
 
@@ -29,7 +30,9 @@ final class EventLogThresholdDetector
   private final int maxEvents;
 
   EventLogThresholdDetector(ThresholdConfig config, long maximumKeys) {
-    super(config.settings(), maximumKeys,
+    super(
+        config.settings(),
+        maximumKeys,
         k -> new Events(Math.min(INITIAL_CAPACITY, config.maxEventsPerKey())));
     this.config = config;
     this.threshold = config.threshold();
@@ -48,12 +51,15 @@ final class EventLogThresholdDetector
     if (events.size > 0 && events.latest - eventTimeNanos >= window) {
       return new ThresholdDecision(Outcome.EXPIRED, events.size, threshold, false);
     }
-    if (events.holds(eventId, events.size > 0 && events.latest - eventTimeNanos > 0
-        ? events.latest - window : eventTimeNanos - window)) {
+    if (events.holds(
+        eventId,
+        events.size > 0 && events.latest - eventTimeNanos > 0
+            ? events.latest - window
+            : eventTimeNanos - window)) {
       return new ThresholdDecision(Outcome.DUPLICATE, events.size, threshold, false);
     }
-    long latest = events.size == 0 || eventTimeNanos - events.latest > 0
-        ? eventTimeNanos : events.latest;
+    long latest =
+        events.size == 0 || eventTimeNanos - events.latest > 0 ? eventTimeNanos : events.latest;
     events.latest = latest;
     events.dropUpTo(latest - window);
     int before = events.size;
@@ -71,8 +77,12 @@ final class EventLogThresholdDetector
   @Override
   void afterUnlock(String key, ThresholdDecision decision, int pending) {
     if ((pending & FIRST_TRIM) != 0) {
-      LOG.log(System.Logger.Level.WARNING, "threshold key {0} holds more than {1} events within "
-          + "its window: keeping the newest (counts saturate, firing stays exact)", key, maxEvents);
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "threshold key {0} holds more than {1} events within "
+              + "its window: keeping the newest (counts saturate, firing stays exact)",
+          key,
+          maxEvents);
     }
     super.afterUnlock(key, decision, pending);
   }
@@ -87,8 +97,10 @@ final class EventLogThresholdDetector
     long[] times;
     String[] ids;
     int size;
+
     /** The latest counted event time; meaningful while {@code size > 0}. */
     long latest;
+
     /** Whether this key's first trim past maxEventsPerKey was logged. */
     boolean trimReported;
 

@@ -1,20 +1,26 @@
 package io.ringtail.decision;
 
 /**
- * What every per-key decision state shares: the retirement flag that makes eviction safe, and
- * the listener's crossing and cooldown bookkeeping. Guarded by the state's own monitor.
+ * What every per-key decision state shares: the retirement flag that makes eviction safe, and the
+ * listener's crossing and cooldown bookkeeping. Guarded by the state's own monitor.
  */
 abstract class KeyState {
   /** A pending bit: deliver the decision to the listener once the lock is released. */
   static final int NOTIFY = 1 << 1;
+
   /** The lowest bit a decision may use for pending actions of its own. */
   static final int FIRST_FREE_BIT = 1 << 2;
+
   private static final int ALARMED = 1;
 
-  /** Set, under this state's monitor, when the cache evicts it; a retired state is never decided on. */
+  /**
+   * Set, under this state's monitor, when the cache evicts it; a retired state is never decided on.
+   */
   boolean retired;
+
   /** {@link #ALARMED} and the pending bits of the decision under way, in one byte per key. */
   private byte flags;
+
   private boolean notified;
   private long lastNotifiedNanos;
 

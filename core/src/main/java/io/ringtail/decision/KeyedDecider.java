@@ -3,10 +3,10 @@ package io.ringtail.decision;
 import java.util.function.Function;
 
 /**
- * The skeleton the in-process keyed decisions share: a decision for a key runs under its
- * state's monitor (starting over on a state retired by eviction, see {@link KeyedStates}),
- * and a crossing it marks is delivered to the listener afterwards, outside the lock, at most
- * once per listener cooldown. Thread-safe.
+ * The skeleton the in-process keyed decisions share: a decision for a key runs under its state's
+ * monitor (starting over on a state retired by eviction, see {@link KeyedStates}), and a crossing
+ * it marks is delivered to the listener afterwards, outside the lock, at most once per listener
+ * cooldown. Thread-safe.
  *
  * @param <S> the per-key state
  * @param <A> what a decision takes besides the key, a quantity and a time
@@ -15,6 +15,7 @@ import java.util.function.Function;
 abstract class KeyedDecider<S extends KeyState, A, D> {
   /** The window in nanoseconds. */
   final long window;
+
   private final DecisionListener<? super D> listener;
   private final long cooldown;
   private final KeyedStates<S> states;
@@ -23,8 +24,8 @@ abstract class KeyedDecider<S extends KeyState, A, D> {
     this.window = settings.windowNanos();
     this.listener = settings.listenerOrNull();
     this.cooldown = settings.listenerCooldownNanos();
-    this.states = new KeyedStates<>(maximumKeys, settings.idleExpiryNanos(), settings.timeSource(),
-        factory);
+    this.states =
+        new KeyedStates<>(maximumKeys, settings.idleExpiryNanos(), settings.timeSource(), factory);
   }
 
   /** Decides for {@code key} under its state's lock, then delivers what the decision marked. */
@@ -51,8 +52,8 @@ abstract class KeyedDecider<S extends KeyState, A, D> {
   }
 
   /**
-   * The decision, made under the state's monitor on a live state; {@code quantity} is the
-   * amount in units for a cap, 1 for a request or an event.
+   * The decision, made under the state's monitor on a live state; {@code quantity} is the amount in
+   * units for a cap, 1 for a request or an event.
    */
   abstract D decideLocked(S state, A arg, long quantity, long timeNanos);
 
@@ -67,8 +68,8 @@ abstract class KeyedDecider<S extends KeyState, A, D> {
   }
 
   /**
-   * For limiters, under the lock: records whether the key now denies and marks a notification
-   * when it goes from allowed to denied outside the cooldown. No work without a listener.
+   * For limiters, under the lock: records whether the key now denies and marks a notification when
+   * it goes from allowed to denied outside the cooldown. No work without a listener.
    */
   final void trackDenial(S state, boolean denied, long timeNanos) {
     if (listener != null) {

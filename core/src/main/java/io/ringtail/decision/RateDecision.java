@@ -1,7 +1,6 @@
 package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
-
 import java.time.Duration;
 
 /**
@@ -13,8 +12,8 @@ import java.time.Duration;
  * @param remaining requests the key may still make now, after this decision
  * @param limit the configured limit
  * @param retryAfter how long from this decision's time until the key's next request would be
- *     admitted: zero when {@code remaining > 0}, else the time until the oldest admitted
- *     request in the window leaves it ({@code oldest + window - now}), always positive then
+ *     admitted: zero when {@code remaining > 0}, else the time until the oldest admitted request in
+ *     the window leaves it ({@code oldest + window - now}), always positive then
  */
 public record RateDecision(boolean allowed, int remaining, int limit, Duration retryAfter) {
 
@@ -24,8 +23,12 @@ public record RateDecision(boolean allowed, int remaining, int limit, Duration r
     Checks.requireBetween("remaining", remaining, 0, limit);
     Checks.requireNonNegativeNanos("retryAfter", retryAfter);
     if ((remaining > 0) != retryAfter.isZero()) {
-      throw new IllegalArgumentException("retryAfter must be zero exactly when requests remain, but was "
-          + retryAfter + " with " + remaining + " remaining");
+      throw new IllegalArgumentException(
+          "retryAfter must be zero exactly when requests remain, but was "
+              + retryAfter
+              + " with "
+              + remaining
+              + " remaining");
     }
   }
 }

@@ -3,7 +3,6 @@ package io.ringtail.decision;
 import static io.ringtail.internal.Checks.requireBetween;
 
 import io.ringtail.TimeSource;
-import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -75,8 +74,8 @@ public final class RateLimitConfig {
 
   /**
    * How long a key may go without requests before it is forgotten; at least the window. When
-   * explicit times lag the time source by up to {@code D}, use at least
-   * {@code W + D}: a key's history matters until {@code W} after its latest time.
+   * explicit times lag the time source by up to {@code D}, use at least {@code W + D}: a key's
+   * history matters until {@code W} after its latest time.
    */
   public Duration idleExpiry() {
     return settings.idleExpiry();
@@ -84,8 +83,13 @@ public final class RateLimitConfig {
 
   @Override
   public String toString() {
-    return "RateLimitConfig[limit=" + limit + ", " + settings.windowString() + ", "
-        + settings.listenerString() + "]";
+    return "RateLimitConfig[limit="
+        + limit
+        + ", "
+        + settings.windowString()
+        + ", "
+        + settings.listenerString()
+        + "]";
   }
 
   /** Fluent, reusable builder; {@link #build()} validates. */

@@ -1,20 +1,19 @@
 package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
-
 import java.time.Duration;
 
 /**
  * The in-process {@link RateLimiter}: per key, a ring of the admitted requests' timestamps.
  *
- * <p>A decision evicts expired timestamps from the ring's head, compares the size with the
- * limit and appends: each timestamp is appended once and evicted once, so a decision is O(1)
- * amortised, and the ring never holds more than {@code limit} longs. The ring starts at
- * {@value #INITIAL_CAPACITY} slots, doubles as the key's traffic needs, and falls back to the
- * initial size when the window empties, so a quiet key costs little whatever the limit.
+ * <p>A decision evicts expired timestamps from the ring's head, compares the size with the limit
+ * and appends: each timestamp is appended once and evicted once, so a decision is O(1) amortised,
+ * and the ring never holds more than {@code limit} longs. The ring starts at {@value
+ * #INITIAL_CAPACITY} slots, doubles as the key's traffic needs, and falls back to the initial size
+ * when the window empties, so a quiet key costs little whatever the limit.
  */
-final class SlidingLogRateLimiter extends KeyedDecider<SlidingLogRateLimiter.Log, Void, RateDecision>
-    implements RateLimiter {
+final class SlidingLogRateLimiter
+    extends KeyedDecider<SlidingLogRateLimiter.Log, Void, RateDecision> implements RateLimiter {
   static final int INITIAL_CAPACITY = 4;
 
   private final RateLimitConfig config;
@@ -41,8 +40,8 @@ final class SlidingLogRateLimiter extends KeyedDecider<SlidingLogRateLimiter.Log
       log.append(t, limit);
     }
     int remaining = limit - log.size;
-    Duration retryAfter = remaining > 0 ? Duration.ZERO
-        : Duration.ofNanos(log.oldest() + window - t);
+    Duration retryAfter =
+        remaining > 0 ? Duration.ZERO : Duration.ofNanos(log.oldest() + window - t);
     RateDecision decision = new RateDecision(allowed, remaining, limit, retryAfter);
     trackDenial(log, !allowed, t);
     return decision;

@@ -1,20 +1,19 @@
 package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
-
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The in-process {@link SumCap}: per key, a ring of admitted (time, amount) pairs, amounts in
- * units of {@code 10^-scale} as {@code long}s, and their running total.
+ * The in-process {@link SumCap}: per key, a ring of admitted (time, amount) pairs, amounts in units
+ * of {@code 10^-scale} as {@code long}s, and their running total.
  *
  * <p>A decision evicts expired pairs from the head (subtracting them from the total), compares
- * total plus amount with the cap and appends: O(1) amortised when admitted. A denial
- * additionally walks the ring from the oldest pair to find its retry-after: O(k) for the k
- * pairs held. Memory: 16 bytes per held pair, at most {@code maxEntriesPerKey} pairs; the ring
- * starts at {@value #INITIAL_CAPACITY} pairs and shrinks back when the window empties.
+ * total plus amount with the cap and appends: O(1) amortised when admitted. A denial additionally
+ * walks the ring from the oldest pair to find its retry-after: O(k) for the k pairs held. Memory:
+ * 16 bytes per held pair, at most {@code maxEntriesPerKey} pairs; the ring starts at {@value
+ * #INITIAL_CAPACITY} pairs and shrinks back when the window empties.
  */
 final class SlidingLogSumCap extends KeyedDecider<SlidingLogSumCap.Ledger, BigDecimal, SumDecision>
     implements SumCap {
@@ -25,7 +24,9 @@ final class SlidingLogSumCap extends KeyedDecider<SlidingLogSumCap.Ledger, BigDe
   private final int maxEntries;
 
   SlidingLogSumCap(SumCapConfig config, long maximumKeys) {
-    super(config.settings(), maximumKeys,
+    super(
+        config.settings(),
+        maximumKeys,
         k -> new Ledger(Math.min(INITIAL_CAPACITY, config.maxEntriesPerKey())));
     this.config = config;
     this.capUnits = config.capUnits();
@@ -49,13 +50,24 @@ final class SlidingLogSumCap extends KeyedDecider<SlidingLogSumCap.Ledger, BigDe
     if (allowed && units > 0) {
       ledger.append(t, units, maxEntries);
     }
-    Optional<Duration> retryAfter = exceeds ? Optional.empty()
-        : Optional.of(allowed ? Duration.ZERO
-            : Duration.ofNanos(ledger.waitFor(units, capUnits) + window - t));
-    Duration freesIn = ledger.size == 0 ? Duration.ZERO
-        : Duration.ofNanos(ledger.oldestTime() + window - t);
-    SumDecision decision = new SumDecision(allowed, exceeds, decided,
-        config.fromUnits(ledger.total), config.cap(), retryAfter, freesIn);
+    Optional<Duration> retryAfter =
+        exceeds
+            ? Optional.empty()
+            : Optional.of(
+                allowed
+                    ? Duration.ZERO
+                    : Duration.ofNanos(ledger.waitFor(units, capUnits) + window - t));
+    Duration freesIn =
+        ledger.size == 0 ? Duration.ZERO : Duration.ofNanos(ledger.oldestTime() + window - t);
+    SumDecision decision =
+        new SumDecision(
+            allowed,
+            exceeds,
+            decided,
+            config.fromUnits(ledger.total),
+            config.cap(),
+            retryAfter,
+            freesIn);
     trackDenial(ledger, !allowed, t);
     return decision;
   }

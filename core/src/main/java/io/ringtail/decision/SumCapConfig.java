@@ -6,31 +6,32 @@ import static io.ringtail.internal.Checks.requireNonNull;
 import static io.ringtail.internal.Checks.requirePositive;
 
 import io.ringtail.TimeSource;
-import io.ringtail.internal.Checks;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The immutable rule of a {@link SumCap}: the total amount per key within any rolling
- * {@link #window()} stays at or under {@link #cap()}.
+ * The immutable rule of a {@link SumCap}: the total amount per key within any rolling {@link
+ * #window()} stays at or under {@link #cap()}.
  *
  * <p>An amount above the cap is denied whatever its digits ({@link SumDecision#exceedsCap()}),
  * judged in time independent of its exponent. Amounts within the cap are exact decimals with at
- * most {@link #scale()} digits after the point (2, cents,
- * by default): an amount with more digits is rejected, never rounded. Sums are exact, so
- * {@code 3.33 + 3.33 + 3.34} is {@code 10.00}. {@code cap × 10^scale} must fit in 62 bits.
+ * most {@link #scale()} digits after the point (2, cents, by default): an amount with more digits
+ * is rejected, never rounded. Sums are exact, so {@code 3.33 + 3.33 + 3.34} is {@code 10.00}.
+ * {@code cap × 10^scale} must fit in 62 bits.
  *
  * <p>Built fluently; {@link Builder#build()} validates and may be called again. Immutable and
- * thread-safe. Defaults: window 60 s, scale 2, at most 1,000 amounts kept per key, the system
- * time source, no listener, a listener cooldown equal to the window, keys forgotten after
- * idling for one window. The cap must be set.
+ * thread-safe. Defaults: window 60 s, scale 2, at most 1,000 amounts kept per key, the system time
+ * source, no listener, a listener cooldown equal to the window, keys forgotten after idling for one
+ * window. The cap must be set.
  */
 public final class SumCapConfig {
   /** Most decimal places an amount may have. */
   public static final int MAX_SCALE = 9;
+
   /** Largest number of amounts kept per key. */
   public static final int MAX_ENTRIES_PER_KEY = 1 << 24;
+
   private static final BigDecimal MAX_CAP_UNITS = BigDecimal.valueOf(Long.MAX_VALUE >> 1);
 
   private final BigDecimal cap;
@@ -80,11 +81,11 @@ public final class SumCapConfig {
   }
 
   /**
-   * The most admitted amounts kept per key. Decisions are exact below it. When a key already
-   * holds this many amounts within its window, a newly admitted amount is merged into the
-   * key's newest one and timed with the new one: the total stays exact and the cap is never
-   * exceeded, but the merged older amount leaves the window later than it otherwise would
-   * (decisions err on the side of denying).
+   * The most admitted amounts kept per key. Decisions are exact below it. When a key already holds
+   * this many amounts within its window, a newly admitted amount is merged into the key's newest
+   * one and timed with the new one: the total stays exact and the cap is never exceeded, but the
+   * merged older amount leaves the window later than it otherwise would (decisions err on the side
+   * of denying).
    */
   public int maxEntriesPerKey() {
     return maxEntriesPerKey;
@@ -111,8 +112,8 @@ public final class SumCapConfig {
 
   /**
    * How long a key may go without amounts before it is forgotten; at least the window. When
-   * explicit times lag the time source by up to {@code D}, use at least
-   * {@code W + D}: a key's history matters until {@code W} after its latest time.
+   * explicit times lag the time source by up to {@code D}, use at least {@code W + D}: a key's
+   * history matters until {@code W} after its latest time.
    */
   public Duration idleExpiry() {
     return settings.idleExpiry();
@@ -125,12 +126,12 @@ public final class SumCapConfig {
 
   /**
    * {@code amount} in units of {@code 10^-scale}, or {@link Long#MAX_VALUE} for any amount above
-   * the cap (such an amount is denied whatever its size or digits). Takes time independent of
-   * the amount's exponent: {@code 1E+10000000} and {@code 1E-30000000} are decided at once.
+   * the cap (such an amount is denied whatever its size or digits). Takes time independent of the
+   * amount's exponent: {@code 1E+10000000} and {@code 1E-30000000} are decided at once.
    *
    * @throws NullPointerException if amount is null
-   * @throws IllegalArgumentException if amount is negative, or within the cap with more than
-   *     {@link #scale()} digits after the point
+   * @throws IllegalArgumentException if amount is negative, or within the cap with more than {@link
+   *     #scale()} digits after the point
    */
   public long toUnits(BigDecimal amount) {
     requireNonNull("amount", amount);
@@ -148,8 +149,8 @@ public final class SumCapConfig {
 
   /**
    * {@code amount} at {@link #scale()}, as a decision reports it. Exact: an amount above the cap
-   * that has more digits after the point than the scale, or more than 100 before it, is
-   * returned as given rather than expanded.
+   * that has more digits after the point than the scale, or more than 100 before it, is returned as
+   * given rather than expanded.
    */
   public BigDecimal atScale(BigDecimal amount) {
     requireNonNull("amount", amount);
@@ -185,8 +186,17 @@ public final class SumCapConfig {
 
   @Override
   public String toString() {
-    return "SumCapConfig[cap=" + cap + ", " + settings.windowString() + ", scale=" + scale
-        + ", maxEntriesPerKey=" + maxEntriesPerKey + ", " + settings.listenerString() + "]";
+    return "SumCapConfig[cap="
+        + cap
+        + ", "
+        + settings.windowString()
+        + ", scale="
+        + scale
+        + ", maxEntriesPerKey="
+        + maxEntriesPerKey
+        + ", "
+        + settings.listenerString()
+        + "]";
   }
 
   /** Fluent, reusable builder; {@link #build()} validates. */
@@ -200,7 +210,10 @@ public final class SumCapConfig {
       this.common = common;
     }
 
-    /** The most a key's amounts may total within any window; positive, at most {@code scale} decimals. */
+    /**
+     * The most a key's amounts may total within any window; positive, at most {@code scale}
+     * decimals.
+     */
     public Builder cap(BigDecimal cap) {
       this.cap = cap;
       return this;
@@ -261,8 +274,9 @@ public final class SumCapConfig {
         throw invalid("cap", "at most " + largest + " at scale " + scale, cap);
       }
       unitsWithin(cap, scale, "cap");
-      DecisionWindowSettings<SumDecision> settings = common.build(
-          () -> requireBetween("maxEntriesPerKey", maxEntriesPerKey, 1, MAX_ENTRIES_PER_KEY));
+      DecisionWindowSettings<SumDecision> settings =
+          common.build(
+              () -> requireBetween("maxEntriesPerKey", maxEntriesPerKey, 1, MAX_ENTRIES_PER_KEY));
       return new SumCapConfig(this, settings);
     }
   }

@@ -1,7 +1,6 @@
 package io.ringtail.decision;
 
 import io.ringtail.internal.Checks;
-
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Optional;
@@ -17,13 +16,19 @@ import java.util.Optional;
  * @param amount the amount decided
  * @param total what the key's admitted amounts within the window total after this decision
  * @param cap the configured cap
- * @param retryAfter how long from this decision's time until this same amount would be
- *     admitted if nothing else were added: zero when allowed, empty when it exceeds the cap
+ * @param retryAfter how long from this decision's time until this same amount would be admitted if
+ *     nothing else were added: zero when allowed, empty when it exceeds the cap
  * @param freesIn how long until capacity next frees up, that is until the oldest amount in the
  *     key's window leaves it; zero when the window holds nothing
  */
-public record SumDecision(boolean allowed, boolean exceedsCap, BigDecimal amount, BigDecimal total,
-    BigDecimal cap, Optional<Duration> retryAfter, Duration freesIn) {
+public record SumDecision(
+    boolean allowed,
+    boolean exceedsCap,
+    BigDecimal amount,
+    BigDecimal total,
+    BigDecimal cap,
+    Optional<Duration> retryAfter,
+    Duration freesIn) {
 
   /** Validates the components. */
   public SumDecision {
@@ -33,8 +38,13 @@ public record SumDecision(boolean allowed, boolean exceedsCap, BigDecimal amount
     Checks.requireNonNull("retryAfter", retryAfter);
     Checks.requireNonNegativeNanos("freesIn", freesIn);
     if (exceedsCap != (amount.compareTo(cap) > 0)) {
-      throw new IllegalArgumentException("exceedsCap must say whether amount " + amount
-          + " is above cap " + cap + ", but was " + exceedsCap);
+      throw new IllegalArgumentException(
+          "exceedsCap must say whether amount "
+              + amount
+              + " is above cap "
+              + cap
+              + ", but was "
+              + exceedsCap);
     }
     if (allowed && (exceedsCap || !retryAfter.equals(Optional.of(Duration.ZERO)))) {
       throw new IllegalArgumentException(
@@ -42,7 +52,8 @@ public record SumDecision(boolean allowed, boolean exceedsCap, BigDecimal amount
     }
     if (exceedsCap == retryAfter.isPresent()) {
       throw new IllegalArgumentException(
-          "retryAfter must be empty exactly when the amount exceeds the cap, but was " + retryAfter);
+          "retryAfter must be empty exactly when the amount exceeds the cap, but was "
+              + retryAfter);
     }
     if (!allowed && !exceedsCap && (retryAfter.get().isZero() || retryAfter.get().isNegative())) {
       throw new IllegalArgumentException(

@@ -3,7 +3,6 @@ package io.ringtail.decision;
 import static io.ringtail.internal.Checks.requireBetween;
 
 import io.ringtail.TimeSource;
-import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -60,9 +59,8 @@ public final class ThresholdConfig {
 
   /**
    * The most events kept per key (at least the threshold): a flood for one key keeps only the
-   * newest this many, so memory per key stays bounded. Counts then saturate at this value;
-   * whether a key fires stays exact. An event id forgotten this way is no longer recognised
-   * as a duplicate.
+   * newest this many, so memory per key stays bounded. Counts then saturate at this value; whether
+   * a key fires stays exact. An event id forgotten this way is no longer recognised as a duplicate.
    */
   public int maxEventsPerKey() {
     return maxEventsPerKey;
@@ -88,9 +86,9 @@ public final class ThresholdConfig {
   }
 
   /**
-   * How long a key may go without any event (on the time source) before it is forgotten; at
-   * least the window. A key's events matter until {@code W} after its latest event time, so
-   * when event times lag the time source by up to {@code D}, use at least {@code W + D}.
+   * How long a key may go without any event (on the time source) before it is forgotten; at least
+   * the window. A key's events matter until {@code W} after its latest event time, so when event
+   * times lag the time source by up to {@code D}, use at least {@code W + D}.
    */
   public Duration idleExpiry() {
     return settings.idleExpiry();
@@ -98,8 +96,15 @@ public final class ThresholdConfig {
 
   @Override
   public String toString() {
-    return "ThresholdConfig[threshold=" + threshold + ", " + settings.windowString()
-        + ", maxEventsPerKey=" + maxEventsPerKey + ", " + settings.listenerString() + "]";
+    return "ThresholdConfig[threshold="
+        + threshold
+        + ", "
+        + settings.windowString()
+        + ", maxEventsPerKey="
+        + maxEventsPerKey
+        + ", "
+        + settings.listenerString()
+        + "]";
   }
 
   /** Fluent, reusable builder; {@link #build()} validates. */
@@ -161,11 +166,13 @@ public final class ThresholdConfig {
     /** Validates every value and returns the immutable configuration. */
     public ThresholdConfig build() {
       requireBetween("threshold", threshold, 1, MAX_EVENTS_PER_KEY);
-      DecisionWindowSettings<ThresholdDecision> settings = common.build(() -> {
-        if (maxEventsPerKey != 0) {
-          requireBetween("maxEventsPerKey", maxEventsPerKey, threshold, MAX_EVENTS_PER_KEY);
-        }
-      });
+      DecisionWindowSettings<ThresholdDecision> settings =
+          common.build(
+              () -> {
+                if (maxEventsPerKey != 0) {
+                  requireBetween("maxEventsPerKey", maxEventsPerKey, threshold, MAX_EVENTS_PER_KEY);
+                }
+              });
       return new ThresholdConfig(this, settings);
     }
   }

@@ -4,17 +4,18 @@ import java.math.BigDecimal;
 import java.time.Duration;
 
 /**
- * The argument checks every Ringtail module uses, so that bad input fails the same way
- * everywhere: {@link NullPointerException} naming the parameter for a null, and
- * {@link IllegalArgumentException} reading {@code "<name> must be <requirement>, but was <value>"}
- * for a bad value. Each check costs a comparison or two: none depends on the size of the value
- * (a duration's nanoseconds or a decimal's exponent are never expanded).
+ * The argument checks every Ringtail module uses, so that bad input fails the same way everywhere:
+ * {@link NullPointerException} naming the parameter for a null, and {@link
+ * IllegalArgumentException} reading {@code "<name> must be <requirement>, but was <value>"} for a
+ * bad value. Each check costs a comparison or two: none depends on the size of the value (a
+ * duration's nanoseconds or a decimal's exponent are never expanded).
  *
  * <p>Internal: public only so that every module can reach it. Stateless and thread-safe.
  */
 public final class Checks {
   /** The longest duration that fits in a {@code long} of nanoseconds, about 292 years. */
   public static final Duration MAX_NANOS = Duration.ofNanos(Long.MAX_VALUE);
+
   private static final Duration MIN_NANOS = MAX_NANOS.negated();
 
   private Checks() {}
@@ -169,8 +170,8 @@ public final class Checks {
   }
 
   /**
-   * {@code "<name> must be <requirement>, but was <value>"} as an
-   * {@link IllegalArgumentException}; a string value is quoted so an empty one shows.
+   * {@code "<name> must be <requirement>, but was <value>"} as an {@link IllegalArgumentException};
+   * a string value is quoted so an empty one shows.
    */
   public static IllegalArgumentException invalid(String name, String requirement, Object value) {
     Object shown = value instanceof String s ? quote(s) : value;

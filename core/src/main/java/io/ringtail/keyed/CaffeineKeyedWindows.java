@@ -1,13 +1,12 @@
 package io.ringtail.keyed;
 
-import io.ringtail.internal.Checks;
-
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -15,8 +14,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The in-process {@link KeyedWindows}: a Caffeine cache of compact windows ({@link RollingWindow#createCompact}) (or striped
- * {@link RollingWindow}s when not compact).
+ * The in-process {@link KeyedWindows}: a Caffeine cache of compact windows ({@link
+ * RollingWindow#createCompact}) (or striped {@link RollingWindow}s when not compact).
  *
  * <p>Expiry is after access for the window length, on a ticker that reads the time source, and
  * Caffeine's maintenance runs on the calling thread, so no thread of ours or Caffeine's works in
@@ -24,14 +23,15 @@ import java.util.function.Function;
  * long as its last sample can still be in a snapshot.
  */
 final class CaffeineKeyedWindows implements KeyedWindows {
-  static final WindowConfig DEFAULT_WINDOW = WindowConfig.builder()
-      .length(Duration.ofSeconds(60)).buckets(12).stripes(1).build();
+  static final WindowConfig DEFAULT_WINDOW =
+      WindowConfig.builder().length(Duration.ofSeconds(60)).buckets(12).stripes(1).build();
 
   private final WindowConfig config;
   private final TimeSource timeSource;
   private final boolean compact;
   private final Cache<String, RollingWindow> windows;
   private final RollingWindow empty;
+
   /** Held once: a method reference made per call would allocate on every record. */
   private final Function<String, RollingWindow> factory = this::newWindow;
 
@@ -39,12 +39,13 @@ final class CaffeineKeyedWindows implements KeyedWindows {
     this.config = b.window;
     this.timeSource = b.timeSource;
     this.compact = b.compact;
-    this.windows = Caffeine.newBuilder()
-        .maximumSize(b.maximumKeys)
-        .expireAfterAccess(config.length())
-        .ticker(timeSource::nanoTime)
-        .executor(Runnable::run)
-        .build();
+    this.windows =
+        Caffeine.newBuilder()
+            .maximumSize(b.maximumKeys)
+            .expireAfterAccess(config.length())
+            .ticker(timeSource::nanoTime)
+            .executor(Runnable::run)
+            .build();
     this.empty = RollingWindow.createCompact(config, timeSource);
   }
 
@@ -60,7 +61,9 @@ final class CaffeineKeyedWindows implements KeyedWindows {
   }
 
   private RollingWindow newWindow(String key) {
-    return compact ? RollingWindow.createCompact(config, timeSource) : RollingWindow.create(config, timeSource);
+    return compact
+        ? RollingWindow.createCompact(config, timeSource)
+        : RollingWindow.create(config, timeSource);
   }
 
   @Override

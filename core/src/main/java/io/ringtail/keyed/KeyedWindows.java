@@ -1,35 +1,34 @@
 package io.ringtail.keyed;
 
-import io.ringtail.internal.Checks;
-
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.internal.Checks;
 import java.util.Map;
 
 /**
- * A rolling window per key (per endpoint, per tool, per client): the keyed form of
- * {@link RollingWindow}, with each key's window built from one {@link WindowConfig}.
+ * A rolling window per key (per endpoint, per tool, per client): the keyed form of {@link
+ * RollingWindow}, with each key's window built from one {@link WindowConfig}.
  *
  * <p>Bounded: at most {@link Builder#maximumKeys(long) maximumKeys} keys are held (the least
  * valuable are evicted first), and a key that records nothing for longer than its window is
- * dropped, since nothing it holds could be in a snapshot any more. Expiry is driven by the
- * time source and done during ordinary calls; there is no background thread. A snapshot of an
- * absent key is empty.
+ * dropped, since nothing it holds could be in a snapshot any more. Expiry is driven by the time
+ * source and done during ordinary calls; there is no background thread. A snapshot of an absent key
+ * is empty.
  *
- * <p>Memory: by default each key holds a compact window ({@link RollingWindow#createCompact}), which keeps per bucket only the
- * histogram slots its samples fell in: a key with three latencies in its window costs about
- * 440 bytes all told (window, cache entry and key string; a million such keys about 420 MB).
- * With {@link Builder#compact(boolean) compact(false)} each key holds a striped window of
- * dense arrays instead: about 145 KiB per key at the per-key defaults, whatever it holds.
- * {@link #footprintBytes()} reports the windows' share. Per-key defaults: 60 s in 12 buckets,
- * 2 significant digits over 1 ns to 1 h, and one stripe (contention on one key is rarely the
+ * <p>Memory: by default each key holds a compact window ({@link RollingWindow#createCompact}),
+ * which keeps per bucket only the histogram slots its samples fell in: a key with three latencies
+ * in its window costs about 440 bytes all told (window, cache entry and key string; a million such
+ * keys about 420 MB). With {@link Builder#compact(boolean) compact(false)} each key holds a striped
+ * window of dense arrays instead: about 145 KiB per key at the per-key defaults, whatever it holds.
+ * {@link #footprintBytes()} reports the windows' share. Per-key defaults: 60 s in 12 buckets, 2
+ * significant digits over 1 ns to 1 h, and one stripe (contention on one key is rarely the
  * bottleneck when load spreads over many keys).
  *
- * <p>Thread-safe: any thread may record for any key while others take snapshots. Recording is
- * one hash lookup plus the window's record: a short per-key lock for compact windows, lock-free
- * for striped ones.
+ * <p>Thread-safe: any thread may record for any key while others take snapshots. Recording is one
+ * hash lookup plus the window's record: a short per-key lock for compact windows, lock-free for
+ * striped ones.
  */
 public interface KeyedWindows {
 
@@ -106,9 +105,10 @@ public interface KeyedWindows {
     }
 
     /**
-     * Whether each key's window is a compact window ({@link RollingWindow#createCompact}) (the default: memory grows with what
-     * the key holds, one lock per key) or a striped {@link RollingWindow#create window} (fixed
-     * dense arrays per key, lock-free recording: for a few very hot keys).
+     * Whether each key's window is a compact window ({@link RollingWindow#createCompact}) (the
+     * default: memory grows with what the key holds, one lock per key) or a striped {@link
+     * RollingWindow#create window} (fixed dense arrays per key, lock-free recording: for a few very
+     * hot keys).
      */
     public Builder compact(boolean compact) {
       this.compact = compact;

@@ -30,9 +30,14 @@ class KeyedConfigTest {
 
   @Test
   void window_zeroNegativeOrNull_rejected() {
-    rejects(() -> ThresholdConfig.builder().threshold(1).window(Duration.ZERO).build(), "window", "PT0S");
-    rejects(() -> RateLimitConfig.builder().limit(1).window(Duration.ofSeconds(-1)).build(),
-        "window", "PT-1S");
+    rejects(
+        () -> ThresholdConfig.builder().threshold(1).window(Duration.ZERO).build(),
+        "window",
+        "PT0S");
+    rejects(
+        () -> RateLimitConfig.builder().limit(1).window(Duration.ofSeconds(-1)).build(),
+        "window",
+        "PT-1S");
     rejectsNull(() -> SumCapConfig.builder().cap(BigDecimal.ONE).window(null).build(), "window");
   }
 
@@ -44,7 +49,10 @@ class KeyedConfigTest {
 
   @Test
   void maxEventsPerKey_belowThreshold_rejected() {
-    rejects(() -> ThresholdConfig.builder().threshold(10).maxEventsPerKey(9).build(), "maxEventsPerKey", "9");
+    rejects(
+        () -> ThresholdConfig.builder().threshold(10).maxEventsPerKey(9).build(),
+        "maxEventsPerKey",
+        "9");
     assertThat(ThresholdConfig.builder().threshold(10).build().maxEventsPerKey()).isEqualTo(10);
   }
 
@@ -60,20 +68,28 @@ class KeyedConfigTest {
 
   @Test
   void cap_andAmounts_withHugeExponents_areJudgedAtOnce() {
-    assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
-      rejects(() -> SumCapConfig.builder().cap(new BigDecimal("1E+10000000")).build(),
-          "cap", "at most", "1E+10000000");
-      rejects(() -> SumCapConfig.builder().cap(new BigDecimal("1E-30000000")).build(),
-          "cap must be a decimal with at most 2 digits after the point", "1E-30000000");
-      SumCapConfig config = SumCapConfig.builder().cap(new BigDecimal("10")).build();
-      assertThat(config.toUnits(new BigDecimal("1E+10000000"))).isEqualTo(Long.MAX_VALUE);
-      assertThat(config.toUnits(new BigDecimal("10.001"))).isEqualTo(Long.MAX_VALUE);
-      rejects(() -> config.toUnits(new BigDecimal("1E-30000000")), "amount", "1E-30000000");
-      assertThat(config.atScale(new BigDecimal("1E+10000000"))).isEqualTo(new BigDecimal("1E+10000000"));
-      assertThat(config.atScale(new BigDecimal("1e30")).scale()).isEqualTo(2);
-      assertThat(config.toUnits(new BigDecimal("0E-30000000"))).isZero();
-      assertThat(config.toUnits(new BigDecimal("2.5000000000000"))).isEqualTo(250);
-    });
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(2),
+        () -> {
+          rejects(
+              () -> SumCapConfig.builder().cap(new BigDecimal("1E+10000000")).build(),
+              "cap",
+              "at most",
+              "1E+10000000");
+          rejects(
+              () -> SumCapConfig.builder().cap(new BigDecimal("1E-30000000")).build(),
+              "cap must be a decimal with at most 2 digits after the point",
+              "1E-30000000");
+          SumCapConfig config = SumCapConfig.builder().cap(new BigDecimal("10")).build();
+          assertThat(config.toUnits(new BigDecimal("1E+10000000"))).isEqualTo(Long.MAX_VALUE);
+          assertThat(config.toUnits(new BigDecimal("10.001"))).isEqualTo(Long.MAX_VALUE);
+          rejects(() -> config.toUnits(new BigDecimal("1E-30000000")), "amount", "1E-30000000");
+          assertThat(config.atScale(new BigDecimal("1E+10000000")))
+              .isEqualTo(new BigDecimal("1E+10000000"));
+          assertThat(config.atScale(new BigDecimal("1e30")).scale()).isEqualTo(2);
+          assertThat(config.toUnits(new BigDecimal("0E-30000000"))).isZero();
+          assertThat(config.toUnits(new BigDecimal("2.5000000000000"))).isEqualTo(250);
+        });
   }
 
   @Test
@@ -88,20 +104,42 @@ class KeyedConfigTest {
 
   @Test
   void cooldownAndIdleExpiry_validated() {
-    rejects(() -> RateLimitConfig.builder().limit(1).listenerCooldown(Duration.ofSeconds(-1)).build(),
-        "listenerCooldown", "PT-1S");
-    rejects(() -> RateLimitConfig.builder().limit(1).window(Duration.ofSeconds(60))
-        .idleExpiry(Duration.ofSeconds(59)).build(), "idleExpiry", "PT59S");
-    rejectsNull(() -> ThresholdConfig.builder().threshold(1).timeSource(null).build(), "timeSource");
+    rejects(
+        () -> RateLimitConfig.builder().limit(1).listenerCooldown(Duration.ofSeconds(-1)).build(),
+        "listenerCooldown",
+        "PT-1S");
+    rejects(
+        () ->
+            RateLimitConfig.builder()
+                .limit(1)
+                .window(Duration.ofSeconds(60))
+                .idleExpiry(Duration.ofSeconds(59))
+                .build(),
+        "idleExpiry",
+        "PT59S");
+    rejectsNull(
+        () -> ThresholdConfig.builder().threshold(1).timeSource(null).build(), "timeSource");
   }
 
   @Test
   void idleExpiry_defaultsToWindow_orLongerCooldownWithListener() {
-    assertThat(RateLimitConfig.builder().limit(1).build().idleExpiry()).isEqualTo(Duration.ofSeconds(60));
-    assertThat(RateLimitConfig.builder().limit(1).listener((k, d) -> { })
-        .listenerCooldown(Duration.ofMinutes(5)).build().idleExpiry()).isEqualTo(Duration.ofMinutes(5));
-    assertThat(RateLimitConfig.builder().limit(1).listenerCooldown(Duration.ofMinutes(5)).build()
-        .idleExpiry()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(RateLimitConfig.builder().limit(1).build().idleExpiry())
+        .isEqualTo(Duration.ofSeconds(60));
+    assertThat(
+            RateLimitConfig.builder()
+                .limit(1)
+                .listener((k, d) -> {})
+                .listenerCooldown(Duration.ofMinutes(5))
+                .build()
+                .idleExpiry())
+        .isEqualTo(Duration.ofMinutes(5));
+    assertThat(
+            RateLimitConfig.builder()
+                .limit(1)
+                .listenerCooldown(Duration.ofMinutes(5))
+                .build()
+                .idleExpiry())
+        .isEqualTo(Duration.ofSeconds(60));
   }
 
   @Test
@@ -120,7 +158,10 @@ class KeyedConfigTest {
 
   @Test
   void inProcess_maximumKeysZero_rejected() {
-    rejects(() -> RateLimiter.inProcess(RateLimitConfig.builder().limit(1).build(), 0), "maximumKeys", "0");
+    rejects(
+        () -> RateLimiter.inProcess(RateLimitConfig.builder().limit(1).build(), 0),
+        "maximumKeys",
+        "0");
     rejectsNull(() -> SumCap.inProcess(null), "config");
   }
 
@@ -128,11 +169,30 @@ class KeyedConfigTest {
   void decisions_validateTheirComponents() {
     rejects(() -> new RateDecision(true, 2, 1, Duration.ZERO), "remaining");
     rejects(() -> new RateDecision(false, 0, 1, Duration.ZERO), "retryAfter");
-    rejects(() -> new ThresholdDecision(ThresholdDecision.Outcome.DUPLICATE, 5, 3, true), "crossed");
+    rejects(
+        () -> new ThresholdDecision(ThresholdDecision.Outcome.DUPLICATE, 5, 3, true), "crossed");
     BigDecimal ten = new BigDecimal("10.00");
-    rejects(() -> new SumDecision(true, false, BigDecimal.ONE, BigDecimal.ONE, ten,
-        java.util.Optional.empty(), Duration.ZERO), "retryAfter");
-    rejects(() -> new SumDecision(false, false, new BigDecimal("11"), BigDecimal.ONE, ten,
-        java.util.Optional.of(Duration.ZERO), Duration.ZERO), "exceedsCap");
+    rejects(
+        () ->
+            new SumDecision(
+                true,
+                false,
+                BigDecimal.ONE,
+                BigDecimal.ONE,
+                ten,
+                java.util.Optional.empty(),
+                Duration.ZERO),
+        "retryAfter");
+    rejects(
+        () ->
+            new SumDecision(
+                false,
+                false,
+                new BigDecimal("11"),
+                BigDecimal.ONE,
+                ten,
+                java.util.Optional.of(Duration.ZERO),
+                Duration.ZERO),
+        "exceedsCap");
   }
 }

@@ -1,5 +1,10 @@
 package io.ringtail.keyed;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.ringtail.ManualTimeSource;
+import io.ringtail.WindowSnapshot;
 import io.ringtail.decision.RateDecision;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
@@ -9,12 +14,6 @@ import io.ringtail.decision.SumDecision;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDecision;
 import io.ringtail.decision.ThresholdDetector;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-
-import io.ringtail.ManualTimeSource;
-import io.ringtail.WindowSnapshot;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,8 +22,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The examples of the keyed windows and decisions page: the snippets between the docs markers
- * are the page's code blocks verbatim; the other tests run the same calls with injected time.
+ * The examples of the keyed windows and decisions page: the snippets between the docs markers are
+ * the page's code blocks verbatim; the other tests run the same calls with injected time.
  */
 class ReadmeExamplesTest {
   private final List<String> alerts = new ArrayList<>();
@@ -33,12 +32,13 @@ class ReadmeExamplesTest {
   void pageSnippet_keyedStatistics() {
     long elapsedNanos = 12_000_000;
     // docs:keyed-statistics:start
-    KeyedWindows latency = KeyedWindows.builder()
-        .maximumKeys(100_000)                // least valuable keys are evicted past this
-        .build();                            // per key: 60 s in 12 buckets, 2 digits, compact
+    KeyedWindows latency =
+        KeyedWindows.builder()
+            .maximumKeys(100_000) // least valuable keys are evicted past this
+            .build(); // per key: 60 s in 12 buckets, 2 digits, compact
 
     latency.record("GET /orders", elapsedNanos);
-    WindowSnapshot orders = latency.snapshot("GET /orders");   // empty (NaN mean) if unknown
+    WindowSnapshot orders = latency.snapshot("GET /orders"); // empty (NaN mean) if unknown
     double p95 = orders.valueAtPercentile(95);
     Map<String, WindowSnapshot> all = latency.snapshots();
     // docs:keyed-statistics:end
@@ -54,15 +54,18 @@ class ReadmeExamplesTest {
     long start = System.nanoTime();
     LogonEvent event = new LogonEvent("evt-1", start);
     // docs:correlation-threshold:start
-    ThresholdDetector failedLogons = ThresholdDetector.inProcess(ThresholdConfig.builder()
-        .threshold(10)
-        .window(Duration.ofSeconds(60))
-        .listener((account, d) -> alert(account, d.count()))   // once per crossing, with cooldown
-        .build());
+    ThresholdDetector failedLogons =
+        ThresholdDetector.inProcess(
+            ThresholdConfig.builder()
+                .threshold(10)
+                .window(Duration.ofSeconds(60))
+                .listener(
+                    (account, d) -> alert(account, d.count())) // once per crossing, with cooldown
+                .build());
 
     ThresholdDecision d = failedLogons.record("user:jdoe", event.id(), event.timeNanos());
-    d.fired();      // true for the 10th distinct event within 60 s, false for the 9th
-    d.outcome();    // COUNTED, DUPLICATE (id already held) or EXPIRED (older than latest - W)
+    d.fired(); // true for the 10th distinct event within 60 s, false for the 9th
+    d.outcome(); // COUNTED, DUPLICATE (id already held) or EXPIRED (older than latest - W)
     // docs:correlation-threshold:end
 
     assertThat(d.outcome()).isEqualTo(ThresholdDecision.Outcome.COUNTED);
@@ -80,17 +83,18 @@ class ReadmeExamplesTest {
     assertThat(quote("alice")).isEqualTo("200");
   }
 
-  /** The page's rate-limit snippet as a request handler would hold it (one limiter per call here). */
+  /**
+   * The page's rate-limit snippet as a request handler would hold it (one limiter per call here).
+   */
   private String quote(String userId) {
     // docs:rate-limiter:start
-    RateLimiter perTool = RateLimiter.inProcess(RateLimitConfig.builder()
-        .limit(30)
-        .window(Duration.ofMinutes(1))
-        .build());
+    RateLimiter perTool =
+        RateLimiter.inProcess(
+            RateLimitConfig.builder().limit(30).window(Duration.ofMinutes(1)).build());
 
     RateDecision d = perTool.tryAcquire("whois:" + userId);
     if (!d.allowed()) {
-      return tooManyRequests(d.retryAfter());   // from the oldest admitted request in the window
+      return tooManyRequests(d.retryAfter()); // from the oldest admitted request in the window
     }
     // docs:rate-limiter:end
     assertThat(d.remaining()).isEqualTo(29);
@@ -100,13 +104,15 @@ class ReadmeExamplesTest {
   @Test
   void pageSnippet_sumCap() {
     // docs:sum-cap:start
-    SumCap weekly = SumCap.inProcess(SumCapConfig.builder()
-        .cap(new BigDecimal("10.00"))
-        .window(Duration.ofDays(7))
-        .build());
+    SumCap weekly =
+        SumCap.inProcess(
+            SumCapConfig.builder().cap(new BigDecimal("10.00")).window(Duration.ofDays(7)).build());
 
     SumDecision d = weekly.tryAdd("user:42", new BigDecimal("2.50"));
-    d.allowed(); d.remaining(); d.retryAfter(); d.freesIn();
+    d.allowed();
+    d.remaining();
+    d.retryAfter();
+    d.freesIn();
     // docs:sum-cap:end
 
     assertThat(d.allowed()).isTrue();
@@ -127,10 +133,7 @@ class ReadmeExamplesTest {
   @Test
   void keyedStatistics() {
     ManualTimeSource clock = new ManualTimeSource();
-    KeyedWindows latency = KeyedWindows.builder()
-        .maximumKeys(100_000)
-        .timeSource(clock)
-        .build();
+    KeyedWindows latency = KeyedWindows.builder().maximumKeys(100_000).timeSource(clock).build();
     latency.record("GET /orders", 12_000_000);
     latency.record("GET /orders", 48_000_000);
     latency.record("tool:whois", 900_000_000);
@@ -146,12 +149,14 @@ class ReadmeExamplesTest {
   void correlationThreshold() {
     ManualTimeSource clock = new ManualTimeSource();
     List<String> alerts = new ArrayList<>();
-    ThresholdDetector failedLogons = ThresholdDetector.inProcess(ThresholdConfig.builder()
-        .threshold(10)
-        .window(Duration.ofSeconds(60))
-        .timeSource(clock)
-        .listener((account, d) -> alerts.add(account + " x" + d.count()))
-        .build());
+    ThresholdDetector failedLogons =
+        ThresholdDetector.inProcess(
+            ThresholdConfig.builder()
+                .threshold(10)
+                .window(Duration.ofSeconds(60))
+                .timeSource(clock)
+                .listener((account, d) -> alerts.add(account + " x" + d.count()))
+                .build());
     long t = clock.nanoTime();
     ThresholdDecision d = null;
     for (int i = 1; i <= 10; i++) {
@@ -166,11 +171,13 @@ class ReadmeExamplesTest {
   @Test
   void rateLimiter() {
     ManualTimeSource clock = new ManualTimeSource();
-    RateLimiter perTool = RateLimiter.inProcess(RateLimitConfig.builder()
-        .limit(30)
-        .window(Duration.ofMinutes(1))
-        .timeSource(clock)
-        .build());
+    RateLimiter perTool =
+        RateLimiter.inProcess(
+            RateLimitConfig.builder()
+                .limit(30)
+                .window(Duration.ofMinutes(1))
+                .timeSource(clock)
+                .build());
     for (int i = 0; i < 30; i++) {
       assertThat(perTool.tryAcquire("whois:alice").allowed()).isTrue();
       clock.advance(Duration.ofSeconds(1));
@@ -184,11 +191,13 @@ class ReadmeExamplesTest {
   @Test
   void sumCap() {
     ManualTimeSource clock = new ManualTimeSource();
-    SumCap weekly = SumCap.inProcess(SumCapConfig.builder()
-        .cap(new BigDecimal("10.00"))
-        .window(Duration.ofDays(7))
-        .timeSource(clock)
-        .build());
+    SumCap weekly =
+        SumCap.inProcess(
+            SumCapConfig.builder()
+                .cap(new BigDecimal("10.00"))
+                .window(Duration.ofDays(7))
+                .timeSource(clock)
+                .build());
     weekly.tryAdd("user:42", new BigDecimal("3.33"));
     weekly.tryAdd("user:42", new BigDecimal("3.33"));
     SumDecision last = weekly.tryAdd("user:42", new BigDecimal("3.34"));

@@ -48,7 +48,8 @@ class BucketRecorderTest {
     }
     assertThat(buckets).isNotEmpty();
     for (BucketHistogram b : buckets.values()) {
-      ExactWindowModel.Stats exact = model.between(b.bucket() * WIDTH, (b.bucket() + 1) * WIDTH - 1);
+      ExactWindowModel.Stats exact =
+          model.between(b.bucket() * WIDTH, (b.bucket() + 1) * WIDTH - 1);
       assertThat(b.count()).isEqualTo(exact.count());
       assertThat(b.sum()).isEqualTo(exact.sum());
       if (exact.count() > 0) {
@@ -59,8 +60,9 @@ class BucketRecorderTest {
     long live = recorder.bucketOf(time.nanoTime());
     List<BucketHistogram> inWindow = new ArrayList<>();
     buckets.values().stream().filter(b -> b.bucket() > live - 60).forEach(inWindow::add);
-    HistogramSnapshot s = BucketHistogram.snapshot(WindowConfig.defaults(), inWindow, (live - 59) * WIDTH,
-        time.nanoTime());
+    HistogramSnapshot s =
+        BucketHistogram.snapshot(
+            WindowConfig.defaults(), inWindow, (live - 59) * WIDTH, time.nanoTime());
     ExactWindowModel.Stats exact = model.between(s.startNanos(), s.endNanos());
     assertThat(s.count()).isEqualTo(exact.count());
     for (double p : new double[] {1, 50, 95, 99, 100}) {
@@ -72,7 +74,8 @@ class BucketRecorderTest {
   @Test
   void concurrentRecorders_withConcurrentDrains_loseNothing() throws Exception {
     ManualTimeSource time = new ManualTimeSource(0);
-    BucketRecorder recorder = BucketRecorder.create(WindowConfig.builder().stripes(2).build(), time);
+    BucketRecorder recorder =
+        BucketRecorder.create(WindowConfig.builder().stripes(2).build(), time);
     int threads = 4;
     int perThread = 200_000;
     AtomicBoolean done = new AtomicBoolean();
@@ -82,23 +85,27 @@ class BucketRecorderTest {
       List<Future<?>> writers = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         long value = t + 1;
-        writers.add(pool.submit(() -> {
-          for (int i = 0; i < perThread; i++) {
-            recorder.record(value);
-            if ((i & 1023) == 0) {
-              time.advance(Duration.ofMillis(7));
-            }
-          }
-        }));
+        writers.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < perThread; i++) {
+                    recorder.record(value);
+                    if ((i & 1023) == 0) {
+                      time.advance(Duration.ofMillis(7));
+                    }
+                  }
+                }));
       }
-      Future<?> drainer = pool.submit(() -> {
-        while (!done.get()) {
-          for (BucketHistogram b : recorder.drain()) {
-            drained[0] += b.count();
-            drained[1] += b.sum();
-          }
-        }
-      });
+      Future<?> drainer =
+          pool.submit(
+              () -> {
+                while (!done.get()) {
+                  for (BucketHistogram b : recorder.drain()) {
+                    drained[0] += b.count();
+                    drained[1] += b.sum();
+                  }
+                }
+              });
       for (Future<?> f : writers) {
         f.get();
       }
@@ -129,31 +136,46 @@ class BucketRecorderTest {
   @Test
   void bucketHistogram_of_rejectsInconsistentParts() {
     assertThatThrownBy(() -> BucketHistogram.of(0, new int[] {1}, new long[0], 0, 0, 0, 0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("same length");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("same length");
     assertThatThrownBy(() -> BucketHistogram.of(0, new int[] {3, 2}, new long[] {1, 1}, 0, 0, 0, 0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slots must ascend");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("slots must ascend");
     assertThatThrownBy(() -> BucketHistogram.of(0, new int[] {3}, new long[] {0}, 0, 0, 0, 0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("but count 0 was 0");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("but count 0 was 0");
     assertThatThrownBy(() -> BucketHistogram.of(0, new int[] {3}, new long[] {1}, 3, 5, 4, 0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("min and max");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("min and max");
     assertThatThrownBy(() -> BucketHistogram.of(0, null, new long[0], 0, 0, 0, 0))
-        .isInstanceOf(NullPointerException.class).hasMessageContaining("slots");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("slots");
     assertThatThrownBy(() -> BucketHistogram.of(0, new int[0], new long[0], 0, 0, 0, -1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rejected");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("rejected");
     BucketHistogram a = BucketHistogram.of(1, new int[0], new long[0], 0, 0, 0, 0);
     BucketHistogram b = BucketHistogram.of(2, new int[0], new long[0], 0, 0, 0, 0);
-    assertThatThrownBy(() -> a.plus(b)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> a.plus(b))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("bucket 1");
-    assertThatThrownBy(() -> BucketHistogram.snapshot(WindowConfig.defaults(),
-        List.of(BucketHistogram.of(0, new int[] {1 << 20}, new long[] {1}, 1, 1, 1, 0)), 0, 1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slots");
+    assertThatThrownBy(
+            () ->
+                BucketHistogram.snapshot(
+                    WindowConfig.defaults(),
+                    List.of(BucketHistogram.of(0, new int[] {1 << 20}, new long[] {1}, 1, 1, 1, 0)),
+                    0,
+                    1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("slots");
   }
 
   @Test
   void create_rejectsNulls() {
     assertThatThrownBy(() -> BucketRecorder.create(null, new ManualTimeSource()))
-        .isInstanceOf(NullPointerException.class).hasMessageContaining("config");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("config");
     assertThatThrownBy(() -> BucketRecorder.create(WindowConfig.defaults(), null))
-        .isInstanceOf(NullPointerException.class).hasMessageContaining("timeSource");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("timeSource");
   }
 }

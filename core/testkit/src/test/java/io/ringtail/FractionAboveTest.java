@@ -1,26 +1,55 @@
 package io.ringtail;
 
-import io.ringtail.testkit.ExactWindowModel;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ringtail.testkit.ExactWindowModel;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** {@link WindowSnapshot#fractionAbove}: the bisection default and the histogram snapshot's own count. */
+/**
+ * {@link WindowSnapshot#fractionAbove}: the bisection default and the histogram snapshot's own
+ * count.
+ */
 class FractionAboveTest {
 
   /** An exact snapshot over sorted values, nearest-rank as WindowSnapshot defines it. */
   private record ExactSnapshot(long[] sorted) implements WindowSnapshot {
-    @Override public long count() { return sorted.length; }
-    @Override public long sum() { return Arrays.stream(sorted).sum(); }
-    @Override public long rejected() { return 0; }
-    @Override public double min() { return sorted.length == 0 ? Double.NaN : sorted[0]; }
-    @Override public double max() { return sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1]; }
-    @Override public long startNanos() { return 0; }
-    @Override public long endNanos() { return 0; }
+    @Override
+    public long count() {
+      return sorted.length;
+    }
+
+    @Override
+    public long sum() {
+      return Arrays.stream(sorted).sum();
+    }
+
+    @Override
+    public long rejected() {
+      return 0;
+    }
+
+    @Override
+    public double min() {
+      return sorted.length == 0 ? Double.NaN : sorted[0];
+    }
+
+    @Override
+    public double max() {
+      return sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1];
+    }
+
+    @Override
+    public long startNanos() {
+      return 0;
+    }
+
+    @Override
+    public long endNanos() {
+      return 0;
+    }
 
     @Override
     public double valueAtPercentile(double p) {
@@ -37,13 +66,40 @@ class FractionAboveTest {
    * 100); any other percentile returns the value at the next fetched rank above, an upper bound.
    */
   private record FetchedRanksSnapshot(long[] sorted, double[] fetched) implements WindowSnapshot {
-    @Override public long count() { return sorted.length; }
-    @Override public long sum() { return Arrays.stream(sorted).sum(); }
-    @Override public long rejected() { return 0; }
-    @Override public double min() { return sorted[0]; }
-    @Override public double max() { return sorted[sorted.length - 1]; }
-    @Override public long startNanos() { return 0; }
-    @Override public long endNanos() { return 0; }
+    @Override
+    public long count() {
+      return sorted.length;
+    }
+
+    @Override
+    public long sum() {
+      return Arrays.stream(sorted).sum();
+    }
+
+    @Override
+    public long rejected() {
+      return 0;
+    }
+
+    @Override
+    public double min() {
+      return sorted[0];
+    }
+
+    @Override
+    public double max() {
+      return sorted[sorted.length - 1];
+    }
+
+    @Override
+    public long startNanos() {
+      return 0;
+    }
+
+    @Override
+    public long endNanos() {
+      return 0;
+    }
 
     private long rank(double p) {
       return (long) Math.max(1, Math.ceil(p / 100.0 * sorted.length));
@@ -86,7 +142,8 @@ class FractionAboveTest {
   }
 
   private static double exactAbove(long[] values, double target) {
-    return values.length == 0 ? Double.NaN
+    return values.length == 0
+        ? Double.NaN
         : (double) Arrays.stream(values).filter(v -> v > target).count() / values.length;
   }
 
@@ -99,7 +156,8 @@ class FractionAboveTest {
       long[] values = random.longs(n, 0, spread).sorted().toArray();
       long target = random.nextLong(-1, spread + 1);
       assertThat(new ExactSnapshot(values).fractionAbove(target))
-          .as("n=%d target=%d", n, target).isEqualTo(exactAbove(values, target));
+          .as("n=%d target=%d", n, target)
+          .isEqualTo(exactAbove(values, target));
     }
     assertThat(new ExactSnapshot(new long[0]).fractionAbove(5)).isNaN();
   }
@@ -108,8 +166,10 @@ class FractionAboveTest {
   void fractionAbove_onRollingWindow_matchesExactModelWithinResolution() {
     SplittableRandom random = new SplittableRandom(2);
     ManualTimeSource time = new ManualTimeSource(3_000_000_000L);
-    RollingWindow window = RollingWindow.create(
-        WindowConfig.builder().length(Duration.ofSeconds(10)).buckets(10).stripes(1).build(), time);
+    RollingWindow window =
+        RollingWindow.create(
+            WindowConfig.builder().length(Duration.ofSeconds(10)).buckets(10).stripes(1).build(),
+            time);
     ExactWindowModel model = new ExactWindowModel();
     for (int op = 0; op < 3_000; op++) {
       long value = (long) Math.exp(random.nextDouble(Math.log(1_000), Math.log(5_000_000_000.0)));
@@ -124,10 +184,12 @@ class FractionAboveTest {
         for (int i = 0; i < exact.length; i++) {
           exact[i] = stats.valueAtPercentile(100.0 * (i + 0.5) / exact.length);
         }
-        long target = (long) Math.exp(random.nextDouble(Math.log(1_000), Math.log(5_000_000_000.0)));
+        long target =
+            (long) Math.exp(random.nextDouble(Math.log(1_000), Math.log(5_000_000_000.0)));
         double fraction = s.fractionAbove(target);
         // 2 significant digits: values resolve to within 1 %
-        assertThat(fraction).isBetween(exactAbove(exact, target * 1.01), exactAbove(exact, target * 0.99));
+        assertThat(fraction)
+            .isBetween(exactAbove(exact, target * 1.01), exactAbove(exact, target * 0.99));
       }
     }
   }

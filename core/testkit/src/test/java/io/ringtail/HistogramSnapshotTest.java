@@ -1,11 +1,10 @@
 package io.ringtail;
 
-import io.ringtail.testkit.ExactWindowModel;
-import io.ringtail.testkit.RollingWindowContract;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ringtail.testkit.ExactWindowModel;
+import io.ringtail.testkit.RollingWindowContract;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -31,14 +30,19 @@ class HistogramSnapshotTest {
     for (int trial = 0; trial < 200; trial++) {
       WindowConfig config = WindowConfig.builder().significantDigits(random.nextInt(1, 4)).build();
       RollingWindow w = RollingWindow.create(config, time);
-      org.HdrHistogram.Histogram reference = new org.HdrHistogram.Histogram(
-          config.lowestDiscernibleValue(), config.highestTrackableValue(), config.significantDigits());
+      org.HdrHistogram.Histogram reference =
+          new org.HdrHistogram.Histogram(
+              config.lowestDiscernibleValue(),
+              config.highestTrackableValue(),
+              config.significantDigits());
       int n = random.nextInt(1, trial < 100 ? 30 : 20_000);
       long min = Long.MAX_VALUE;
       long max = Long.MIN_VALUE;
       for (int i = 0; i < n; i++) {
-        long v = random.nextInt(4) == 0 ? random.nextLong(0, 300)
-            : (long) Math.exp(random.nextDouble(2, 25));
+        long v =
+            random.nextInt(4) == 0
+                ? random.nextLong(0, 300)
+                : (long) Math.exp(random.nextDouble(2, 25));
         w.record(v);
         reference.recordValue(v);
         min = Math.min(min, v);
@@ -46,16 +50,22 @@ class HistogramSnapshotTest {
       }
       HistogramSnapshot s = (HistogramSnapshot) w.snapshot();
       assertThat(s.count()).isEqualTo(reference.getTotalCount());
-      for (double p : new double[] {0, 0.1, 1, 10, 25, 33.3, 50, 66.7, 75, 90, 95, 99, 99.9, 99.99, 100}) {
+      for (double p :
+          new double[] {0, 0.1, 1, 10, 25, 33.3, 50, 66.7, 75, 90, 95, 99, 99.9, 99.99, 100}) {
         double expected = Math.max(min, Math.min(max, reference.getValueAtPercentile(p)));
-        assertThat(s.valueAtPercentile(p)).as("trial %s p%s of %s", trial, p, n).isEqualTo(expected);
+        assertThat(s.valueAtPercentile(p))
+            .as("trial %s p%s of %s", trial, p, n)
+            .isEqualTo(expected);
       }
       long target = (long) Math.exp(random.nextDouble(2, 25));
-      double expectedAbove = target >= max ? 0.0 : target < min ? 1.0
-          : (double) (n - reference.getCountBetweenValues(0, target)) / n;
+      double expectedAbove =
+          target >= max
+              ? 0.0
+              : target < min ? 1.0 : (double) (n - reference.getCountBetweenValues(0, target)) / n;
       assertThat(s.fractionAbove(target)).isEqualTo(expectedAbove);
       assertThat(s.histogram().getTotalCount()).isEqualTo(n);
-      assertThat(s.histogram().getValueAtPercentile(50)).isEqualTo(reference.getValueAtPercentile(50));
+      assertThat(s.histogram().getValueAtPercentile(50))
+          .isEqualTo(reference.getValueAtPercentile(50));
     }
   }
 
@@ -76,8 +86,8 @@ class HistogramSnapshotTest {
     assertThat(merged.endNanos()).isEqualTo(b.endNanos());
     for (double p : new double[] {1, 50, 95, 99, 99.9}) {
       long expected = exact.valueAtPercentile(p);
-      assertThat(merged.valueAtPercentile(p)).isCloseTo(expected,
-          org.assertj.core.api.Assertions.within(expected * 0.01));
+      assertThat(merged.valueAtPercentile(p))
+          .isCloseTo(expected, org.assertj.core.api.Assertions.within(expected * 0.01));
     }
     assertThat(a.count()).isEqualTo(5_000);
   }
@@ -102,7 +112,8 @@ class HistogramSnapshotTest {
 
   @Test
   void bytes_ofEmptySnapshotStayEmpty() {
-    HistogramSnapshot empty = (HistogramSnapshot) RollingWindow.create(WindowConfig.defaults(), time).snapshot();
+    HistogramSnapshot empty =
+        (HistogramSnapshot) RollingWindow.create(WindowConfig.defaults(), time).snapshot();
     HistogramSnapshot copy = HistogramSnapshot.fromByteArray(empty.toByteArray());
     assertThat(copy.isEmpty()).isTrue();
     assertThat(copy.min()).isNaN();
@@ -113,15 +124,18 @@ class HistogramSnapshotTest {
   @Test
   void fromByteArray_rejectsGarbageClearly() {
     assertThatThrownBy(() -> HistogramSnapshot.fromByteArray(new byte[3]))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bytes");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bytes");
     byte[] good = filled(5, 100, new ExactWindowModel()).toByteArray();
     byte[] truncated = Arrays.copyOf(good, good.length - 10);
     assertThatThrownBy(() -> HistogramSnapshot.fromByteArray(truncated))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bytes");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bytes");
     byte[] corrupt = good.clone();
     corrupt[0] ^= 0x7f;
     assertThatThrownBy(() -> HistogramSnapshot.fromByteArray(corrupt))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("header");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("header");
   }
 
   @Test
@@ -143,11 +157,13 @@ class HistogramSnapshotTest {
 
   @Test
   void merge_withAWiderRange_growsToHoldTheOthersValues() {
-    RollingWindow narrow = RollingWindow.create(WindowConfig.builder().highestTrackableValue(1_000).build(), time);
+    RollingWindow narrow =
+        RollingWindow.create(WindowConfig.builder().highestTrackableValue(1_000).build(), time);
     RollingWindow wide = RollingWindow.create(WindowConfig.defaults(), time);
     narrow.record(10);
     wide.record(5_000_000_000L);
-    HistogramSnapshot merged = ((HistogramSnapshot) narrow.snapshot()).merge((HistogramSnapshot) wide.snapshot());
+    HistogramSnapshot merged =
+        ((HistogramSnapshot) narrow.snapshot()).merge((HistogramSnapshot) wide.snapshot());
     assertThat(merged.count()).isEqualTo(2);
     assertThat(merged.valueAtPercentile(100)).isEqualTo(5_000_000_000.0);
     assertThat(merged.histogram().getTotalCount()).isEqualTo(2);
@@ -156,25 +172,32 @@ class HistogramSnapshotTest {
 
   /**
    * Snapshots of a few samples spread over the whole range (held sparse) and of many latencies
-   * (held dense), from both window kinds and from bucket histograms, merged in every pairing:
-   * the same histogram, percentiles and fractions as HdrHistogram fed the same samples.
+   * (held dense), from both window kinds and from bucket histograms, merged in every pairing: the
+   * same histogram, percentiles and fractions as HdrHistogram fed the same samples.
    */
   @Test
   void sparseAndDenseSnapshots_agreeWithHdrHistogram_aloneAndMerged() {
     SplittableRandom random = new SplittableRandom(23);
     WindowConfig config = WindowConfig.defaults();
     for (int trial = 0; trial < 60; trial++) {
-      org.HdrHistogram.Histogram reference = new org.HdrHistogram.Histogram(
-          config.lowestDiscernibleValue(), config.highestTrackableValue(), config.significantDigits());
+      org.HdrHistogram.Histogram reference =
+          new org.HdrHistogram.Histogram(
+              config.lowestDiscernibleValue(),
+              config.highestTrackableValue(),
+              config.significantDigits());
       HistogramSnapshot merged = null;
       for (int part = 0; part < 4; part++) {
         boolean sparse = random.nextBoolean();
-        RollingWindow w = random.nextBoolean()
-            ? RollingWindow.create(config, time) : RollingWindow.createCompact(config, time);
+        RollingWindow w =
+            random.nextBoolean()
+                ? RollingWindow.create(config, time)
+                : RollingWindow.createCompact(config, time);
         int n = sparse ? random.nextInt(1, 6) : random.nextInt(500, 3_000);
         for (int i = 0; i < n; i++) {
-          long v = sparse ? (long) Math.exp(random.nextDouble(0, Math.log(config.highestTrackableValue())))
-              : (long) Math.exp(12 + RollingWindowContract.gaussian(random));
+          long v =
+              sparse
+                  ? (long) Math.exp(random.nextDouble(0, Math.log(config.highestTrackableValue())))
+                  : (long) Math.exp(12 + RollingWindowContract.gaussian(random));
           w.record(v);
           reference.recordValue(v);
         }
@@ -183,16 +206,24 @@ class HistogramSnapshotTest {
         merged = merged == null ? s : merged.merge(s);
       }
       assertThat(merged.histogram()).as("trial %s", trial).isEqualTo(reference);
-      for (HistogramSnapshot s : new HistogramSnapshot[] {merged, HistogramSnapshot.fromByteArray(merged.toByteArray())}) {
+      for (HistogramSnapshot s :
+          new HistogramSnapshot[] {merged, HistogramSnapshot.fromByteArray(merged.toByteArray())}) {
         for (double p : new double[] {0.1, 1, 25, 50, 75, 95, 99, 99.9, 100}) {
           double expected = Math.max(s.min(), Math.min(s.max(), reference.getValueAtPercentile(p)));
           assertThat(s.valueAtPercentile(p)).as("trial %s p%s", trial, p).isEqualTo(expected);
         }
         for (int k = 0; k < 10; k++) {
           long target = (long) Math.exp(random.nextDouble(0, 30));
-          double expected = target >= s.max() ? 0.0 : target < s.min() ? 1.0
-              : (double) (s.count() - reference.getCountBetweenValues(0, target)) / s.count();
-          assertThat(s.fractionAbove(target)).as("trial %s above %s", trial, target).isEqualTo(expected);
+          double expected =
+              target >= s.max()
+                  ? 0.0
+                  : target < s.min()
+                      ? 1.0
+                      : (double) (s.count() - reference.getCountBetweenValues(0, target))
+                          / s.count();
+          assertThat(s.fractionAbove(target))
+              .as("trial %s above %s", trial, target)
+              .isEqualTo(expected);
         }
       }
     }
@@ -203,9 +234,18 @@ class HistogramSnapshotTest {
     WindowConfig config = WindowConfig.defaults();
     BucketLayout layout = BucketLayout.of(config);
     long hour = 3_600_000_000_000L;
-    BucketHistogram early = BucketHistogram.of(7, new int[] {layout.indexOf(1_000)}, new long[] {2}, 2_000, 1_000, 1_000, 0);
-    BucketHistogram late = BucketHistogram.of(8, new int[] {layout.indexOf(1_000), layout.indexOf(hour)},
-        new long[] {1, 1}, 1_000 + hour, 1_000, hour, 1);
+    BucketHistogram early =
+        BucketHistogram.of(
+            7, new int[] {layout.indexOf(1_000)}, new long[] {2}, 2_000, 1_000, 1_000, 0);
+    BucketHistogram late =
+        BucketHistogram.of(
+            8,
+            new int[] {layout.indexOf(1_000), layout.indexOf(hour)},
+            new long[] {1, 1},
+            1_000 + hour,
+            1_000,
+            hour,
+            1);
     HistogramSnapshot s = BucketHistogram.snapshot(config, java.util.List.of(late, early), 0, 10);
     RollingWindow window = RollingWindow.create(config, time);
     for (long v : new long[] {1_000, 1_000, 1_000, hour}) {

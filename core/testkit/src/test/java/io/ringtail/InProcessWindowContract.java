@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rolling-window contract for an in-process window, run in several shapes (one bucket,
- * 60,000 buckets, one stripe, three digits) and at awkward clock readings (crossing zero,
- * wrapping past {@link Long#MAX_VALUE}).
+ * The rolling-window contract for an in-process window, run in several shapes (one bucket, 60,000
+ * buckets, one stripe, three digits) and at awkward clock readings (crossing zero, wrapping past
+ * {@link Long#MAX_VALUE}).
  */
 abstract class InProcessWindowContract extends RollingWindowContract {
 
@@ -45,7 +45,8 @@ abstract class InProcessWindowContract extends RollingWindowContract {
   @Test
   void sampleThatWouldOverflowTheSum_isRejectedNeverWrapped() {
     ManualTimeSource time = new ManualTimeSource(START);
-    RollingWindow window = build(WindowConfig.builder().highestTrackableValue(Long.MAX_VALUE).build(), time);
+    RollingWindow window =
+        build(WindowConfig.builder().highestTrackableValue(Long.MAX_VALUE).build(), time);
     window.record(Long.MAX_VALUE);
     window.record(Long.MAX_VALUE);
     window.record(1);
@@ -68,8 +69,9 @@ abstract class InProcessWindowContract extends RollingWindowContract {
   @Test
   void sumNearOverflow_acrossBucketsAndThreads_staysExact() throws Exception {
     ManualTimeSource time = new ManualTimeSource(START);
-    RollingWindow window = build(WindowConfig.builder().highestTrackableValue(Long.MAX_VALUE)
-        .stripes(4).build(), time);
+    RollingWindow window =
+        build(
+            WindowConfig.builder().highestTrackableValue(Long.MAX_VALUE).stripes(4).build(), time);
     long value = Long.MAX_VALUE / 1_000;
     int threads = 4;
     int perThread = 1_000;
@@ -77,15 +79,16 @@ abstract class InProcessWindowContract extends RollingWindowContract {
     try {
       List<Callable<Void>> tasks = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
-        tasks.add(() -> {
-          for (int i = 0; i < perThread; i++) {
-            window.record(value);
-            if (i % 100 == 0) {
-              time.advance(Duration.ofMillis(100));
-            }
-          }
-          return null;
-        });
+        tasks.add(
+            () -> {
+              for (int i = 0; i < perThread; i++) {
+                window.record(value);
+                if (i % 100 == 0) {
+                  time.advance(Duration.ofMillis(100));
+                }
+              }
+              return null;
+            });
       }
       for (Future<Void> f : pool.invokeAll(tasks)) {
         f.get();

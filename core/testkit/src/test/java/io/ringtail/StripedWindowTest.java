@@ -1,9 +1,8 @@
 package io.ringtail;
 
-import io.ringtail.testkit.RollingWindowContract;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ringtail.testkit.RollingWindowContract;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -42,8 +41,13 @@ class StripedWindowTest {
   @Test
   void idleForYears_catchesUpAndStaysExact() {
     window.record(5);
-    for (long gap : new long[] {Duration.ofHours(1).toNanos(), Duration.ofDays(7).toNanos(),
-        Duration.ofDays(365 * 100).toNanos(), Long.MAX_VALUE / 2}) {
+    for (long gap :
+        new long[] {
+          Duration.ofHours(1).toNanos(),
+          Duration.ofDays(7).toNanos(),
+          Duration.ofDays(365 * 100).toNanos(),
+          Long.MAX_VALUE / 2
+        }) {
       time.advanceNanos(gap);
       assertThat(window.snapshot().isEmpty()).isTrue();
       window.record(gap % 1000);
@@ -125,9 +129,12 @@ class StripedWindowTest {
     }
     WindowSnapshot s = window.snapshot();
     assertThat(s.valueAtPercentile(0)).isEqualTo(1_000_000);
-    assertThat(s.valueAtPercentile(50)).isCloseTo(50_000_000, org.assertj.core.api.Assertions.within(500_000.0));
-    assertThat(s.valueAtPercentile(95)).isCloseTo(95_000_000, org.assertj.core.api.Assertions.within(950_000.0));
-    assertThat(s.valueAtPercentile(95.5)).isCloseTo(96_000_000, org.assertj.core.api.Assertions.within(960_000.0));
+    assertThat(s.valueAtPercentile(50))
+        .isCloseTo(50_000_000, org.assertj.core.api.Assertions.within(500_000.0));
+    assertThat(s.valueAtPercentile(95))
+        .isCloseTo(95_000_000, org.assertj.core.api.Assertions.within(950_000.0));
+    assertThat(s.valueAtPercentile(95.5))
+        .isCloseTo(96_000_000, org.assertj.core.api.Assertions.within(960_000.0));
     assertThat(s.valueAtPercentile(100)).isEqualTo(100_000_000);
   }
 
@@ -160,7 +167,8 @@ class StripedWindowTest {
     long wide = recordMinute(w, random, 2.0);
     long narrowAgain = recordMinute(w, random, 0.05);
     assertThat(wide).isGreaterThan(narrow + 60 * 1024);
-    assertThat((double) narrowAgain / narrow).as("%,d B, then %,d B, then %,d B", narrow, wide, narrowAgain)
+    assertThat((double) narrowAgain / narrow)
+        .as("%,d B, then %,d B, then %,d B", narrow, wide, narrowAgain)
         .isLessThanOrEqualTo(1.05);
   }
 

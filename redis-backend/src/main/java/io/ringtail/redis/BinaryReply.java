@@ -9,12 +9,13 @@ import java.util.List;
 
 /**
  * A script's reply with its bulk strings kept as bytes, whatever the connection's codec: bulk and
- * status strings are {@code byte[]} (null for nil), integers {@code Long}, arrays {@code List}.
- * Not thread-safe (one per command).
+ * status strings are {@code byte[]} (null for nil), integers {@code Long}, arrays {@code List}. Not
+ * thread-safe (one per command).
  */
 final class BinaryReply extends CommandOutput<String, String, List<Object>> {
   /** Open arrays, innermost first, with how many elements each still expects. */
   private final ArrayDeque<List<Object>> open = new ArrayDeque<>();
+
   private final ArrayDeque<int[]> remaining = new ArrayDeque<>();
   private boolean started;
 

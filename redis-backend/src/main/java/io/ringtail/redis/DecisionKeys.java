@@ -1,9 +1,9 @@
 package io.ringtail.redis;
 
 /**
- * Keys of one decision's state for one user key: {@code <prefix>:{<name>:<key>}:<suffix>}, name
- * and key escaped like {@link WindowKeys} plus {@code :} to {@code %3A}, so every key of one
- * (decision, user key) pair shares a hash tag and different pairs never collide.
+ * Keys of one decision's state for one user key: {@code <prefix>:{<name>:<key>}:<suffix>}, name and
+ * key escaped like {@link WindowKeys} plus {@code :} to {@code %3A}, so every key of one (decision,
+ * user key) pair shares a hash tag and different pairs never collide.
  */
 final class DecisionKeys {
   private DecisionKeys() {}

@@ -9,5 +9,5 @@ package io.ringtail.redis;
  * @param eventsReplayed threshold-detector events replayed into Redis after it came back
  * @param eventsDropped threshold-detector events lost because a detector's buffer was full
  */
-public record DecisionOutageStats(long answeredByPolicy, long eventsBuffered, long eventsReplayed,
-    long eventsDropped) {}
+public record DecisionOutageStats(
+    long answeredByPolicy, long eventsBuffered, long eventsReplayed, long eventsDropped) {}

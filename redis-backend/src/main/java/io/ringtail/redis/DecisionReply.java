@@ -4,13 +4,17 @@ import java.util.List;
 
 /**
  * The one reply of the decision scripts (decision.lua's {@code reply}): a verdict (1 allowed, 0
- * denied; the threshold's outcome), whether to notify the listener, a count (remaining, total
- * units or events), and two more values (durations in ns, -1 for none; the threshold's flags).
+ * denied; the threshold's outcome), whether to notify the listener, a count (remaining, total units
+ * or events), and two more values (durations in ns, -1 for none; the threshold's flags).
  */
 record DecisionReply(int verdict, boolean notifies, long count, long first, long second) {
   static DecisionReply of(List<Object> reply) {
-    return new DecisionReply(((Long) reply.get(0)).intValue(), (Long) reply.get(1) == 1,
-        ((Long) reply.get(2) << 32) | (Long) reply.get(3), (Long) reply.get(4), (Long) reply.get(5));
+    return new DecisionReply(
+        ((Long) reply.get(0)).intValue(),
+        (Long) reply.get(1) == 1,
+        ((Long) reply.get(2) << 32) | (Long) reply.get(3),
+        (Long) reply.get(4),
+        (Long) reply.get(5));
   }
 
   boolean allowed() {

@@ -1,12 +1,11 @@
 package io.ringtail.redis;
 
 /**
- * The Redis keys of a histogram window. Bucket {@code b} lives in hash-tag group
- * {@code g = floorMod(b, GROUPS)}:
- * {@code <prefix>:{<escaped name>@<g>}:h2:<layout>:<b>:c} (the merged slot counts),
- * {@code ...:<b>:m} (exact count, sum, min, max, rejected and per-publisher sequence numbers), and
- * per group {@code <prefix>:{<escaped name>@<g>}:h2:<layout>:f} (each publisher's latest
- * publication into the group's buckets).
+ * The Redis keys of a histogram window. Bucket {@code b} lives in hash-tag group {@code g =
+ * floorMod(b, GROUPS)}: {@code <prefix>:{<escaped name>@<g>}:h2:<layout>:<b>:c} (the merged slot
+ * counts), {@code ...:<b>:m} (exact count, sum, min, max, rejected and per-publisher sequence
+ * numbers), and per group {@code <prefix>:{<escaped name>@<g>}:h2:<layout>:f} (each publisher's
+ * latest publication into the group's buckets).
  *
  * <p>A window's buckets spread over {@value #GROUPS} hash slots (and so over the masters of a
  * cluster), while the keys of one group share a slot, so one script call reads all of a group's

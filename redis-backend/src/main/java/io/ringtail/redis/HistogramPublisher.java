@@ -13,25 +13,27 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Moves what a {@link BucketRecorder} holds into the fleet's merged buckets in Redis, each
- * sample exactly once however often a call is retried.
+ * Moves what a {@link BucketRecorder} holds into the fleet's merged buckets in Redis, each sample
+ * exactly once however often a call is retried.
  *
  * <h2>Protocol</h2>
+ *
  * <ol>
- *   <li>A publication round drains the recorder and adds each bucket's new samples to that
- *       bucket's <em>unsent</em> delta in memory.
+ *   <li>A publication round drains the recorder and adds each bucket's new samples to that bucket's
+ *       <em>unsent</em> delta in memory.
  *   <li>Per bucket at most one delta is <em>in flight</em>. When none is, the unsent delta is
- *       frozen, given the publisher's next sequence number (rising across all buckets) and
- *       sent; the publish script adds it to the bucket only if the number stored there for
- *       this publisher is lower, and stores the new number, in one atomic step.
+ *       frozen, given the publisher's next sequence number (rising across all buckets) and sent;
+ *       the publish script adds it to the bucket only if the number stored there for this publisher
+ *       is lower, and stores the new number, in one atomic step.
  *   <li>A call that fails or times out leaves its delta in flight, unchanged, and the next round
- *       sends it again with the same number: if the first call did reach Redis, the script
- *       answers "already applied" and adds nothing. Only an answer from Redis clears the
- *       delta. New samples meanwhile collect in the unsent delta.
- *   <li>Memory is bounded: at most two deltas per bucket, at most {@code maxPendingBuckets}
- *       buckets (the oldest beyond that is dropped and counted), and a bucket that has left the
- *       window is discarded and counted as expired, since no snapshot would read it.
+ *       sends it again with the same number: if the first call did reach Redis, the script answers
+ *       "already applied" and adds nothing. Only an answer from Redis clears the delta. New samples
+ *       meanwhile collect in the unsent delta.
+ *   <li>Memory is bounded: at most two deltas per bucket, at most {@code maxPendingBuckets} buckets
+ *       (the oldest beyond that is dropped and counted), and a bucket that has left the window is
+ *       discarded and counted as expired, since no snapshot would read it.
  * </ol>
+ *
  * At most one round runs at a time. Thread-safe; rounds complete on Lettuce's threads.
  */
 final class HistogramPublisher {
@@ -49,7 +51,10 @@ final class HistogramPublisher {
   // guarded by this
   private final TreeMap<Long, Pending> pending = new TreeMap<>();
   private CompletableFuture<Void> round = CompletableFuture.completedFuture(null);
-  /** Last sequence number given out: one counter for all buckets, so a bucket's numbers keep rising. */
+
+  /**
+   * Last sequence number given out: one counter for all buckets, so a bucket's numbers keep rising.
+   */
   private long sequence;
 
   final LongAdder published = new LongAdder();
@@ -59,8 +64,14 @@ final class HistogramPublisher {
   final LongAdder expired = new LongAdder();
   final LongAdder dropped = new LongAdder();
 
-  HistogramPublisher(ScriptRunner runner, BucketRecorder recorder, HistogramKeys keys,
-      String publisherId, TimeSource time, ServerTimeBase serverTime, int maxPendingBuckets) {
+  HistogramPublisher(
+      ScriptRunner runner,
+      BucketRecorder recorder,
+      HistogramKeys keys,
+      String publisherId,
+      TimeSource time,
+      ServerTimeBase serverTime,
+      int maxPendingBuckets) {
     this.runner = runner;
     this.recorder = recorder;
     this.keys = keys;
@@ -71,7 +82,8 @@ final class HistogramPublisher {
     this.buckets = recorder.config().buckets();
     this.maxPendingBuckets = maxPendingBuckets;
     // Redis counts a TTL on its own clock: past a time base it cannot vouch for, keep a window more
-    this.graceMillis = serverTime != null ? 1_000 : Math.max(1_000, widthNanos * buckets / 1_000_000L);
+    this.graceMillis =
+        serverTime != null ? 1_000 : Math.max(1_000, widthNanos * buckets / 1_000_000L);
   }
 
   /**
@@ -137,38 +149,54 @@ final class HistogramPublisher {
 
   private CompletableFuture<Void> send(Pending p, long now, long oldestInWindow) {
     BucketHistogram d = p.inFlight;
-    long ttlMillis = Math.max(1, ((p.bucket + buckets) * widthNanos - now) / 1_000_000L) + graceMillis;
+    long ttlMillis =
+        Math.max(1, ((p.bucket + buckets) * widthNanos - now) / 1_000_000L) + graceMillis;
     boolean empty = d.count() == 0;
     byte[][] args = {
-        ascii(publisherId), ascii(p.inFlightSeq), ascii(p.asOf), ascii(ttlMillis), ascii(d.count()),
-        ascii(d.sum()), ascii(empty ? 0 : d.min()), ascii(empty ? 0 : d.max()), ascii(d.rejected()),
-        HistogramSlots.encode(d), ascii(p.bucket), ascii(oldestInWindow)};
+      ascii(publisherId),
+      ascii(p.inFlightSeq),
+      ascii(p.asOf),
+      ascii(ttlMillis),
+      ascii(d.count()),
+      ascii(d.sum()),
+      ascii(empty ? 0 : d.min()),
+      ascii(empty ? 0 : d.max()),
+      ascii(d.rejected()),
+      HistogramSlots.encode(d),
+      ascii(p.bucket),
+      ascii(oldestInWindow)
+    };
     String[] bucketKeys = keys.bucket(p.bucket);
-    String[] publishKeys = {bucketKeys[0], bucketKeys[1], keys.freshness(HistogramKeys.group(p.bucket))};
+    String[] publishKeys = {
+      bucketKeys[0], bucketKeys[1], keys.freshness(HistogramKeys.group(p.bucket))
+    };
     long sent = serverTime == null ? 0 : serverTime.localNanoTime();
-    return runner.runBinary(HistogramScripts.PUBLISH, publishKeys, args).handle((reply, error) -> {
-      long answered = serverTime == null ? 0 : serverTime.localNanoTime();
-      synchronized (this) {
-        p.sending = false;
-        if (error == null) {
-          publishCalls.increment();
-          if ("0".equals(text(reply.get(0)))) {
-            retriedDuplicates.increment();
-          }
-          published.add(d.count() + d.rejected());
-          p.inFlight = null;
-          if (p.unsent == null && pending.get(p.bucket) == p) {
-            pending.remove(p.bucket);
-          }
-        } else {
-          failedCalls.increment();
-        }
-      }
-      if (error == null && serverTime != null) {
-        serverTime.adopt(sent, answered, text(reply.get(1)), text(reply.get(2)));
-      }
-      return null;
-    });
+    return runner
+        .runBinary(HistogramScripts.PUBLISH, publishKeys, args)
+        .handle(
+            (reply, error) -> {
+              long answered = serverTime == null ? 0 : serverTime.localNanoTime();
+              synchronized (this) {
+                p.sending = false;
+                if (error == null) {
+                  publishCalls.increment();
+                  if ("0".equals(text(reply.get(0)))) {
+                    retriedDuplicates.increment();
+                  }
+                  published.add(d.count() + d.rejected());
+                  p.inFlight = null;
+                  if (p.unsent == null && pending.get(p.bucket) == p) {
+                    pending.remove(p.bucket);
+                  }
+                } else {
+                  failedCalls.increment();
+                }
+              }
+              if (error == null && serverTime != null) {
+                serverTime.adopt(sent, answered, text(reply.get(1)), text(reply.get(2)));
+              }
+              return null;
+            });
   }
 
   private static byte[] ascii(String s) {
@@ -201,8 +229,10 @@ final class HistogramPublisher {
   synchronized long pendingBytes() {
     long bytes = 0;
     for (Pending p : pending.values()) {
-      bytes += 96 + (p.unsent == null ? 0 : 64 + 12L * p.unsent.slotCount())
-          + (p.inFlight == null ? 0 : 64 + 12L * p.inFlight.slotCount());
+      bytes +=
+          96
+              + (p.unsent == null ? 0 : 64 + 12L * p.unsent.slotCount())
+              + (p.inFlight == null ? 0 : 64 + 12L * p.inFlight.slotCount());
     }
     return bytes;
   }

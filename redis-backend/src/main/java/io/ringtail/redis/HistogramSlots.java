@@ -6,13 +6,12 @@ import java.util.Arrays;
 import java.util.Map;
 
 /**
- * The binary forms in which histograms travel to and from Redis and rest there, MessagePack
- * arrays that the scripts read and write with Redis's built-in {@code cmsgpack} (two to six
- * bytes per slot, against ten or more as decimal text): a delta is {@code [slot, count, ...]}
- * with ascending slots, each slot written less the one before (the first as is, so most take
- * one byte); a stored bucket is its exact count, sum, min, max and rejected as decimal strings,
- * then the same pairs; a group's freshness is {@code [publisher, as-of, bucket, ...]} as
- * strings. Stateless.
+ * The binary forms in which histograms travel to and from Redis and rest there, MessagePack arrays
+ * that the scripts read and write with Redis's built-in {@code cmsgpack} (two to six bytes per
+ * slot, against ten or more as decimal text): a delta is {@code [slot, count, ...]} with ascending
+ * slots, each slot written less the one before (the first as is, so most take one byte); a stored
+ * bucket is its exact count, sum, min, max and rejected as decimal strings, then the same pairs; a
+ * group's freshness is {@code [publisher, as-of, bucket, ...]} as strings. Stateless.
  */
 final class HistogramSlots {
   private HistogramSlots() {}
@@ -81,7 +80,8 @@ final class HistogramSlots {
     Reader r = new Reader(bytes);
     long n = r.arrayHeader() - 5;
     if (n < 0 || n % 2 != 0 || n > bytes.length) {
-      throw new IllegalStateException("bucket " + bucket + ": a header and slot pairs expected, but " + (n + 5) + " elements");
+      throw new IllegalStateException(
+          "bucket " + bucket + ": a header and slot pairs expected, but " + (n + 5) + " elements");
     }
     long count = r.decimal();
     long sum = r.decimal();
@@ -98,8 +98,8 @@ final class HistogramSlots {
     }
     BucketHistogram h = BucketHistogram.of(bucket, slots, counts, sum, min, max, rejected);
     if (h.count() != count) {
-      throw new IllegalStateException("bucket " + bucket + " holds " + h.count()
-          + " samples in its slots but counts " + count);
+      throw new IllegalStateException(
+          "bucket " + bucket + " holds " + h.count() + " samples in its slots but counts " + count);
     }
     return h;
   }
@@ -128,7 +128,12 @@ final class HistogramSlots {
       Reader r = new Reader(bytes);
       long n = r.arrayHeader() - 5;
       if (n < 0 || n % 2 != 0 || n > bytes.length) {
-        throw new IllegalStateException("bucket " + bucket + ": a header and slot pairs expected, but " + (n + 5) + " elements");
+        throw new IllegalStateException(
+            "bucket "
+                + bucket
+                + ": a header and slot pairs expected, but "
+                + (n + 5)
+                + " elements");
       }
       long count = r.decimal();
       long bucketSum = r.decimal();
@@ -142,18 +147,29 @@ final class HistogramSlots {
         slot += r.integer();
         long c = r.integer();
         if (slot <= previous || slot > Integer.MAX_VALUE - 1 || c <= 0) {
-          throw new IllegalStateException("bucket " + bucket + ": slot " + slot + " with count " + c
-              + " after slot " + previous);
+          throw new IllegalStateException(
+              "bucket "
+                  + bucket
+                  + ": slot "
+                  + slot
+                  + " with count "
+                  + c
+                  + " after slot "
+                  + previous);
         }
         previous = slot;
         if (slot >= dense.length) {
-          dense = Arrays.copyOf(dense, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(2L * dense.length, slot + 1)));
+          dense =
+              Arrays.copyOf(
+                  dense,
+                  (int) Math.min(Integer.MAX_VALUE - 8, Math.max(2L * dense.length, slot + 1)));
         }
         dense[(int) slot] += c;
         seen += c;
       }
       if (seen != count) {
-        throw new IllegalStateException("bucket " + bucket + " holds " + seen + " samples in its slots but counts " + count);
+        throw new IllegalStateException(
+            "bucket " + bucket + " holds " + seen + " samples in its slots but counts " + count);
       }
       if (count > 0) {
         highest = Math.max(highest, (int) previous);
@@ -184,8 +200,8 @@ final class HistogramSlots {
   }
 
   /**
-   * Adds a group's freshness ({@code [publisher, as-of, bucket, ...]}, null when absent) to
-   * {@code latest}: per publisher, the latest as-of among entries for buckets {@code first..last}.
+   * Adds a group's freshness ({@code [publisher, as-of, bucket, ...]}, null when absent) to {@code
+   * latest}: per publisher, the latest as-of among entries for buckets {@code first..last}.
    */
   static void decodeFreshness(byte[] bytes, long first, long last, Map<String, Long> latest) {
     if (bytes == null) {
@@ -233,7 +249,8 @@ final class HistogramSlots {
       } else if (head == 0xda) {
         length = (int) big(2);
       } else {
-        throw new IllegalStateException("short string expected, but byte " + (at - 1) + " was " + head);
+        throw new IllegalStateException(
+            "short string expected, but byte " + (at - 1) + " was " + head);
       }
       if (at + length > bytes.length) {
         throw new IllegalStateException("string cut short at byte " + at);
@@ -287,7 +304,9 @@ final class HistogramSlots {
         case 0xd1 -> (short) big(2);
         case 0xd2 -> (int) big(4);
         case 0xcb -> (long) Double.longBitsToDouble(big(8));
-        default -> throw new IllegalStateException("integer expected, but byte " + (at - 1) + " was " + head);
+        default ->
+            throw new IllegalStateException(
+                "integer expected, but byte " + (at - 1) + " was " + head);
       };
     }
   }

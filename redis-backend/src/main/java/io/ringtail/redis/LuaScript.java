@@ -8,7 +8,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-/** A Lua script read once from a {@code .lua} resource of this package, with its SHA-1. Immutable. */
+/**
+ * A Lua script read once from a {@code .lua} resource of this package, with its SHA-1. Immutable.
+ */
 final class LuaScript {
   final String name;
   final String body;
@@ -38,8 +40,9 @@ final class LuaScript {
 
   private static String sha1(String body) {
     try {
-      return HexFormat.of().formatHex(
-          MessageDigest.getInstance("SHA-1").digest(body.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-1").digest(body.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -1,14 +1,14 @@
 package io.ringtail.redis;
 
 /**
- * What a Redis-backed decision answers when Redis cannot (timeout, lost connection, open
- * circuit breaker). Either way the decision is counted in {@link RedisBackend#outageDecisions()}
- * and nothing is recorded.
+ * What a Redis-backed decision answers when Redis cannot (timeout, lost connection, open circuit
+ * breaker). Either way the decision is counted in {@link RedisBackend#outageDecisions()} and
+ * nothing is recorded.
  */
 public enum OutagePolicy {
   /**
-   * Let it through: a rate limiter admits, a sum cap admits (an amount that alone exceeds the
-   * cap is still denied), a threshold detector does not fire.
+   * Let it through: a rate limiter admits, a sum cap admits (an amount that alone exceeds the cap
+   * is still denied), a threshold detector does not fire.
    */
   FAIL_OPEN,
   /**

@@ -4,8 +4,8 @@ import java.math.BigInteger;
 import java.security.SecureRandom;
 
 /**
- * Random ids that tell this process's writes apart from every other process's: a window's
- * event-id prefix, a histogram publisher's id. Stateless and thread-safe.
+ * Random ids that tell this process's writes apart from every other process's: a window's event-id
+ * prefix, a histogram publisher's id. Stateless and thread-safe.
  */
 final class RandomIds {
   private RandomIds() {}

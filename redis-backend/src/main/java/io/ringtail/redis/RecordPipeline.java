@@ -13,21 +13,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The way from {@code record} to Redis, without a thread of its own (group commit): samples wait
- * in an outbox and are sent as batches of up to {@value #MAX_BATCH}, with at most
- * {@value #MAX_BATCHES_IN_FLIGHT} batches outstanding, so samples recorded while calls are in
- * flight ride in the next call and throughput grows with load. At most {@code maxInFlight}
- * samples are outstanding; a recording thread that finds none free waits for one up to the
- * command timeout, then hands its sample to the replay buffer. A batch whose call fails goes to
- * the replay buffer, unless Redis refused it for good ({@link RedisRejectedException}): then its
- * samples are counted as dropped; a batch that succeeds starts the replay of what is buffered. Every reply
- * is counted and sets the server-time estimate. Thread-safe.
+ * The way from {@code record} to Redis, without a thread of its own (group commit): samples wait in
+ * an outbox and are sent as batches of up to {@value #MAX_BATCH}, with at most {@value
+ * #MAX_BATCHES_IN_FLIGHT} batches outstanding, so samples recorded while calls are in flight ride
+ * in the next call and throughput grows with load. At most {@code maxInFlight} samples are
+ * outstanding; a recording thread that finds none free waits for one up to the command timeout,
+ * then hands its sample to the replay buffer. A batch whose call fails goes to the replay buffer,
+ * unless Redis refused it for good ({@link RedisRejectedException}): then its samples are counted
+ * as dropped; a batch that succeeds starts the replay of what is buffered. Every reply is counted
+ * and sets the server-time estimate. Thread-safe.
  */
 final class RecordPipeline {
   static final int MAX_BATCH = 256;
   static final int MAX_BATCHES_IN_FLIGHT = 4;
+
   /** Set while this thread drains, so a completion running on it does not drain recursively. */
-  private static final ThreadLocal<boolean[]> DRAINING = ThreadLocal.withInitial(() -> new boolean[1]);
+  private static final ThreadLocal<boolean[]> DRAINING =
+      ThreadLocal.withInitial(() -> new boolean[1]);
 
   private static final int REPLAY_BATCH = 200;
   private static final long FLUSH_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
@@ -47,8 +49,14 @@ final class RecordPipeline {
    * @param clientTime the caller's time source, or null for the server's clock
    * @param slotWaitNanos how long a recording thread waits for a free in-flight slot
    */
-  RecordPipeline(WindowProtocol protocol, TimeSource clientTime, ServerOffset serverTime,
-      WindowCounters counters, int maxInFlight, int bufferCapacity, long slotWaitNanos) {
+  RecordPipeline(
+      WindowProtocol protocol,
+      TimeSource clientTime,
+      ServerOffset serverTime,
+      WindowCounters counters,
+      int maxInFlight,
+      int bufferCapacity,
+      long slotWaitNanos) {
     this.protocol = protocol;
     this.clientTime = clientTime;
     this.serverTime = serverTime;
@@ -56,17 +64,22 @@ final class RecordPipeline {
     this.maxInFlight = maxInFlight;
     this.inFlight = new Semaphore(maxInFlight);
     this.slotWaitNanos = slotWaitNanos;
-    this.buffer = new ReplayBuffer<>(bufferCapacity, REPLAY_BATCH, this::replay, new ReplayBuffer.Counters() {
-      @Override
-      public void replayed(int n) {
-        counters.replayed.add(n);
-      }
+    this.buffer =
+        new ReplayBuffer<>(
+            bufferCapacity,
+            REPLAY_BATCH,
+            this::replay,
+            new ReplayBuffer.Counters() {
+              @Override
+              public void replayed(int n) {
+                counters.replayed.add(n);
+              }
 
-      @Override
-      public void dropped(int n, boolean wasKept) {
-        counters.dropped.add(n);
-      }
-    });
+              @Override
+              public void dropped(int n, boolean wasKept) {
+                counters.dropped.add(n);
+              }
+            });
   }
 
   void submit(Sample sample) {
@@ -90,9 +103,9 @@ final class RecordPipeline {
   }
 
   /**
-   * Waits until {@code deadline} on {@code clock} at most for the in-flight samples to be
-   * answered and the buffered ones replayed (retrying every 20 ms while Redis or the breaker
-   * refuses); returns whether nothing is left pending.
+   * Waits until {@code deadline} on {@code clock} at most for the in-flight samples to be answered
+   * and the buffered ones replayed (retrying every 20 ms while Redis or the breaker refuses);
+   * returns whether nothing is left pending.
    */
   boolean flush(long deadline, TimeSource clock) {
     awaitIdle(deadline - clock.nanoTime());
@@ -105,7 +118,8 @@ final class RecordPipeline {
         return false;
       }
       if (!delivered) {
-        LockSupport.parkNanos(Math.min(FLUSH_RETRY_NANOS, Math.max(0, deadline - clock.nanoTime())));
+        LockSupport.parkNanos(
+            Math.min(FLUSH_RETRY_NANOS, Math.max(0, deadline - clock.nanoTime())));
       }
     }
     return buffer.isEmpty() && awaitIdle(deadline - clock.nanoTime());
@@ -173,19 +187,21 @@ final class RecordPipeline {
     if (clientTime != null) {
       now = batch.stream().mapToLong(Sample::micros).max().getAsLong();
     }
-    counted(protocol.record(batch, now, clientTime != null, true)).whenComplete((reply, error) -> {
-      if (error != null && ScriptRunner.unwrap(error) instanceof RedisRejectedException) {
-        counters.dropped.add(batch.size());
-      } else if (error != null) {
-        batch.forEach(buffer::keep);
-      }
-      batchesInFlight.decrementAndGet();
-      inFlight.release(batch.size());
-      drain();
-      if (error == null) {
-        buffer.replayIfPending();
-      }
-    });
+    counted(protocol.record(batch, now, clientTime != null, true))
+        .whenComplete(
+            (reply, error) -> {
+              if (error != null && ScriptRunner.unwrap(error) instanceof RedisRejectedException) {
+                counters.dropped.add(batch.size());
+              } else if (error != null) {
+                batch.forEach(buffer::keep);
+              }
+              batchesInFlight.decrementAndGet();
+              inFlight.release(batch.size());
+              drain();
+              if (error == null) {
+                buffer.replayIfPending();
+              }
+            });
   }
 
   /** A buffered batch: every sample keeps the time it was recorded at; no skew guard. */
@@ -195,13 +211,14 @@ final class RecordPipeline {
   }
 
   private CompletableFuture<RecordReply> counted(CompletableFuture<RecordReply> call) {
-    return call.whenComplete((reply, error) -> {
-      if (error != null) {
-        counters.failedCalls.increment();
-      } else {
-        serverTime.adopt(reply.serverMicros());
-        counters.count(reply);
-      }
-    });
+    return call.whenComplete(
+        (reply, error) -> {
+          if (error != null) {
+            counters.failedCalls.increment();
+          } else {
+            serverTime.adopt(reply.serverMicros());
+            counters.count(reply);
+          }
+        });
   }
 }

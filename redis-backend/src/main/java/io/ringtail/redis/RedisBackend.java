@@ -28,9 +28,9 @@ import java.util.function.Supplier;
 
 /**
  * The front door to fleet-wide windows and decisions in Redis: it binds a Lettuce connection the
- * user owns (standalone or cluster), a command timeout and a circuit breaker, and builds
- * {@link RedisRollingWindow}s on them. The library opens no connection of its own and starts no
- * thread; closing the connection is the user's business.
+ * user owns (standalone or cluster), a command timeout and a circuit breaker, and builds {@link
+ * RedisRollingWindow}s on them. The library opens no connection of its own and starts no thread;
+ * closing the connection is the user's business.
  *
  * <p>Immutable and thread-safe; one backend may serve any number of windows and threads.
  *
@@ -45,21 +45,28 @@ public final class RedisBackend {
   private static final Duration MAX_COMMAND_TIMEOUT = Duration.ofMinutes(1);
   final ScriptRunner runner;
   final String keyPrefix;
+
   /** Whether the connection is a Redis Cluster one (the keys of one command must share a slot). */
   final boolean cluster;
+
   final OutagePolicy outagePolicy;
   final Duration outageRetryAfter;
   private final LongAdder outageDecisions = new LongAdder();
   final LongAdder localDenials = new LongAdder();
-  private final AtomicReference<CompletableFuture<RedisServerClock>> deadlineClock = new AtomicReference<>();
+  private final AtomicReference<CompletableFuture<RedisServerClock>> deadlineClock =
+      new AtomicReference<>();
   final int eventBufferCapacity;
   final LongAdder eventsBuffered = new LongAdder();
   final LongAdder eventsReplayed = new LongAdder();
   final LongAdder eventsDropped = new LongAdder();
 
   private RedisBackend(Builder b) {
-    this.runner = new ScriptRunner(b.commands, b.dispatcher,
-        b.breaker != null ? b.breaker : defaultBreaker(b.commandTimeout), b.commandTimeout);
+    this.runner =
+        new ScriptRunner(
+            b.commands,
+            b.dispatcher,
+            b.breaker != null ? b.breaker : defaultBreaker(b.commandTimeout),
+            b.commandTimeout);
     this.cluster = b.cluster;
     this.keyPrefix = b.keyPrefix;
     this.outagePolicy = b.outagePolicy;
@@ -82,7 +89,8 @@ public final class RedisBackend {
   /**
    * Lettuce options that fail fast instead of queueing: commands are rejected while disconnected,
    * the request queue is bounded, commands time out after {@code commandTimeout}, and nothing is
-   * silently re-sent after a reconnect (this library replays what it buffered itself, idempotently).
+   * silently re-sent after a reconnect (this library replays what it buffered itself,
+   * idempotently).
    */
   public static ClientOptions failFastClientOptions(Duration commandTimeout) {
     return ClientOptions.builder()
@@ -110,19 +118,19 @@ public final class RedisBackend {
   }
 
   /**
-   * Starts building a fleet-wide histogram window named {@code name}: local recording at
-   * in-process cost, one merged histogram per bucket in Redis, for any sample rate (see
-   * {@link RedisHistogramWindow}; {@link #window} keeps raw samples instead).
+   * Starts building a fleet-wide histogram window named {@code name}: local recording at in-process
+   * cost, one merged histogram per bucket in Redis, for any sample rate (see {@link
+   * RedisHistogramWindow}; {@link #window} keeps raw samples instead).
    */
   public RedisHistogramWindow.Builder histogramWindow(String name) {
     return new RedisHistogramWindow.Builder(this, name);
   }
 
   /**
-   * A fleet-wide {@link ThresholdDetector}: every process building one with the same
-   * {@code name} shares its per-key state. Same semantics as the in-process detector; times are
-   * readings of the configuration's time source, which must be a base the fleet shares (for
-   * example epoch nanoseconds). Windows up to 2^51 ns (26 days).
+   * A fleet-wide {@link ThresholdDetector}: every process building one with the same {@code name}
+   * shares its per-key state. Same semantics as the in-process detector; times are readings of the
+   * configuration's time source, which must be a base the fleet shares (for example epoch
+   * nanoseconds). Windows up to 2^51 ns (26 days).
    *
    * @throws IllegalArgumentException if the window is longer
    */
@@ -133,8 +141,8 @@ public final class RedisBackend {
   /**
    * A fleet-wide sliding-log {@link RateLimiter} shared under {@code name}: per key one string
    * holding the last {@code limit} admitted times (8 bytes each); see {@link #thresholdDetector}.
-   * Denials that must hold are answered in-process until they could
-   * succeed ({@link #localDenials()}). Windows up to 2^51 ns (26 days).
+   * Denials that must hold are answered in-process until they could succeed ({@link
+   * #localDenials()}). Windows up to 2^51 ns (26 days).
    *
    * @throws IllegalArgumentException if the window is longer
    */
@@ -144,18 +152,18 @@ public final class RedisBackend {
 
   /**
    * A fleet-wide bucketed {@link RateLimiter} shared under {@code name}: per key one string of 17
-   * counters by sub-window of {@code g = ceil(W / 16)} (under 200 bytes whatever the limit),
-   * with the in-process {@link RateLimiter#inProcessBucketed} semantics: never more than the
-   * limit in any window, a key let through again at most {@code g - 1} ns later than the exact
-   * log would. Windows up to 2^51 ns (26 days).
+   * counters by sub-window of {@code g = ceil(W / 16)} (under 200 bytes whatever the limit), with
+   * the in-process {@link RateLimiter#inProcessBucketed} semantics: never more than the limit in
+   * any window, a key let through again at most {@code g - 1} ns later than the exact log would.
+   * Windows up to 2^51 ns (26 days).
    */
   public RateLimiter bucketedRateLimiter(String name, RateLimitConfig config) {
     return new RedisRateLimiter(this, name, Checks.requireNonNull("config", config), true);
   }
 
   /**
-   * A fleet-wide {@link SumCap} with exact decimal totals, shared under {@code name}. Windows up
-   * to 2^51 ns (26 days).
+   * A fleet-wide {@link SumCap} with exact decimal totals, shared under {@code name}. Windows up to
+   * 2^51 ns (26 days).
    *
    * @throws IllegalArgumentException if the window is longer
    */
@@ -164,10 +172,10 @@ public final class RedisBackend {
   }
 
   /**
-   * A time source reading the Redis server's clock (epoch nanoseconds), estimated locally from
-   * the shortest of a few {@code TIME} round trips and re-measured every 10 s: the fleet-wide
-   * time base for decisions and client-timed windows, so clients whose own clocks disagree (by
-   * seconds) still decide alike. Its error is about half a round trip.
+   * A time source reading the Redis server's clock (epoch nanoseconds), estimated locally from the
+   * shortest of a few {@code TIME} round trips and re-measured every 10 s: the fleet-wide time base
+   * for decisions and client-timed windows, so clients whose own clocks disagree (by seconds) still
+   * decide alike. Its error is about half a round trip.
    *
    * @throws RedisUnavailableException if Redis cannot answer the first measurement
    */
@@ -184,9 +192,9 @@ public final class RedisBackend {
   }
 
   /**
-   * The server clock that decision deadlines are set on, measured on first use within
-   * {@code timeoutNanos}. Callers arriving during that measurement wait for it at most their own
-   * timeout; a failed measurement is retried by the next caller.
+   * The server clock that decision deadlines are set on, measured on first use within {@code
+   * timeoutNanos}. Callers arriving during that measurement wait for it at most their own timeout;
+   * a failed measurement is retried by the next caller.
    */
   RedisServerClock deadlineClock(long timeoutNanos) {
     CompletableFuture<RedisServerClock> clock = deadlineClock.get();
@@ -212,7 +220,9 @@ public final class RedisBackend {
       Thread.currentThread().interrupt();
       throw new RedisUnavailableException("interrupted while waiting for Redis", e);
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new RedisUnavailableException("Redis call failed", e);
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new RedisUnavailableException("Redis call failed", e);
     } catch (TimeoutException e) {
       throw new RedisUnavailableException("Redis call timed out", e);
     }
@@ -224,13 +234,13 @@ public final class RedisBackend {
   }
 
   /**
-   * What became of threshold-detector events that arrived while Redis could not answer: they
-   * are buffered (up to {@link Builder#eventBufferCapacity} per detector) and replayed after
-   * Redis answers again; none is lost silently.
+   * What became of threshold-detector events that arrived while Redis could not answer: they are
+   * buffered (up to {@link Builder#eventBufferCapacity} per detector) and replayed after Redis
+   * answers again; none is lost silently.
    */
   public DecisionOutageStats decisionOutageStats() {
-    return new DecisionOutageStats(outageDecisions.sum(), eventsBuffered.sum(), eventsReplayed.sum(),
-        eventsDropped.sum());
+    return new DecisionOutageStats(
+        outageDecisions.sum(), eventsBuffered.sum(), eventsReplayed.sum(), eventsDropped.sum());
   }
 
   <D> D onOutage(RedisUnavailableException e, Supplier<D> open, Supplier<D> closed) {
@@ -242,16 +252,18 @@ public final class RedisBackend {
   }
 
   static CircuitBreaker defaultBreaker(Duration timeout) {
-    return CircuitBreaker.of("ringtail-redis", CircuitBreakerConfig.custom()
-        .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-        .slidingWindowSize(20)
-        .minimumNumberOfCalls(5)
-        .failureRateThreshold(50)
-        .waitDurationInOpenState(Duration.ofSeconds(1))
-        .permittedNumberOfCallsInHalfOpenState(2)
-        .slowCallDurationThreshold(timeout)
-        .writableStackTraceEnabled(false)
-        .build());
+    return CircuitBreaker.of(
+        "ringtail-redis",
+        CircuitBreakerConfig.custom()
+            .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+            .slidingWindowSize(20)
+            .minimumNumberOfCalls(5)
+            .failureRateThreshold(50)
+            .waitDurationInOpenState(Duration.ofSeconds(1))
+            .permittedNumberOfCallsInHalfOpenState(2)
+            .slowCallDurationThreshold(timeout)
+            .writableStackTraceEnabled(false)
+            .build());
   }
 
   static Duration requireTimeout(Duration timeout) {
@@ -260,8 +272,8 @@ public final class RedisBackend {
   }
 
   /**
-   * Configures a {@link RedisBackend}; not thread-safe. {@link #build()} checks every value and
-   * may be called again.
+   * Configures a {@link RedisBackend}; not thread-safe. {@link #build()} checks every value and may
+   * be called again.
    */
   public static final class Builder {
     private final RedisScriptingAsyncCommands<String, String> commands;
@@ -275,8 +287,10 @@ public final class RedisBackend {
     private Duration outageRetryAfter = Duration.ofSeconds(1);
     private int eventBufferCapacity = 10_000;
 
-    private Builder(RedisScriptingAsyncCommands<String, String> commands,
-        BaseRedisAsyncCommands<String, String> dispatcher, boolean cluster) {
+    private Builder(
+        RedisScriptingAsyncCommands<String, String> commands,
+        BaseRedisAsyncCommands<String, String> dispatcher,
+        boolean cluster) {
       this.commands = commands;
       this.dispatcher = dispatcher;
       this.cluster = cluster;
@@ -310,15 +324,17 @@ public final class RedisBackend {
       return this;
     }
 
-    /** The retry-after a decision denied by {@link OutagePolicy#FAIL_CLOSED} reports (default 1 s). */
+    /**
+     * The retry-after a decision denied by {@link OutagePolicy#FAIL_CLOSED} reports (default 1 s).
+     */
     public Builder outageRetryAfter(Duration retryAfter) {
       this.outageRetryAfter = retryAfter;
       return this;
     }
 
     /**
-     * Threshold-detector events kept per detector while Redis is unreachable, for replay
-     * (default 10,000; 0 keeps none, so every such event counts as dropped).
+     * Threshold-detector events kept per detector while Redis is unreachable, for replay (default
+     * 10,000; 0 keeps none, so every such event counts as dropped).
      */
     public Builder eventBufferCapacity(int capacity) {
       this.eventBufferCapacity = capacity;

@@ -14,6 +14,7 @@ abstract class RedisDecision {
 
   final RedisBackend backend;
   final String name;
+
   /** The monotonic clock a decision's one timeout is measured on. */
   private final TimeSource localClock = TimeSource.system();
 
@@ -28,7 +29,8 @@ abstract class RedisDecision {
    * reaches Redis after its caller stopped waiting changes nothing and answers {@code {-1}}.
    * Bounded by one command timeout, the first clock measurement included.
    *
-   * @throws RedisUnavailableException if Redis did not answer in time, or answered past the deadline
+   * @throws RedisUnavailableException if Redis did not answer in time, or answered past the
+   *     deadline
    */
   DecisionReply decide(LuaScript script, String[] keys, String[] args) {
     long start = localClock.nanoTime();
@@ -41,18 +43,26 @@ abstract class RedisDecision {
     args[0] = Long.toString(Math.floorDiv(clock.nanoTime() - clock.errorNanos + left / 2, 1_000L));
     List<Object> reply = backend.runner.runSync(script, keys, args, left);
     if (reply.size() == 1 && Long.valueOf(-1).equals(reply.get(0))) {
-      throw new RedisUnavailableException("Redis ran the call after its deadline: nothing was recorded", null);
+      throw new RedisUnavailableException(
+          "Redis ran the call after its deadline: nothing was recorded", null);
     }
     return DecisionReply.of(reply);
   }
 
-  /** Largest window of a Redis decision: time differences stay exact in Lua numbers (decision.lua). */
+  /**
+   * Largest window of a Redis decision: time differences stay exact in Lua numbers (decision.lua).
+   */
   static final long MAX_WINDOW_NANOS = 1L << 51;
 
   static void requireWindow(String what, java.time.Duration window) {
     if (window.toNanos() > MAX_WINDOW_NANOS) {
-      throw new IllegalArgumentException("window must be at most " + java.time.Duration.ofNanos(MAX_WINDOW_NANOS)
-          + " (2^51 ns) for a Redis " + what + ", but was " + window);
+      throw new IllegalArgumentException(
+          "window must be at most "
+              + java.time.Duration.ofNanos(MAX_WINDOW_NANOS)
+              + " (2^51 ns) for a Redis "
+              + what
+              + ", but was "
+              + window);
     }
   }
 
@@ -61,15 +71,16 @@ abstract class RedisDecision {
   }
 
   /**
-   * PEXPIRE for state idle for {@code idleNanos} (positive) on the time base: rounded up, plus
-   * 1 s; never overflows, up to {@code Long.MAX_VALUE} nanoseconds.
+   * PEXPIRE for state idle for {@code idleNanos} (positive) on the time base: rounded up, plus 1 s;
+   * never overflows, up to {@code Long.MAX_VALUE} nanoseconds.
    */
   static String ttlMillis(long idleNanos) {
     long millis = idleNanos / 1_000_000 + (idleNanos % 1_000_000 == 0 ? 0 : 1);
     return Long.toString(millis + 1_000);
   }
 
-  <D> void notifyListener(Optional<? extends DecisionListener<? super D>> listener, String key, D decision) {
+  <D> void notifyListener(
+      Optional<? extends DecisionListener<? super D>> listener, String key, D decision) {
     if (listener.isEmpty()) {
       return;
     }

@@ -4,8 +4,8 @@ import io.ringtail.HistogramSnapshot;
 import io.ringtail.WindowSnapshot;
 
 /**
- * What a {@link RedisHistogramWindow} held for the whole fleet at one instant: the merged
- * histogram of every process's published samples, and how fresh that view is.
+ * What a {@link RedisHistogramWindow} held for the whole fleet at one instant: the merged histogram
+ * of every process's published samples, and how fresh that view is.
  *
  * <p>Count, sum, min and max are exact over the published samples; percentiles are within the
  * window's significant digits, as for the in-process window. Immutable and thread-safe.
@@ -33,16 +33,18 @@ public final class RedisHistogramSnapshot implements WindowSnapshot {
 
   /**
    * How fresh the fleet view is: the oldest, over the processes that published into the covered
-   * buckets, of each one's latest publication (a reading of the window's time base). Every
-   * sample such a process recorded before this instant is in the snapshot, except samples still
-   * buffered by an outage. A process that stopped recording (or died) holds it back until its
-   * buckets leave the window. {@link #endNanos()} when nothing was published.
+   * buckets, of each one's latest publication (a reading of the window's time base). Every sample
+   * such a process recorded before this instant is in the snapshot, except samples still buffered
+   * by an outage. A process that stopped recording (or died) holds it back until its buckets leave
+   * the window. {@link #endNanos()} when nothing was published.
    */
   public long oldestPublicationNanos() {
     return oldestPublicationNanos;
   }
 
-  /** {@code endNanos() - oldestPublicationNanos()}: how far behind the fleet view may lag, at most. */
+  /**
+   * {@code endNanos() - oldestPublicationNanos()}: how far behind the fleet view may lag, at most.
+   */
   public long stalenessNanos() {
     return Math.max(0, endNanos() - oldestPublicationNanos);
   }
@@ -94,7 +96,12 @@ public final class RedisHistogramSnapshot implements WindowSnapshot {
 
   @Override
   public String toString() {
-    return "RedisHistogramSnapshot[" + merged + ", publishers=" + publishers + ", staleness="
-        + stalenessNanos() + " ns]";
+    return "RedisHistogramSnapshot["
+        + merged
+        + ", publishers="
+        + publishers
+        + ", staleness="
+        + stalenessNanos()
+        + " ns]";
   }
 }

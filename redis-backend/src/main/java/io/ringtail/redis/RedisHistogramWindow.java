@@ -1,12 +1,12 @@
 package io.ringtail.redis;
 
+import io.lettuce.core.protocol.CommandType;
 import io.ringtail.BucketHistogram;
 import io.ringtail.BucketRecorder;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.internal.Checks;
-import io.lettuce.core.protocol.CommandType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,38 +21,40 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A rolling window shared by a fleet at any sample rate: each process records into local
- * per-bucket histograms and publishes them, and Redis keeps one merged histogram per bucket.
- * The companion of {@link RedisRollingWindow}, which keeps raw samples (exact percentiles,
- * idempotent per event, for modest rates).
+ * A rolling window shared by a fleet at any sample rate: each process records into local per-bucket
+ * histograms and publishes them, and Redis keeps one merged histogram per bucket. The companion of
+ * {@link RedisRollingWindow}, which keeps raw samples (exact percentiles, idempotent per event, for
+ * modest rates).
  *
  * <h2>Window</h2>
+ *
  * The in-process window's definition and precision ({@link WindowConfig}): buckets by absolute
  * index {@code floor(t / bucketWidth)} of the time base, which is the Redis server's clock by
- * default, so processes with skewed clocks fill the same buckets. A snapshot at {@code now}
- * merges the fleet's buckets {@code floor(now / width) - buckets + 1 .. floor(now / width)}.
- * Count, sum, min and max are exact over the published samples; percentiles are within the
- * configured significant digits.
+ * default, so processes with skewed clocks fill the same buckets. A snapshot at {@code now} merges
+ * the fleet's buckets {@code floor(now / width) - buckets + 1 .. floor(now / width)}. Count, sum,
+ * min and max are exact over the published samples; percentiles are within the configured
+ * significant digits.
  *
  * <h2>Recording and publication</h2>
+ *
  * {@link #record} is the in-process window's record ({@link BucketRecorder}): no lock, no
  * allocation, no Redis call. Every {@code publishInterval} a record call (or the scheduler handed
  * to {@link Builder#scheduler}) starts a publication round: each bucket's new samples go to Redis
  * as a sparse delta (slots with counts, plus exact count, sum, min, max), one script call per
  * bucket, without blocking the caller. {@link #snapshot()} and {@link #flush} publish first. A
- * delta carries a per-bucket sequence number and the script adds it at most once, so a retry
- * after a timeout or outage never counts twice (see {@link HistogramPublisher}). During an
- * outage deltas wait in memory, bounded by the window (and {@link Builder#maxPendingBuckets});
- * what cannot wait is counted in {@link #stats()}. A process that dies loses only what it
- * recorded since its last publication: at most {@code publishInterval} of its samples.
+ * delta carries a per-bucket sequence number and the script adds it at most once, so a retry after
+ * a timeout or outage never counts twice (see {@link HistogramPublisher}). During an outage deltas
+ * wait in memory, bounded by the window (and {@link Builder#maxPendingBuckets}); what cannot wait
+ * is counted in {@link #stats()}. A process that dies loses only what it recorded since its last
+ * publication: at most {@code publishInterval} of its samples.
  *
  * <h2>Redis</h2>
- * A bucket is two keys under one of 16 hash tags (by bucket index), so
- * buckets spread over a cluster's masters; its slots rest as a compact binary array. Every key
- * expires one second after the buckets it holds leave the window. Memory is bounded by buckets
- * times distinct slots, whatever the rate. A snapshot reads every bucket with one {@code MGET}
- * (on a cluster, one per hash tag, all sent at once: one round trip per master) and merges them
- * here.
+ *
+ * A bucket is two keys under one of 16 hash tags (by bucket index), so buckets spread over a
+ * cluster's masters; its slots rest as a compact binary array. Every key expires one second after
+ * the buckets it holds leave the window. Memory is bounded by buckets times distinct slots,
+ * whatever the rate. A snapshot reads every bucket with one {@code MGET} (on a cluster, one per
+ * hash tag, all sent at once: one round trip per master) and merges them here.
  *
  * <p>Thread-safe: any number of threads may record and take snapshots. Starts no thread.
  */
@@ -62,8 +64,10 @@ public final class RedisHistogramWindow implements RollingWindow {
   private final ScriptRunner runner;
   private final boolean cluster;
   private final TimeSource time;
+
   /** The monotonic clock for flush and close deadlines. */
   private final TimeSource localClock = TimeSource.system();
+
   private final BucketRecorder recorder;
   private final HistogramKeys keys;
   private final HistogramPublisher publisher;
@@ -81,15 +85,27 @@ public final class RedisHistogramWindow implements RollingWindow {
     this.time = b.timeSource != null ? b.timeSource : serverTime;
     this.recorder = BucketRecorder.create(config, time);
     this.widthNanos = config.bucketWidth().toNanos();
-    this.keys = new HistogramKeys(b.backend.keyPrefix, name, widthNanos, config.significantDigits(),
-        config.lowestDiscernibleValue());
+    this.keys =
+        new HistogramKeys(
+            b.backend.keyPrefix,
+            name,
+            widthNanos,
+            config.significantDigits(),
+            config.lowestDiscernibleValue());
     String publisherId = RandomIds.base36(8);
-    this.publisher = new HistogramPublisher(runner, recorder, keys, publisherId, time, serverTime,
-        b.maxPendingBuckets);
+    this.publisher =
+        new HistogramPublisher(
+            runner, recorder, keys, publisherId, time, serverTime, b.maxPendingBuckets);
     this.publishIntervalNanos = b.publishInterval.toNanos();
     this.nextPublishNanos = time.nanoTime() + publishIntervalNanos;
-    this.scheduled = b.scheduler == null ? null : b.scheduler.scheduleAtFixedRate(this::publishQuietly,
-        publishIntervalNanos, publishIntervalNanos, TimeUnit.NANOSECONDS);
+    this.scheduled =
+        b.scheduler == null
+            ? null
+            : b.scheduler.scheduleAtFixedRate(
+                this::publishQuietly,
+                publishIntervalNanos,
+                publishIntervalNanos,
+                TimeUnit.NANOSECONDS);
   }
 
   /** The name the window was built with. */
@@ -176,8 +192,8 @@ public final class RedisHistogramWindow implements RollingWindow {
   }
 
   /**
-   * The fleet's window now: publishes this process's samples (waiting at most the command
-   * timeout), then reads and merges every bucket of the window.
+   * The fleet's window now: publishes this process's samples (waiting at most the command timeout),
+   * then reads and merges every bucket of the window.
    *
    * @throws RedisUnavailableException if Redis cannot answer the reads in time
    */
@@ -211,7 +227,8 @@ public final class RedisHistogramWindow implements RollingWindow {
     }
     return new RedisHistogramSnapshot(
         BucketHistogram.snapshot(config, List.of(merge.result(live)), first * widthNanos, now),
-        latest.size(), oldest);
+        latest.size(),
+        oldest);
   }
 
   /** Every {@code step}-th bucket from {@code from} to {@code to}. */
@@ -241,20 +258,27 @@ public final class RedisHistogramWindow implements RollingWindow {
 
   private List<Object> await(CompletableFuture<List<Object>> read) {
     try {
-      return read.get(runner.timeoutNanos() + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);
+      return read.get(
+          runner.timeoutNanos() + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RedisUnavailableException("interrupted while waiting for Redis", e);
     } catch (ExecutionException e) {
-      throw new RedisUnavailableException("Redis call failed: " + ScriptRunner.unwrap(e), ScriptRunner.unwrap(e));
+      throw new RedisUnavailableException(
+          "Redis call failed: " + ScriptRunner.unwrap(e), ScriptRunner.unwrap(e));
     } catch (TimeoutException e) {
       throw new RedisUnavailableException("Redis call timed out", e);
     }
   }
 
   /** Reads one reply of {@link #read}. */
-  private static void parse(long[] buckets, List<Object> reply, long first, long live,
-      HistogramSlots.Merge merge, Map<String, Long> latest) {
+  private static void parse(
+      long[] buckets,
+      List<Object> reply,
+      long first,
+      long live,
+      HistogramSlots.Merge merge,
+      Map<String, Long> latest) {
     for (int i = 0; i < buckets.length; i++) {
       merge.add(buckets[i], (byte[]) reply.get(i));
     }
@@ -264,8 +288,8 @@ public final class RedisHistogramWindow implements RollingWindow {
   }
 
   /**
-   * Stops the scheduled publication (if a scheduler was given) and publishes what is left,
-   * waiting at most the command timeout. Returns whether nothing is left pending.
+   * Stops the scheduled publication (if a scheduler was given) and publishes what is left, waiting
+   * at most the command timeout. Returns whether nothing is left pending.
    */
   public boolean close() {
     if (scheduled != null) {
@@ -293,16 +317,29 @@ public final class RedisHistogramWindow implements RollingWindow {
 
   /** What happened to this process's samples so far; see {@link RedisHistogramWindowStats}. */
   public RedisHistogramWindowStats stats() {
-    return new RedisHistogramWindowStats(publisher.published.sum(), publisher.publishCalls.sum(),
-        publisher.retriedDuplicates.sum(), publisher.failedCalls.sum(), publisher.pendingSamples(),
-        publisher.pendingBuckets(), publisher.expired.sum(), publisher.dropped.sum(),
+    return new RedisHistogramWindowStats(
+        publisher.published.sum(),
+        publisher.publishCalls.sum(),
+        publisher.retriedDuplicates.sum(),
+        publisher.failedCalls.sum(),
+        publisher.pendingSamples(),
+        publisher.pendingBuckets(),
+        publisher.expired.sum(),
+        publisher.dropped.sum(),
         runner.scriptReloads.sum());
   }
 
   @Override
   public String toString() {
-    return "RedisHistogramWindow[" + name + ", " + config.length() + " in " + config.buckets()
-        + " buckets, " + config.significantDigits() + " digits]";
+    return "RedisHistogramWindow["
+        + name
+        + ", "
+        + config.length()
+        + " in "
+        + config.buckets()
+        + " buckets, "
+        + config.significantDigits()
+        + " digits]";
   }
 
   /**
@@ -333,24 +370,31 @@ public final class RedisHistogramWindow implements RollingWindow {
       return this;
     }
 
-    /** Longest a recorded sample waits before it is sent to Redis: 1 ms to 1 minute (default 1 s). */
+    /**
+     * Longest a recorded sample waits before it is sent to Redis: 1 ms to 1 minute (default 1 s).
+     */
     public Builder publishInterval(Duration interval) {
       Objects.requireNonNull(interval, "publishInterval");
-      if (interval.compareTo(Duration.ofMillis(1)) < 0 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
-        throw new IllegalArgumentException("publishInterval must be between 1 ms and 1 minute, but was " + interval);
+      if (interval.compareTo(Duration.ofMillis(1)) < 0
+          || interval.compareTo(Duration.ofMinutes(1)) > 0) {
+        throw new IllegalArgumentException(
+            "publishInterval must be between 1 ms and 1 minute, but was " + interval);
       }
       this.publishInterval = interval;
       return this;
     }
 
     /**
-     * Buckets whose samples may wait in memory for Redis (default: the window's bucket count, so
-     * an outage loses nothing the window still covers). Beyond it the oldest is dropped and counted.
+     * Buckets whose samples may wait in memory for Redis (default: the window's bucket count, so an
+     * outage loses nothing the window still covers). Beyond it the oldest is dropped and counted.
      */
     public Builder maxPendingBuckets(int maxPendingBuckets) {
       if (maxPendingBuckets < 1 || maxPendingBuckets > WindowConfig.MAX_BUCKETS) {
-        throw new IllegalArgumentException("maxPendingBuckets must be between 1 and "
-            + WindowConfig.MAX_BUCKETS + ", but was " + maxPendingBuckets);
+        throw new IllegalArgumentException(
+            "maxPendingBuckets must be between 1 and "
+                + WindowConfig.MAX_BUCKETS
+                + ", but was "
+                + maxPendingBuckets);
       }
       this.maxPendingBuckets = maxPendingBuckets;
       return this;

@@ -12,20 +12,21 @@ import java.time.Duration;
  * the last {@code limit} admitted times) decided by rate_limit.lua, or 17 counters by sub-window
  * decided by bucketed_rate_limit.lua. Thread-safe.
  *
- * <p>Denials are answered locally while they must hold: a sliding log only opens up as time
- * passes (other clients add entries, never remove them), so once Redis denied a key until
- * {@code u}, every request for that key timed before {@code u} is denied, with retry-after
- * {@code u - t}, without a Redis call. (Sliding log only: the bucketed limiter's grid of
- * sub-windows moves with every decision Redis sees, so it asks Redis every time and decides
- * exactly as the in-process bucketed limiter does.) These are kept per limiter for at most
- * {@value #MAX_LOCAL_DENIALS} keys (Caffeine, size-bounded) and counted in
- * {@link RedisBackend#localDenials()}.
+ * <p>Denials are answered locally while they must hold: a sliding log only opens up as time passes
+ * (other clients add entries, never remove them), so once Redis denied a key until {@code u}, every
+ * request for that key timed before {@code u} is denied, with retry-after {@code u - t}, without a
+ * Redis call. (Sliding log only: the bucketed limiter's grid of sub-windows moves with every
+ * decision Redis sees, so it asks Redis every time and decides exactly as the in-process bucketed
+ * limiter does.) These are kept per limiter for at most {@value #MAX_LOCAL_DENIALS} keys (Caffeine,
+ * size-bounded) and counted in {@link RedisBackend#localDenials()}.
  */
 final class RedisRateLimiter extends RedisDecision implements RateLimiter {
   static final String[] KEY_SUFFIXES = {"rl"};
   static final String[] BUCKETED_KEY_SUFFIXES = {"rc"};
+
   /** Sub-windows per window of the bucketed limiter (as the in-process one). */
   static final int BUCKETS = 16;
+
   static final int MAX_LOCAL_DENIALS = 65_536;
   private final RateLimitConfig config;
   private final String window;
@@ -34,7 +35,8 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
   private final String cooldown;
   private final boolean bucketed;
   private final String width;
-  private final Cache<String, Denial> denials = Caffeine.newBuilder().maximumSize(MAX_LOCAL_DENIALS).build();
+  private final Cache<String, Denial> denials =
+      Caffeine.newBuilder().maximumSize(MAX_LOCAL_DENIALS).build();
 
   RedisRateLimiter(RedisBackend backend, String name, RateLimitConfig config, boolean bucketed) {
     super(backend, name);
@@ -64,18 +66,26 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
     String[] time = DecisionReply.halves(timeNanos);
     DecisionReply reply;
     try {
-      reply = bucketed
-          ? decide(Scripts.BUCKETED_RATE_LIMIT, DecisionKeys.of(backend.keyPrefix, name, key, BUCKETED_KEY_SUFFIXES),
-              new String[] {null, time[0], time[1], window, width, limit, ttl, cooldown})
-          : decide(Scripts.RATE_LIMIT, DecisionKeys.of(backend.keyPrefix, name, key, KEY_SUFFIXES),
-              new String[] {null, time[0], time[1], window, limit, ttl, cooldown});
+      reply =
+          bucketed
+              ? decide(
+                  Scripts.BUCKETED_RATE_LIMIT,
+                  DecisionKeys.of(backend.keyPrefix, name, key, BUCKETED_KEY_SUFFIXES),
+                  new String[] {null, time[0], time[1], window, width, limit, ttl, cooldown})
+              : decide(
+                  Scripts.RATE_LIMIT,
+                  DecisionKeys.of(backend.keyPrefix, name, key, KEY_SUFFIXES),
+                  new String[] {null, time[0], time[1], window, limit, ttl, cooldown});
     } catch (RedisUnavailableException e) {
-      return backend.onOutage(e, () -> new RateDecision(true, config.limit(), config.limit(), Duration.ZERO),
+      return backend.onOutage(
+          e,
+          () -> new RateDecision(true, config.limit(), config.limit(), Duration.ZERO),
           () -> new RateDecision(false, 0, config.limit(), backend.outageRetryAfter));
     }
     boolean allowed = reply.allowed();
     long retry = reply.first();
-    RateDecision d = new RateDecision(allowed, (int) reply.count(), config.limit(), Duration.ofNanos(retry));
+    RateDecision d =
+        new RateDecision(allowed, (int) reply.count(), config.limit(), Duration.ofNanos(retry));
     long untilFromSent = reply.second();
     if (!allowed && untilFromSent > 0 && !bucketed) {
       denials.put(key, new Denial(timeNanos + untilFromSent, timeNanos + untilFromSent - retry));
@@ -91,7 +101,10 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
     return config;
   }
 
-  /** A key denied until {@code until}; its latest decided time moves on with local denials. Guarded by its monitor. */
+  /**
+   * A key denied until {@code until}; its latest decided time moves on with local denials. Guarded
+   * by its monitor.
+   */
   private static final class Denial {
     private final long until;
     private long latest;
@@ -101,7 +114,10 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
       this.latest = latest;
     }
 
-    /** The denial at {@code t} (decided as of the latest time, never before), or null once {@code until} is reached. */
+    /**
+     * The denial at {@code t} (decided as of the latest time, never before), or null once {@code
+     * until} is reached.
+     */
     synchronized RateDecision decide(long t, int limit) {
       long at = t - latest < 0 ? latest : t;
       if (at - until >= 0) {

@@ -9,48 +9,52 @@ import io.ringtail.redis.WindowProtocol.Sample;
 import java.time.Duration;
 
 /**
- * A rolling window shared by every process that builds it with the same name on the same Redis:
- * raw samples live in two sorted sets (one scored by time, one by value) and an exact sum,
- * updated by one atomic Lua script per operation. Count, sum, min, max and nearest-rank
- * percentiles are exact; a percentile costs one O(log N) rank lookup on the server, and no
- * sample is transferred to the client.
+ * A rolling window shared by every process that builds it with the same name on the same Redis: raw
+ * samples live in two sorted sets (one scored by time, one by value) and an exact sum, updated by
+ * one atomic Lua script per operation. Count, sum, min, max and nearest-rank percentiles are exact;
+ * a percentile costs one O(log N) rank lookup on the server, and no sample is transferred to the
+ * client.
  *
  * <h2>Window and time base</h2>
- * Samples are timed in microseconds. A snapshot at {@code now} holds every sample timed in
- * {@code (now - length, now]} (lower bound exclusive), reported as
- * {@code [startNanos, endNanos]} with {@code startNanos = (nowMicros - lengthMicros + 1) * 1000}.
- * By default {@code now} and every sample's time are the Redis server's {@code TIME} read inside
- * the script, the one clock of the fleet, so client clocks do not matter; snapshot intervals are
- * then server epoch nanoseconds and {@link #recordAt} stamps samples at arrival like
- * {@link #record}. With {@link Builder#timeSource(TimeSource)} the caller's readings (nanoseconds
- * on a base shared by the fleet, |t| &lt; 2<sup>53</sup> µs) are used instead, optionally with a
- * skew guard that falls back to server time when a reading is too far from it.
+ *
+ * Samples are timed in microseconds. A snapshot at {@code now} holds every sample timed in {@code
+ * (now - length, now]} (lower bound exclusive), reported as {@code [startNanos, endNanos]} with
+ * {@code startNanos = (nowMicros - lengthMicros + 1) * 1000}. By default {@code now} and every
+ * sample's time are the Redis server's {@code TIME} read inside the script, the one clock of the
+ * fleet, so client clocks do not matter; snapshot intervals are then server epoch nanoseconds and
+ * {@link #recordAt} stamps samples at arrival like {@link #record}. With {@link
+ * Builder#timeSource(TimeSource)} the caller's readings (nanoseconds on a base shared by the fleet,
+ * |t| &lt; 2<sup>53</sup> µs) are used instead, optionally with a skew guard that falls back to
+ * server time when a reading is too far from it.
  *
  * <h2>Failure behaviour</h2>
+ *
  * Recording is asynchronous and never throws: samples are sent in batches (up to 256 per script
  * call, up to 4 calls pipelined on the user's connection; samples recorded while calls are in
- * flight ride in the next call), with at most {@code maxInFlight} samples outstanding. A call that fails (timeout, connection
- * loss, open circuit breaker) puts its samples, with their times, into a bounded in-memory buffer
- * that is replayed idempotently (by event id) after the next successful call or on
- * {@link #flush}; a sample that finds the buffer full is dropped and counted. See
- * {@link #stats()} for every way a sample can fail to be kept. {@link #snapshot()} waits for this
+ * flight ride in the next call), with at most {@code maxInFlight} samples outstanding. A call that
+ * fails (timeout, connection loss, open circuit breaker) puts its samples, with their times, into a
+ * bounded in-memory buffer that is replayed idempotently (by event id) after the next successful
+ * call or on {@link #flush}; a sample that finds the buffer full is dropped and counted. See {@link
+ * #stats()} for every way a sample can fail to be kept. {@link #snapshot()} waits for this
  * process's in-flight records first (read-your-writes), then reads, both within one command
  * timeout; if Redis cannot answer in that time it returns the optional local fallback window's
  * snapshot, else throws {@link RedisUnavailableException}.
  *
  * <h2>Percentiles</h2>
- * A snapshot fetches the exact nearest-rank values of a set of percentiles chosen up front
- * ({@link Builder#percentiles}, or {@link #snapshot(double...)}), plus exact min and max, in the
- * same atomic script. {@link WindowSnapshot#valueAtPercentile} is exact for those percentiles,
- * 0 and 100, and for any other percentile whose nearest rank coincides with one of them;
- * otherwise it returns the value at the next fetched rank above, an upper bound.
+ *
+ * A snapshot fetches the exact nearest-rank values of a set of percentiles chosen up front ({@link
+ * Builder#percentiles}, or {@link #snapshot(double...)}), plus exact min and max, in the same
+ * atomic script. {@link WindowSnapshot#valueAtPercentile} is exact for those percentiles, 0 and
+ * 100, and for any other percentile whose nearest rank coincides with one of them; otherwise it
+ * returns the value at the next fetched rank above, an upper bound.
  *
  * <h2>Totals</h2>
+ *
  * A snapshot's {@link WindowSnapshot#totals() totals} are this process's share since the window
- * object was built: samples Redis stored for it (not duplicates, not expired), their sum, and
- * its rejected samples (as in {@link #stats()}). Every process publishes its own, so a
- * fleet-wide rate is the sum over processes ({@code sum(rate(..._total[5m]))}); a snapshot
- * answered by the local fallback window carries that window's totals instead.
+ * object was built: samples Redis stored for it (not duplicates, not expired), their sum, and its
+ * rejected samples (as in {@link #stats()}). Every process publishes its own, so a fleet-wide rate
+ * is the sum over processes ({@code sum(rate(..._total[5m]))}); a snapshot answered by the local
+ * fallback window carries that window's totals instead.
  *
  * <p>Thread-safe: any number of threads may record and take snapshots.
  */
@@ -58,7 +62,9 @@ public final class RedisRollingWindow implements RollingWindow {
   /** The stable code logged (at WARNING) when the cardinality cap trims samples. */
   public static final String CARDINALITY_CAP_WARNING = "ERR_WINDOW_031";
 
-  private static final double[] DEFAULT_PERCENTILES = {1, 5, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99};
+  private static final double[] DEFAULT_PERCENTILES = {
+    1, 5, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99
+  };
 
   private final String name;
   private final Duration length;
@@ -81,13 +87,20 @@ public final class RedisRollingWindow implements RollingWindow {
     this.runner = b.backend.runner;
     this.timeoutNanos = runner.timeoutNanos();
     this.percentileArgs = WindowProtocol.scaled(b.percentiles);
-    this.protocol = new WindowProtocol(runner, b.backend.keyPrefix, name, length, b.maxSamples,
-        b.maxClockSkew);
+    this.protocol =
+        new WindowProtocol(runner, b.backend.keyPrefix, name, length, b.maxSamples, b.maxClockSkew);
     this.counters = new WindowCounters(name, b.maxSamples, localClock);
     ServerOffset serverTime = new ServerOffset(localClock, WallClock.INSTANCE);
     this.stamper = new SampleStamper(clientTime, serverTime);
-    this.pipeline = new RecordPipeline(protocol, clientTime, serverTime, counters, b.maxInFlight,
-        b.bufferCapacity, timeoutNanos);
+    this.pipeline =
+        new RecordPipeline(
+            protocol,
+            clientTime,
+            serverTime,
+            counters,
+            b.maxInFlight,
+            b.bufferCapacity,
+            timeoutNanos);
     this.local = new LocalFallback(b.localFallback, clientTime, localClock, counters);
   }
 
@@ -154,8 +167,8 @@ public final class RedisRollingWindow implements RollingWindow {
   }
 
   /**
-   * A snapshot whose {@code valueAtPercentile} is exact for each of {@code percentiles} (and for
-   * 0 and 100); the server does one rank lookup per percentile.
+   * A snapshot whose {@code valueAtPercentile} is exact for each of {@code percentiles} (and for 0
+   * and 100); the server does one rank lookup per percentile.
    *
    * @throws IllegalArgumentException if a percentile is outside 0..100 or NaN
    */
@@ -167,7 +180,9 @@ public final class RedisRollingWindow implements RollingWindow {
     return take(WindowProtocol.scaled(ps));
   }
 
-  /** Waits for in-flight records (read-your-writes), then reads: both within one command timeout. */
+  /**
+   * Waits for in-flight records (read-your-writes), then reads: both within one command timeout.
+   */
   private WindowSnapshot take(String[] scaledPercentiles) {
     long deadline = localClock.nanoTime() + timeoutNanos;
     pipeline.awaitIdle(timeoutNanos);
@@ -249,9 +264,9 @@ public final class RedisRollingWindow implements RollingWindow {
 
     /**
      * Times samples and snapshots with this source instead of the Redis server's clock. Its
-     * readings must be nanoseconds on a base every client of the window shares (for example
-     * epoch nanoseconds from synchronised clocks) and within ±2<sup>53</sup> µs; readings outside
-     * that range are counted as rejected.
+     * readings must be nanoseconds on a base every client of the window shares (for example epoch
+     * nanoseconds from synchronised clocks) and within ±2<sup>53</sup> µs; readings outside that
+     * range are counted as rejected.
      */
     public Builder timeSource(TimeSource timeSource) {
       this.timeSource = timeSource;
@@ -281,8 +296,8 @@ public final class RedisRollingWindow implements RollingWindow {
 
     /**
      * Also records every sample into an in-process window of this configuration, whose snapshot
-     * {@link RedisRollingWindow#snapshot()} returns (this process's samples only) when Redis
-     * cannot answer. Off by default: then such a snapshot throws {@link RedisUnavailableException}.
+     * {@link RedisRollingWindow#snapshot()} returns (this process's samples only) when Redis cannot
+     * answer. Off by default: then such a snapshot throws {@link RedisUnavailableException}.
      */
     public Builder localFallback(WindowConfig config) {
       this.localFallback = config;
@@ -317,7 +332,8 @@ public final class RedisRollingWindow implements RollingWindow {
     public RedisRollingWindow build() {
       Checks.requireLength("name", name, 1024);
       Checks.requireNonNull("length", length);
-      if (length.compareTo(Duration.ofMillis(1)) < 0 || length.compareTo(MAX_LENGTH) > 0
+      if (length.compareTo(Duration.ofMillis(1)) < 0
+          || length.compareTo(MAX_LENGTH) > 0
           || length.toNanos() % 1000 != 0) {
         throw Checks.invalid("length", "whole microseconds between 1 ms and 31 days", length);
       }
@@ -326,9 +342,11 @@ public final class RedisRollingWindow implements RollingWindow {
         Checks.requireNonNull("timeSource", timeSource);
       }
       if (maxClockSkewSet) {
-        Checks.requireBetweenNanos("maxClockSkew", maxClockSkew, Duration.ZERO, Duration.ofHours(1));
+        Checks.requireBetweenNanos(
+            "maxClockSkew", maxClockSkew, Duration.ZERO, Duration.ofHours(1));
         if (timeSource == null) {
-          throw Checks.invalid("maxClockSkew", "set with a timeSource", maxClockSkew + " without one");
+          throw Checks.invalid(
+              "maxClockSkew", "set with a timeSource", maxClockSkew + " without one");
         }
       }
       Checks.requireNonNull("percentiles", percentiles);

@@ -7,31 +7,37 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A {@link TimeSource} reading the Redis server's clock in epoch nanoseconds, without a round
- * trip per reading: a local monotonic reading plus an offset measured against Redis {@code TIME}
- * (at the midpoint of the round trip; at start, the shortest of {@value #START_ROUND_TRIPS} round
- * trips), re-measured asynchronously every 10 s. Every process
- * using it shares one time base whatever its own wall clock says. Readings never go backwards.
- * Thread-safe; starts no thread.
+ * A {@link TimeSource} reading the Redis server's clock in epoch nanoseconds, without a round trip
+ * per reading: a local monotonic reading plus an offset measured against Redis {@code TIME} (at the
+ * midpoint of the round trip; at start, the shortest of {@value #START_ROUND_TRIPS} round trips),
+ * re-measured asynchronously every 10 s. Every process using it shares one time base whatever its
+ * own wall clock says. Readings never go backwards. Thread-safe; starts no thread.
  */
 final class RedisServerClock implements TimeSource {
   private static final long RESYNC_NANOS = TimeUnit.SECONDS.toNanos(10);
+
   /** Round trips measured at start; the shortest sets the offset (a cold first call is slow). */
   static final int START_ROUND_TRIPS = 5;
+
   private final ScriptRunner runner;
   private final TimeSource local;
   private final AtomicLong last = new AtomicLong(Long.MIN_VALUE);
   private final AtomicBoolean syncing = new AtomicBoolean();
   private volatile long offsetNanos;
+
   /** Half the round trip of the measurement in use: the true offset lies within this of it. */
   volatile long errorNanos;
+
   private volatile long syncedAtNanos;
 
   RedisServerClock(ScriptRunner runner, TimeSource local) {
     this(runner, local, runner.timeoutNanos());
   }
 
-  /** Measures the offset (best of up to {@value #START_ROUND_TRIPS} round trips), all within {@code timeoutNanos}. */
+  /**
+   * Measures the offset (best of up to {@value #START_ROUND_TRIPS} round trips), all within {@code
+   * timeoutNanos}.
+   */
   RedisServerClock(ScriptRunner runner, TimeSource local, long timeoutNanos) {
     this.runner = runner;
     this.local = local;
@@ -44,7 +50,8 @@ final class RedisServerClock implements TimeSource {
       }
       List<Object> reply;
       try {
-        reply = runner.runSync(Scripts.SERVER_TIME, new String[0], new String[0], deadline - before);
+        reply =
+            runner.runSync(Scripts.SERVER_TIME, new String[0], new String[0], deadline - before);
       } catch (RedisUnavailableException e) {
         if (i == 0) {
           throw e;
@@ -64,20 +71,24 @@ final class RedisServerClock implements TimeSource {
     long now = local.nanoTime();
     if (now - syncedAtNanos > RESYNC_NANOS && syncing.compareAndSet(false, true)) {
       long before = now;
-      runner.run(Scripts.SERVER_TIME, new String[0], new String[0]).whenComplete((reply, error) -> {
-        if (error == null) {
-          adopt(before, local.nanoTime(), reply);
-        }
-        syncing.set(false);
-      });
+      runner
+          .run(Scripts.SERVER_TIME, new String[0], new String[0])
+          .whenComplete(
+              (reply, error) -> {
+                if (error == null) {
+                  adopt(before, local.nanoTime(), reply);
+                }
+                syncing.set(false);
+              });
     }
     long reading = now + offsetNanos;
     return last.accumulateAndGet(reading, Math::max);
   }
 
   private void adopt(long before, long after, List<Object> reply) {
-    long server = Long.parseLong((String) reply.get(0)) * 1_000_000_000L
-        + Long.parseLong((String) reply.get(1)) * 1_000L;
+    long server =
+        Long.parseLong((String) reply.get(0)) * 1_000_000_000L
+            + Long.parseLong((String) reply.get(1)) * 1_000L;
     offsetNanos = server - (before + (after - before) / 2);
     errorNanos = (after - before) / 2 + 1_000;
     syncedAtNanos = after;

@@ -9,9 +9,9 @@ import java.util.Optional;
 
 /**
  * A {@link SumCap} whose amounts live in Redis as exact integer units of 10^-scale, decided by
- * sum_cap.lua: one string per key, a ring of entries in time order, each carrying the key's
- * running total before it (64-bit, as two 32-bit halves: no floating point), so the total in the
- * window is a difference of two of them and no call walks the entries. Thread-safe.
+ * sum_cap.lua: one string per key, a ring of entries in time order, each carrying the key's running
+ * total before it (64-bit, as two 32-bit halves: no floating point), so the total in the window is
+ * a difference of two of them and no call walks the entries. Thread-safe.
  */
 final class RedisSumCap extends RedisDecision implements SumCap {
   static final String[] KEY_SUFFIXES = {"sc"};
@@ -44,24 +44,74 @@ final class RedisSumCap extends RedisDecision implements SumCap {
     String[] amountUnits = exceeds ? new String[] {"X", "0"} : DecisionReply.halves(units);
     DecisionReply reply;
     try {
-      reply = decide(Scripts.SUM_CAP, keys, new String[] {null, time[0], time[1], window, cap[0], cap[1],
-          amountUnits[0], amountUnits[1], maxEntries, ttl, cooldown});
+      reply =
+          decide(
+              Scripts.SUM_CAP,
+              keys,
+              new String[] {
+                null,
+                time[0],
+                time[1],
+                window,
+                cap[0],
+                cap[1],
+                amountUnits[0],
+                amountUnits[1],
+                maxEntries,
+                ttl,
+                cooldown
+              });
     } catch (RedisUnavailableException e) {
       BigDecimal capValue = config.cap();
       if (exceeds) {
-        return backend.onOutage(e,
-            () -> new SumDecision(false, true, scaled, config.fromUnits(0), capValue, Optional.empty(), Duration.ZERO),
-            () -> new SumDecision(false, true, scaled, config.fromUnits(0), capValue, Optional.empty(), Duration.ZERO));
+        return backend.onOutage(
+            e,
+            () ->
+                new SumDecision(
+                    false,
+                    true,
+                    scaled,
+                    config.fromUnits(0),
+                    capValue,
+                    Optional.empty(),
+                    Duration.ZERO),
+            () ->
+                new SumDecision(
+                    false,
+                    true,
+                    scaled,
+                    config.fromUnits(0),
+                    capValue,
+                    Optional.empty(),
+                    Duration.ZERO));
       }
-      return backend.onOutage(e,
-          () -> new SumDecision(true, false, scaled, scaled, capValue, Optional.of(Duration.ZERO), Duration.ZERO),
-          () -> new SumDecision(false, false, scaled, config.fromUnits(0), capValue,
-              Optional.of(backend.outageRetryAfter), Duration.ZERO));
+      return backend.onOutage(
+          e,
+          () ->
+              new SumDecision(
+                  true, false, scaled, scaled, capValue, Optional.of(Duration.ZERO), Duration.ZERO),
+          () ->
+              new SumDecision(
+                  false,
+                  false,
+                  scaled,
+                  config.fromUnits(0),
+                  capValue,
+                  Optional.of(backend.outageRetryAfter),
+                  Duration.ZERO));
     }
     long retryNanos = reply.first();
-    Optional<Duration> retry = retryNanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(retryNanos));
-    SumDecision d = new SumDecision(reply.allowed(), exceeds, scaled, config.fromUnits(reply.count()), config.cap(),
-        retry, Duration.ofNanos(reply.second()));
+    Optional<Duration> retry =
+        retryNanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(retryNanos));
+    SumDecision d =
+        new SumDecision(
+            reply.allowed(),
+            exceeds,
+            scaled,
+            config.fromUnits(reply.count()),
+            config.cap(),
+            retry,
+            Duration.ofNanos(reply.second()));
     if (reply.notifies()) {
       notifyListener(config.listener(), key, d);
     }

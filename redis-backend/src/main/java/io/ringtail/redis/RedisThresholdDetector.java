@@ -9,14 +9,17 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A {@link ThresholdDetector} whose events live in Redis, decided by threshold.lua. Events that
- * arrive while Redis cannot answer are decided by the backend's {@link OutagePolicy} and kept in
- * a bounded buffer, replayed (idempotently, by event id) after Redis answers again. The first
- * time a key overflows {@code maxEventsPerKey} (fleet-wide, while the key is held) a WARNING
- * with {@value RedisRollingWindow#CARDINALITY_CAP_WARNING} names it.
+ * arrive while Redis cannot answer are decided by the backend's {@link OutagePolicy} and kept in a
+ * bounded buffer, replayed (idempotently, by event id) after Redis answers again. The first time a
+ * key overflows {@code maxEventsPerKey} (fleet-wide, while the key is held) a WARNING with {@value
+ * RedisRollingWindow#CARDINALITY_CAP_WARNING} names it.
  */
 final class RedisThresholdDetector extends RedisDecision implements ThresholdDetector {
   private static final ThresholdDecision.Outcome[] OUTCOMES = {
-      ThresholdDecision.Outcome.COUNTED, ThresholdDecision.Outcome.DUPLICATE, ThresholdDecision.Outcome.EXPIRED};
+    ThresholdDecision.Outcome.COUNTED,
+    ThresholdDecision.Outcome.DUPLICATE,
+    ThresholdDecision.Outcome.EXPIRED
+  };
   private static final System.Logger LOG = System.getLogger(RedisThresholdDetector.class.getName());
   private final ThresholdConfig config;
   private final String window;
@@ -35,26 +38,31 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
     this.cap = Integer.toString(config.maxEventsPerKey());
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
     this.cooldown = Long.toString(config.listenerCooldown().toNanos());
-    this.pending = new ReplayBuffer<>(backend.eventBufferCapacity, 1, this::replay, new ReplayBuffer.Counters() {
-      @Override
-      public void kept(int n) {
-        backend.eventsBuffered.add(n);
-      }
+    this.pending =
+        new ReplayBuffer<>(
+            backend.eventBufferCapacity,
+            1,
+            this::replay,
+            new ReplayBuffer.Counters() {
+              @Override
+              public void kept(int n) {
+                backend.eventsBuffered.add(n);
+              }
 
-      @Override
-      public void replayed(int n) {
-        backend.eventsBuffered.add(-n);
-        backend.eventsReplayed.add(n);
-      }
+              @Override
+              public void replayed(int n) {
+                backend.eventsBuffered.add(-n);
+                backend.eventsReplayed.add(n);
+              }
 
-      @Override
-      public void dropped(int n, boolean wasKept) {
-        if (wasKept) {
-          backend.eventsBuffered.add(-n);
-        }
-        backend.eventsDropped.add(n);
-      }
-    });
+              @Override
+              public void dropped(int n, boolean wasKept) {
+                if (wasKept) {
+                  backend.eventsBuffered.add(-n);
+                }
+                backend.eventsDropped.add(n);
+              }
+            });
   }
 
   @Override
@@ -69,17 +77,26 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
       reply = DecisionReply.of(backend.runner.runSync(Scripts.THRESHOLD, keys, args));
     } catch (RedisUnavailableException e) {
       int n = config.threshold();
-      ThresholdDecision answer = backend.onOutage(e,
-          () -> new ThresholdDecision(ThresholdDecision.Outcome.COUNTED, 0, n, false),
-          () -> new ThresholdDecision(ThresholdDecision.Outcome.COUNTED, n, n, false));
+      ThresholdDecision answer =
+          backend.onOutage(
+              e,
+              () -> new ThresholdDecision(ThresholdDecision.Outcome.COUNTED, 0, n, false),
+              () -> new ThresholdDecision(ThresholdDecision.Outcome.COUNTED, n, n, false));
       pending.keep(new Event(key, keys, args));
       return answer;
     }
     ThresholdDecision d = decision(reply);
     if (reply.second() == 1) {
-      LOG.log(System.Logger.Level.WARNING, RedisRollingWindow.CARDINALITY_CAP_WARNING + " threshold detector "
-          + name + " key " + key + " holds more than " + config.maxEventsPerKey()
-          + " events within its window: keeping the newest (counts saturate, firing stays exact)");
+      LOG.log(
+          System.Logger.Level.WARNING,
+          RedisRollingWindow.CARDINALITY_CAP_WARNING
+              + " threshold detector "
+              + name
+              + " key "
+              + key
+              + " holds more than "
+              + config.maxEventsPerKey()
+              + " events within its window: keeping the newest (counts saturate, firing stays exact)");
     }
     if (reply.notifies()) {
       notifyListener(config.listener(), key, d);
@@ -90,8 +107,8 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
 
   /** The decision in a reply whose first extra value is whether the event crossed the threshold. */
   private ThresholdDecision decision(DecisionReply reply) {
-    return new ThresholdDecision(OUTCOMES[reply.verdict()], (int) reply.count(), config.threshold(),
-        reply.first() == 1);
+    return new ThresholdDecision(
+        OUTCOMES[reply.verdict()], (int) reply.count(), config.threshold(), reply.first() == 1);
   }
 
   /**
@@ -100,12 +117,16 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
    */
   private CompletableFuture<?> replay(List<Event> batch) {
     Event next = batch.get(0);
-    return backend.runner.run(Scripts.THRESHOLD, next.keys, next.args).thenAccept(list -> {
-      DecisionReply reply = DecisionReply.of(list);
-      if (reply.notifies()) {
-        notifyListener(config.listener(), next.key, decision(reply));
-      }
-    });
+    return backend
+        .runner
+        .run(Scripts.THRESHOLD, next.keys, next.args)
+        .thenAccept(
+            list -> {
+              DecisionReply reply = DecisionReply.of(list);
+              if (reply.notifies()) {
+                notifyListener(config.listener(), next.key, decision(reply));
+              }
+            });
   }
 
   private record Event(String key, String[] keys, String[] args) {}

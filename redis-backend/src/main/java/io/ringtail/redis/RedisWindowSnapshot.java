@@ -21,8 +21,15 @@ final class RedisWindowSnapshot implements WindowSnapshot {
   private final long[] values;
   private final WindowTotals totals;
 
-  RedisWindowSnapshot(long count, long sum, long rejected, long startNanos, long endNanos,
-      long[] ranks, long[] values, WindowTotals totals) {
+  RedisWindowSnapshot(
+      long count,
+      long sum,
+      long rejected,
+      long startNanos,
+      long endNanos,
+      long[] ranks,
+      long[] values,
+      WindowTotals totals) {
     this.count = count;
     this.sum = sum;
     this.rejected = rejected;
@@ -33,12 +40,16 @@ final class RedisWindowSnapshot implements WindowSnapshot {
     this.totals = totals;
   }
 
-  static RedisWindowSnapshot empty(long rejected, long startNanos, long endNanos, WindowTotals totals) {
-    return new RedisWindowSnapshot(0, 0, rejected, startNanos, endNanos, new long[0], new long[0],
-        totals);
+  static RedisWindowSnapshot empty(
+      long rejected, long startNanos, long endNanos, WindowTotals totals) {
+    return new RedisWindowSnapshot(
+        0, 0, rejected, startNanos, endNanos, new long[0], new long[0], totals);
   }
 
-  /** What the process that took this snapshot published to the window (see {@link RedisRollingWindow}). */
+  /**
+   * What the process that took this snapshot published to the window (see {@link
+   * RedisRollingWindow}).
+   */
   @Override
   public Optional<WindowTotals> totals() {
     return Optional.of(totals);
@@ -79,8 +90,13 @@ final class RedisWindowSnapshot implements WindowSnapshot {
     if (count == 0) {
       return Double.NaN;
     }
-    long rank = Math.max(1, BigDecimal.valueOf(percentile).multiply(BigDecimal.valueOf(count))
-        .divide(BigDecimal.valueOf(100), 0, RoundingMode.CEILING).longValueExact());
+    long rank =
+        Math.max(
+            1,
+            BigDecimal.valueOf(percentile)
+                .multiply(BigDecimal.valueOf(count))
+                .divide(BigDecimal.valueOf(100), 0, RoundingMode.CEILING)
+                .longValueExact());
     long bestRank = Long.MAX_VALUE;
     long best = values[1];
     for (int i = 0; i < ranks.length; i++) {
@@ -107,7 +123,20 @@ final class RedisWindowSnapshot implements WindowSnapshot {
 
   @Override
   public String toString() {
-    return "RedisWindowSnapshot[count=" + count + ", sum=" + sum + ", rejected=" + rejected
-        + ", min=" + min() + ", max=" + max() + ", interval=[" + startNanos + ", " + endNanos + "]]";
+    return "RedisWindowSnapshot[count="
+        + count
+        + ", sum="
+        + sum
+        + ", rejected="
+        + rejected
+        + ", min="
+        + min()
+        + ", max="
+        + max()
+        + ", interval=["
+        + startNanos
+        + ", "
+        + endNanos
+        + "]]";
   }
 }

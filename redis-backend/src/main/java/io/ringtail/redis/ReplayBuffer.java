@@ -11,11 +11,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What could not reach Redis, kept in arrival order for an idempotent replay (every entry carries
- * its own time and id): a bounded deque, one replay at a time, in batches. A replay starts after
- * a successful call ({@link #replayIfPending}) and chains batch after batch until the buffer is
- * empty or a batch fails; a failed batch goes back to the front and waits for the next success
- * (no retry loop). A batch Redis refused for good ({@link RedisRejectedException}) is dropped,
- * never kept for another try. Thread-safe; starts no thread.
+ * its own time and id): a bounded deque, one replay at a time, in batches. A replay starts after a
+ * successful call ({@link #replayIfPending}) and chains batch after batch until the buffer is empty
+ * or a batch fails; a failed batch goes back to the front and waits for the next success (no retry
+ * loop). A batch Redis refused for good ({@link RedisRejectedException}) is dropped, never kept for
+ * another try. Thread-safe; starts no thread.
  *
  * @param <E> what one entry holds
  */
@@ -33,8 +33,10 @@ final class ReplayBuffer<E> {
     /** {@code n} entries were delivered by a replay. */
     void replayed(int n);
 
-    /** {@code n} entries are lost: they found the buffer full ({@code wasKept} false) or could
-     * not go back after a failed replay ({@code wasKept} true). */
+    /**
+     * {@code n} entries are lost: they found the buffer full ({@code wasKept} false) or could not
+     * go back after a failed replay ({@code wasKept} true).
+     */
     void dropped(int n, boolean wasKept);
   }
 
@@ -74,19 +76,21 @@ final class ReplayBuffer<E> {
   /** Starts replaying in the background unless the buffer is empty or a replay is running. */
   void replayIfPending() {
     if (!deque.isEmpty() && replaying.compareAndSet(false, true)) {
-      sendBatch().whenComplete((delivered, error) -> {
-        replaying.set(false);
-        if (delivered) {
-          replayIfPending();
-        }
-      });
+      sendBatch()
+          .whenComplete(
+              (delivered, error) -> {
+                replaying.set(false);
+                if (delivered) {
+                  replayIfPending();
+                }
+              });
     }
   }
 
   /**
-   * Replays one batch and waits for it, at most {@code waitNanos}. Returns whether a batch left
-   * the buffer, delivered or refused for good and dropped (false if none was pending, another
-   * replay was running, or the batch failed and went back).
+   * Replays one batch and waits for it, at most {@code waitNanos}. Returns whether a batch left the
+   * buffer, delivered or refused for good and dropped (false if none was pending, another replay
+   * was running, or the batch failed and went back).
    */
   boolean replayBatch(long waitNanos) throws InterruptedException {
     if (!replaying.compareAndSet(false, true)) {
@@ -117,21 +121,22 @@ final class ReplayBuffer<E> {
     } catch (RuntimeException e) {
       sent = CompletableFuture.failedFuture(e);
     }
-    return sent.handle((reply, error) -> {
-      if (error == null) {
-        counters.replayed(batch.size());
-        return true;
-      }
-      if (ScriptRunner.unwrap(error) instanceof RedisRejectedException) {
-        counters.dropped(batch.size(), true);
-        return true;
-      }
-      for (int i = batch.size() - 1; i >= 0; i--) {
-        if (!deque.offerFirst(batch.get(i))) {
-          counters.dropped(1, true);
-        }
-      }
-      return false;
-    });
+    return sent.handle(
+        (reply, error) -> {
+          if (error == null) {
+            counters.replayed(batch.size());
+            return true;
+          }
+          if (ScriptRunner.unwrap(error) instanceof RedisRejectedException) {
+            counters.dropped(batch.size(), true);
+            return true;
+          }
+          for (int i = batch.size() - 1; i >= 0; i--) {
+            if (!deque.offerFirst(batch.get(i))) {
+              counters.dropped(1, true);
+            }
+          }
+          return false;
+        });
   }
 }

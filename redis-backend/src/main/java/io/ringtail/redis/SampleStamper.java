@@ -18,16 +18,18 @@ final class SampleStamper {
   private final String idPrefix = RandomIds.base36(6) + ".";
   private final AtomicLong sequence = new AtomicLong();
 
-  /** @param clientTime the caller's time source, or null for the server's clock */
+  /**
+   * @param clientTime the caller's time source, or null for the server's clock
+   */
   SampleStamper(TimeSource clientTime, ServerOffset serverTime) {
     this.clientTime = clientTime;
     this.serverTime = serverTime;
   }
 
   /**
-   * The sample of {@code value} under {@code eventId} (null for a fresh id) at {@code timeNanos}
-   * of the caller's time source (ignored with the server's clock), or null if that reading is out
-   * of range.
+   * The sample of {@code value} under {@code eventId} (null for a fresh id) at {@code timeNanos} of
+   * the caller's time source (ignored with the server's clock), or null if that reading is out of
+   * range.
    */
   Sample stamp(long value, String eventId, long timeNanos) {
     String id =

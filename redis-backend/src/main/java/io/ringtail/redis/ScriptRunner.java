@@ -14,10 +14,10 @@ import io.ringtail.TimeSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -29,16 +29,16 @@ import java.util.function.Supplier;
  * breaker and a timeout. {@link #runBinary} and {@link #runCommand} pass bytes both ways whatever
  * the connection's codec, under the same guard. Thread-safe.
  *
- * <p>On NOSCRIPT (after SCRIPT FLUSH, a restart, or on a cluster node that never saw the script)
- * it re-sends the body once with EVAL, which also caches it on that node; later calls go back to
- * EVALSHA. A call the breaker does not permit fails at once with
- * {@link CallNotPermittedException}; a call that takes longer than the timeout fails with
- * {@link TimeoutException} and counts as a breaker error.
+ * <p>On NOSCRIPT (after SCRIPT FLUSH, a restart, or on a cluster node that never saw the script) it
+ * re-sends the body once with EVAL, which also caches it on that node; later calls go back to
+ * EVALSHA. A call the breaker does not permit fails at once with {@link CallNotPermittedException};
+ * a call that takes longer than the timeout fails with {@link TimeoutException} and counts as a
+ * breaker error.
  *
  * <p>An error that retrying cannot fix (NOPERM, WRONGTYPE, a script error: any error reply but
- * NOSCRIPT and the transient BUSY, LOADING, MASTERDOWN, TRYAGAIN, CLUSTERDOWN) fails the call
- * with {@link RedisRejectedException} carrying Redis's message; it does not count as a breaker
- * error, and each distinct message is logged once per runner.
+ * NOSCRIPT and the transient BUSY, LOADING, MASTERDOWN, TRYAGAIN, CLUSTERDOWN) fails the call with
+ * {@link RedisRejectedException} carrying Redis's message; it does not count as a breaker error,
+ * and each distinct message is logged once per runner.
  */
 final class ScriptRunner {
   private final RedisScriptingAsyncCommands<String, String> commands;
@@ -51,8 +51,11 @@ final class ScriptRunner {
   final LongAdder scriptReloads = new LongAdder();
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
-  ScriptRunner(RedisScriptingAsyncCommands<String, String> commands,
-      BaseRedisAsyncCommands<String, String> dispatcher, CircuitBreaker breaker, Duration timeout) {
+  ScriptRunner(
+      RedisScriptingAsyncCommands<String, String> commands,
+      BaseRedisAsyncCommands<String, String> dispatcher,
+      CircuitBreaker breaker,
+      Duration timeout) {
     this.commands = commands;
     this.dispatcher = dispatcher;
     this.breaker = breaker;
@@ -67,25 +70,36 @@ final class ScriptRunner {
     return timeoutNanos;
   }
 
-  /** Runs the script; the future completes with its reply or fails, never later than the timeout. */
+  /**
+   * Runs the script; the future completes with its reply or fails, never later than the timeout.
+   */
   CompletableFuture<List<Object>> run(LuaScript script, String[] keys, String[] args) {
     return run(script, keys, args, timeoutNanos);
   }
 
   /** {@link #run} bounded by {@code timeoutNanos} instead of the runner's timeout. */
-  CompletableFuture<List<Object>> run(LuaScript script, String[] keys, String[] args, long timeoutNanos) {
-    return guarded(script.name, () -> evalsha(script, keys, args), () -> reload(script, keys, args), timeoutNanos);
+  CompletableFuture<List<Object>> run(
+      LuaScript script, String[] keys, String[] args, long timeoutNanos) {
+    return guarded(
+        script.name,
+        () -> evalsha(script, keys, args),
+        () -> reload(script, keys, args),
+        timeoutNanos);
   }
 
   /**
-   * {@link #run} with binary arguments, whatever the connection's codec; in the reply, bulk
-   * strings are {@code byte[]} (null for nil), integers {@code Long}, arrays {@code List}.
+   * {@link #run} with binary arguments, whatever the connection's codec; in the reply, bulk strings
+   * are {@code byte[]} (null for nil), integers {@code Long}, arrays {@code List}.
    */
   CompletableFuture<List<Object>> runBinary(LuaScript script, String[] keys, byte[][] args) {
-    return guarded(script.name, () -> dispatch(CommandType.EVALSHA, script.sha, keys, args), () -> {
-      scriptReloads.increment();
-      return dispatch(CommandType.EVAL, script.body, keys, args);
-    }, timeoutNanos);
+    return guarded(
+        script.name,
+        () -> dispatch(CommandType.EVALSHA, script.sha, keys, args),
+        () -> {
+          scriptReloads.increment();
+          return dispatch(CommandType.EVAL, script.body, keys, args);
+        },
+        timeoutNanos);
   }
 
   /**
@@ -93,45 +107,58 @@ final class ScriptRunner {
    * call; the reply as in {@link #runBinary}.
    */
   CompletableFuture<List<Object>> runCommand(CommandType type, String[] keys) {
-    return guarded(type.name(), () -> dispatcher.dispatch(type, new BinaryReply(),
-        new CommandArgs<>(StringCodec.UTF8).addKeys(keys)),
-        () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)), timeoutNanos);
+    return guarded(
+        type.name(),
+        () ->
+            dispatcher.dispatch(
+                type, new BinaryReply(), new CommandArgs<>(StringCodec.UTF8).addKeys(keys)),
+        () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)),
+        timeoutNanos);
   }
 
-  private CompletableFuture<List<Object>> guarded(String name, Supplier<CompletionStage<List<Object>>> call,
-      Supplier<CompletionStage<List<Object>>> reload, long timeoutNanos) {
+  private CompletableFuture<List<Object>> guarded(
+      String name,
+      Supplier<CompletionStage<List<Object>>> call,
+      Supplier<CompletionStage<List<Object>>> reload,
+      long timeoutNanos) {
     if (!breaker.tryAcquirePermission()) {
-      return CompletableFuture.failedFuture(CallNotPermittedException.createCallNotPermittedException(breaker));
+      return CompletableFuture.failedFuture(
+          CallNotPermittedException.createCallNotPermittedException(breaker));
     }
     long start = clock.nanoTime();
     CompletableFuture<List<Object>> result;
     try {
-      result = call.get()
-          .exceptionallyCompose(e -> isNoScript(e) ? reload.get() : CompletableFuture.failedFuture(e))
-          .toCompletableFuture()
-          .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+      result =
+          call.get()
+              .exceptionallyCompose(
+                  e -> isNoScript(e) ? reload.get() : CompletableFuture.failedFuture(e))
+              .toCompletableFuture()
+              .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
     } catch (RuntimeException e) {
       result = CompletableFuture.failedFuture(e);
     }
-    return result.handle((reply, error) -> {
-      long elapsed = clock.nanoTime() - start;
-      if (error == null) {
-        breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
-        return reply;
-      }
-      Throwable cause = unwrap(error);
-      if (isPermanent(cause)) {
-        breaker.releasePermission();
-        logOnce(name, cause);
-        throw new CompletionException(new RedisRejectedException(cause.getMessage(), cause));
-      }
-      breaker.onError(elapsed, TimeUnit.NANOSECONDS, cause);
-      throw error instanceof CompletionException c ? c : new CompletionException(cause);
-    });
+    return result.handle(
+        (reply, error) -> {
+          long elapsed = clock.nanoTime() - start;
+          if (error == null) {
+            breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
+            return reply;
+          }
+          Throwable cause = unwrap(error);
+          if (isPermanent(cause)) {
+            breaker.releasePermission();
+            logOnce(name, cause);
+            throw new CompletionException(new RedisRejectedException(cause.getMessage(), cause));
+          }
+          breaker.onError(elapsed, TimeUnit.NANOSECONDS, cause);
+          throw error instanceof CompletionException c ? c : new CompletionException(cause);
+        });
   }
 
-  private CompletionStage<List<Object>> dispatch(CommandType type, String scriptOrSha, String[] keys, byte[][] args) {
-    CommandArgs<String, String> a = new CommandArgs<>(StringCodec.UTF8).add(scriptOrSha).add(keys.length).addKeys(keys);
+  private CompletionStage<List<Object>> dispatch(
+      CommandType type, String scriptOrSha, String[] keys, byte[][] args) {
+    CommandArgs<String, String> a =
+        new CommandArgs<>(StringCodec.UTF8).add(scriptOrSha).add(keys.length).addKeys(keys);
     for (byte[] arg : args) {
       a.add(arg);
     }
@@ -141,7 +168,9 @@ final class ScriptRunner {
   private void logOnce(String name, Throwable cause) {
     String message = String.valueOf(cause.getMessage());
     if (logged.size() < MAX_LOGGED && logged.add(message)) {
-      LOG.log(System.Logger.Level.ERROR, "Redis refused " + name + " (not retried, not an outage): " + message);
+      LOG.log(
+          System.Logger.Level.ERROR,
+          "Redis refused " + name + " (not retried, not an outage): " + message);
     }
   }
 
@@ -152,8 +181,7 @@ final class ScriptRunner {
 
   /**
    * {@link #run} bounded by {@code timeoutNanos} (what is left of a caller's one timeout), waiting
-   * for it at most that long and a 50 ms grace; with nothing left it fails at once without
-   * sending.
+   * for it at most that long and a 50 ms grace; with nothing left it fails at once without sending.
    */
   List<Object> runSync(LuaScript script, String[] keys, String[] args, long timeoutNanos) {
     if (timeoutNanos <= 0) {
@@ -190,20 +218,29 @@ final class ScriptRunner {
         || (t != null && t.getMessage() != null && t.getMessage().startsWith("NOSCRIPT"));
   }
 
-  /** An error reply that the same call would get again: anything but NOSCRIPT and the transient ones. */
+  /**
+   * An error reply that the same call would get again: anything but NOSCRIPT and the transient
+   * ones.
+   */
   static boolean isPermanent(Throwable t) {
     if (!(t instanceof RedisCommandExecutionException) || isNoScript(t)) {
       return false;
     }
     String m = t.getMessage() == null ? "" : t.getMessage();
-    return !(m.startsWith("BUSY") || m.startsWith("LOADING") || m.startsWith("MASTERDOWN")
-        || m.startsWith("TRYAGAIN") || m.startsWith("CLUSTERDOWN") || m.startsWith("MOVED") || m.startsWith("ASK")
+    return !(m.startsWith("BUSY")
+        || m.startsWith("LOADING")
+        || m.startsWith("MASTERDOWN")
+        || m.startsWith("TRYAGAIN")
+        || m.startsWith("CLUSTERDOWN")
+        || m.startsWith("MOVED")
+        || m.startsWith("ASK")
         || m.startsWith("READONLY"));
   }
 
   static Throwable unwrap(Throwable e) {
     Throwable t = e;
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
       t = t.getCause();
     }
     return t;

@@ -4,8 +4,8 @@ import io.ringtail.TimeSource;
 
 /**
  * An estimate of the Redis server's clock in epoch microseconds between calls: a reading of the
- * local time source plus the offset the latest reply showed (a reply carries the server's
- * {@code TIME}); before the first reply, the wall clock. Thread-safe.
+ * local time source plus the offset the latest reply showed (a reply carries the server's {@code
+ * TIME}); before the first reply, the wall clock. Thread-safe.
  */
 final class ServerOffset {
   private final TimeSource local;

@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Redis server's clock in epoch nanoseconds, read as a local monotonic reading plus an
- * offset: one volatile read per reading, no shared write, so it costs a record no contention.
- * The offset is measured by one {@code TIME} round trip when built (falling back to this host's
- * wall clock if Redis cannot answer) and re-estimated from the server time every publication
- * reply carries, taking the replies with the shortest round trips. Readings may step back by
- * the estimate's error (about half a round trip) when the offset is corrected; the histogram
- * window records such a reading into its live bucket. Thread-safe; starts no thread.
+ * The Redis server's clock in epoch nanoseconds, read as a local monotonic reading plus an offset:
+ * one volatile read per reading, no shared write, so it costs a record no contention. The offset is
+ * measured by one {@code TIME} round trip when built (falling back to this host's wall clock if
+ * Redis cannot answer) and re-estimated from the server time every publication reply carries,
+ * taking the replies with the shortest round trips. Readings may step back by the estimate's error
+ * (about half a round trip) when the offset is corrected; the histogram window records such a
+ * reading into its live bucket. Thread-safe; starts no thread.
  */
 final class ServerTimeBase implements TimeSource {
   private static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(10);

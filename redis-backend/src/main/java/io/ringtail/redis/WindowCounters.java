@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What became of one window's samples in this process, counted as replies and failures arrive;
- * logs a trim by the cardinality cap at most once a second. Thread-safe.
+ * What became of one window's samples in this process, counted as replies and failures arrive; logs
+ * a trim by the cardinality cap at most once a second. Thread-safe.
  */
 final class WindowCounters {
   private static final System.Logger LOG = System.getLogger(RedisRollingWindow.class.getName());
@@ -57,9 +57,19 @@ final class WindowCounters {
     long now = clock.nanoTime();
     if (now - lastCapWarningNanos > CAP_WARNING_INTERVAL_NANOS) {
       lastCapWarningNanos = now;
-      LOG.log(Level.WARNING, () -> RedisRollingWindow.CARDINALITY_CAP_WARNING + " window=" + window
-          + " trimmed " + cut + " oldest samples at the cap of " + maxSamples + " (total trimmed "
-          + trimmed.sum() + ")");
+      LOG.log(
+          Level.WARNING,
+          () ->
+              RedisRollingWindow.CARDINALITY_CAP_WARNING
+                  + " window="
+                  + window
+                  + " trimmed "
+                  + cut
+                  + " oldest samples at the cap of "
+                  + maxSamples
+                  + " (total trimmed "
+                  + trimmed.sum()
+                  + ")");
     }
   }
 
@@ -69,8 +79,19 @@ final class WindowCounters {
   }
 
   RedisWindowStats stats(long buffered, long scriptReloads) {
-    return new RedisWindowStats(recorded.sum(), stored.sum(), duplicates.sum(), rejected.sum(),
-        expired.sum(), trimmed.sum(), buffered, replayed.sum(), dropped.sum(), failedCalls.sum(),
-        skewCorrections.sum(), degradedSnapshots.sum(), scriptReloads);
+    return new RedisWindowStats(
+        recorded.sum(),
+        stored.sum(),
+        duplicates.sum(),
+        rejected.sum(),
+        expired.sum(),
+        trimmed.sum(),
+        buffered,
+        replayed.sum(),
+        dropped.sum(),
+        failedCalls.sum(),
+        skewCorrections.sum(),
+        degradedSnapshots.sum(),
+        scriptReloads);
   }
 }

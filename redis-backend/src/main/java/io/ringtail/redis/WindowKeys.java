@@ -10,7 +10,8 @@ final class WindowKeys {
   private WindowKeys() {}
 
   static String tag(String prefix, String name) {
-    StringBuilder b = new StringBuilder(prefix.length() + name.length() + 4).append(prefix).append(":{");
+    StringBuilder b =
+        new StringBuilder(prefix.length() + name.length() + 4).append(prefix).append(":{");
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
       switch (c) {

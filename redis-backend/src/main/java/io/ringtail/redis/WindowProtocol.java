@@ -11,10 +11,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * The wire format of one window's scripts, in one place: the arguments of
- * {@code window_record.lua} and {@code window_snapshot.lua} built from named fields, their
- * replies parsed into records, the member encoding, and the snapshot's steps (calls until
- * eviction leaves no backlog). Immutable and thread-safe.
+ * The wire format of one window's scripts, in one place: the arguments of {@code window_record.lua}
+ * and {@code window_snapshot.lua} built from named fields, their replies parsed into records, the
+ * member encoding, and the snapshot's steps (calls until eviction leaves no backlog). Immutable and
+ * thread-safe.
  */
 final class WindowProtocol {
   static final int EVICT_CHUNK = 500;
@@ -38,8 +38,13 @@ final class WindowProtocol {
    * The protocol of the window {@code name} under {@code keyPrefix}; {@code maxClockSkew} is null
    * without a skew guard.
    */
-  WindowProtocol(ScriptRunner runner, String keyPrefix, String name, Duration length,
-      int maxSamples, Duration maxClockSkew) {
+  WindowProtocol(
+      ScriptRunner runner,
+      String keyPrefix,
+      String name,
+      Duration length,
+      int maxSamples,
+      Duration maxClockSkew) {
     this.runner = runner;
     this.name = name;
     this.keys = WindowKeys.window(keyPrefix, name);
@@ -70,21 +75,36 @@ final class WindowProtocol {
   }
 
   /**
-   * What one record call did: the server's time, how many samples went where, whether eviction
-   * left a backlog, and the sum of the values it added (for the running totals).
+   * What one record call did: the server's time, how many samples went where, whether eviction left
+   * a backlog, and the sum of the values it added (for the running totals).
    */
-  record RecordReply(long serverMicros, long added, long duplicates, long expired, long rejected,
-      long trimmed, long skewCorrected, boolean backlog, double addedSum) {
+  record RecordReply(
+      long serverMicros,
+      long added,
+      long duplicates,
+      long expired,
+      long rejected,
+      long trimmed,
+      long skewCorrected,
+      boolean backlog,
+      double addedSum) {
     static RecordReply parse(List<Object> reply) {
-      return new RecordReply(number(reply, 0), number(reply, 1), number(reply, 2), number(reply, 3),
-          number(reply, 4), number(reply, 5), number(reply, 6), number(reply, 7) != 0,
+      return new RecordReply(
+          number(reply, 0),
+          number(reply, 1),
+          number(reply, 2),
+          number(reply, 3),
+          number(reply, 4),
+          number(reply, 5),
+          number(reply, 6),
+          number(reply, 7) != 0,
           Double.parseDouble((String) reply.get(8)));
     }
   }
 
   /** A snapshot call's answer; {@code values} holds min, max, then one value per percentile. */
-  record SnapshotReply(boolean backlog, long nowMicros, long count, long sum, long rejected,
-      long[] values) {
+  record SnapshotReply(
+      boolean backlog, long nowMicros, long count, long sum, long rejected, long[] values) {
     static final SnapshotReply BACKLOG = new SnapshotReply(true, 0, 0, 0, 0, new long[0]);
     private static final int VALUES = 5;
 
@@ -96,8 +116,8 @@ final class WindowProtocol {
       for (int i = 0; i < values.length; i++) {
         values[i] = number(reply, VALUES + i);
       }
-      return new SnapshotReply(false, number(reply, 1), number(reply, 2), number(reply, 3),
-          number(reply, 4), values);
+      return new SnapshotReply(
+          false, number(reply, 1), number(reply, 2), number(reply, 3), number(reply, 4), values);
     }
   }
 
@@ -106,10 +126,17 @@ final class WindowProtocol {
    * clock; {@code sendTimes} sends each sample's own time (else the script stamps it with now);
    * {@code guarded} applies the skew guard.
    */
-  CompletableFuture<RecordReply> record(List<Sample> samples, Long now, boolean sendTimes,
-      boolean guarded) {
-    String[] header = {length, Integer.toString(EVICT_CHUNK), Integer.toString(EVICT_BUDGET), cap,
-        ttlMillis, now == null ? NO_TIME : Long.toString(now), guarded ? skewGuard : NO_GUARD};
+  CompletableFuture<RecordReply> record(
+      List<Sample> samples, Long now, boolean sendTimes, boolean guarded) {
+    String[] header = {
+      length,
+      Integer.toString(EVICT_CHUNK),
+      Integer.toString(EVICT_BUDGET),
+      cap,
+      ttlMillis,
+      now == null ? NO_TIME : Long.toString(now),
+      guarded ? skewGuard : NO_GUARD
+    };
     String[] args = Arrays.copyOf(header, header.length + 3 * samples.size());
     int i = header.length;
     for (Sample s : samples) {
@@ -121,14 +148,18 @@ final class WindowProtocol {
   }
 
   /**
-   * The window now, read by snapshot calls until one finds no eviction backlog, all before
-   * {@code deadline} on {@code clock}. Now is a reading of {@code clientTime} taken here, or the
-   * server's clock if it is null; {@code totals} is asked once the read is done.
+   * The window now, read by snapshot calls until one finds no eviction backlog, all before {@code
+   * deadline} on {@code clock}. Now is a reading of {@code clientTime} taken here, or the server's
+   * clock if it is null; {@code totals} is asked once the read is done.
    *
    * @throws RedisUnavailableException if Redis does not answer in time
    */
-  RedisWindowSnapshot read(String[] scaledPercentiles, TimeSource clientTime, long deadline,
-      TimeSource clock, Supplier<WindowTotals> totals) {
+  RedisWindowSnapshot read(
+      String[] scaledPercentiles,
+      TimeSource clientTime,
+      long deadline,
+      TimeSource clock,
+      Supplier<WindowTotals> totals) {
     long nowNanos = clientTime == null ? 0 : clientTime.nanoTime();
     Long now = clientTime == null ? null : Math.floorDiv(nowNanos, 1000L);
     for (int round = 0; round < MAX_SNAPSHOT_ROUNDS; round++) {
@@ -142,25 +173,34 @@ final class WindowProtocol {
   }
 
   /**
-   * One snapshot call, waiting for it at most {@code waitNanos}. {@code now} as for
-   * {@link #record}; {@code scaledPercentiles} as {@link #scaled} makes them.
+   * One snapshot call, waiting for it at most {@code waitNanos}. {@code now} as for {@link
+   * #record}; {@code scaledPercentiles} as {@link #scaled} makes them.
    *
    * @throws RedisUnavailableException if Redis does not answer in time
    */
   private SnapshotReply snapshot(Long now, String[] scaledPercentiles, long waitNanos) {
-    String[] header = {length, Integer.toString(EVICT_CHUNK), Integer.toString(EVICT_BUDGET),
-        now == null ? NO_TIME : Long.toString(now), skewGuard};
+    String[] header = {
+      length,
+      Integer.toString(EVICT_CHUNK),
+      Integer.toString(EVICT_BUDGET),
+      now == null ? NO_TIME : Long.toString(now),
+      skewGuard
+    };
     String[] args = Arrays.copyOf(header, header.length + scaledPercentiles.length);
     System.arraycopy(scaledPercentiles, 0, args, header.length, scaledPercentiles.length);
     return SnapshotReply.parse(runner.runSync(Scripts.WINDOW_SNAPSHOT, keys, args, waitNanos));
   }
 
   /**
-   * The snapshot a reply describes, carrying {@code totals}: it ends at the caller's reading
-   * {@code nowNanos} if the script used it, else at the end of the server's microsecond.
+   * The snapshot a reply describes, carrying {@code totals}: it ends at the caller's reading {@code
+   * nowNanos} if the script used it, else at the end of the server's microsecond.
    */
-  private RedisWindowSnapshot snapshotOf(SnapshotReply reply, String[] scaledPercentiles, Long now,
-      long nowNanos, WindowTotals totals) {
+  private RedisWindowSnapshot snapshotOf(
+      SnapshotReply reply,
+      String[] scaledPercentiles,
+      Long now,
+      long nowNanos,
+      WindowTotals totals) {
     long end = now != null && now == reply.nowMicros ? nowNanos : reply.nowMicros * 1000 + 999;
     long start = (reply.nowMicros - lengthMicros + 1) * 1000;
     if (reply.count == 0) {
@@ -172,23 +212,31 @@ final class WindowProtocol {
     for (int i = 0; i < scaledPercentiles.length; i++) {
       ranks[i + 2] = serverRank(scaledPercentiles[i], reply.count);
     }
-    return new RedisWindowSnapshot(reply.count, reply.sum, reply.rejected, start, end, ranks,
-        reply.values, totals);
+    return new RedisWindowSnapshot(
+        reply.count, reply.sum, reply.rejected, start, end, ranks, reply.values, totals);
   }
 
   /** The rank the snapshot script computes: max(1, ceil(scaled * n / 10^8)). */
   static long serverRank(String scaled, long n) {
-    long rank = new BigDecimal(scaled).multiply(BigDecimal.valueOf(n))
-        .divide(BigDecimal.valueOf(100_000_000L), 0, RoundingMode.CEILING).longValueExact();
+    long rank =
+        new BigDecimal(scaled)
+            .multiply(BigDecimal.valueOf(n))
+            .divide(BigDecimal.valueOf(100_000_000L), 0, RoundingMode.CEILING)
+            .longValueExact();
     return Math.max(1, rank);
   }
 
-  /** Percentiles as integers scaled by 10^6 (rounded up past six decimals), as the script expects. */
+  /**
+   * Percentiles as integers scaled by 10^6 (rounded up past six decimals), as the script expects.
+   */
   static String[] scaled(double[] ps) {
     String[] out = new String[ps.length];
     for (int i = 0; i < ps.length; i++) {
-      out[i] = BigDecimal.valueOf(ps[i]).movePointRight(6).setScale(0, RoundingMode.CEILING)
-          .toPlainString();
+      out[i] =
+          BigDecimal.valueOf(ps[i])
+              .movePointRight(6)
+              .setScale(0, RoundingMode.CEILING)
+              .toPlainString();
     }
     return out;
   }

@@ -1,8 +1,5 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.RedisExtension;
-import io.ringtail.redis.testkit.RedisProcess;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
@@ -12,6 +9,8 @@ import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.ThresholdConfig;
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -23,7 +22,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** The ACL documented in docs/redis.md is enough for every operation, and no broader. */
 @ExtendWith(RedisExtension.class)
 class AclTest {
-  /** The rules of the documented {@code ACL SETUSER ringtail-app ...} command, read from the docs. */
+  /**
+   * The rules of the documented {@code ACL SETUSER ringtail-app ...} command, read from the docs.
+   */
   static String documentedAcl() throws IOException {
     String doc = Files.readString(Path.of("..", "docs", "redis.md"));
     int section = doc.indexOf("## Redis ACL");
@@ -35,19 +36,28 @@ class AclTest {
   }
 
   @Test
-  void documentedAcl_allowsWindowsDecisionsAndScriptRecovery(RedisProcess server) throws IOException {
+  void documentedAcl_allowsWindowsDecisionsAndScriptRecovery(RedisProcess server)
+      throws IOException {
     RedisClient admin = RedisTestSupport.client();
     RedisClient limited = RedisTestSupport.client();
     try (StatefulRedisConnection<String, String> root = admin.connect(server.uri())) {
-      root.sync().dispatch(io.lettuce.core.protocol.CommandType.ACL,
-          new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
-          new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8)
-              .add("SETUSER").add("ringtail-app").addKeys(documentedAcl().split(" ")));
+      root.sync()
+          .dispatch(
+              io.lettuce.core.protocol.CommandType.ACL,
+              new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
+              new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8)
+                  .add("SETUSER")
+                  .add("ringtail-app")
+                  .addKeys(documentedAcl().split(" ")));
       root.sync().scriptFlush();
-      RedisURI uri = RedisURI.builder(server.uri()).withAuthentication("ringtail-app", "secret").build();
+      RedisURI uri =
+          RedisURI.builder(server.uri()).withAuthentication("ringtail-app", "secret").build();
       try (StatefulRedisConnection<String, String> app = limited.connect(uri)) {
-        RedisBackend backend = RedisBackend.builder(app).commandTimeout(Duration.ofSeconds(5))
-            .outagePolicy(OutagePolicy.THROW).build();
+        RedisBackend backend =
+            RedisBackend.builder(app)
+                .commandTimeout(Duration.ofSeconds(5))
+                .outagePolicy(OutagePolicy.THROW)
+                .build();
         ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
         RedisRollingWindow w = backend.window(RedisTestSupport.uniqueName("acl")).build();
         for (int i = 0; i < 10; i++) {
@@ -58,22 +68,43 @@ class AclTest {
         assertThat(w.stats().failedCalls()).isZero();
         assertThat(w.stats().scriptReloads()).isPositive();
         assertThat(backend.serverClock().nanoTime()).isPositive();
-        RedisHistogramWindow fleet = backend.histogramWindow(RedisTestSupport.uniqueName("acl")).build();
+        RedisHistogramWindow fleet =
+            backend.histogramWindow(RedisTestSupport.uniqueName("acl")).build();
         for (int i = 1; i <= 10; i++) {
           fleet.record(i);
         }
         assertThat(fleet.flush(Duration.ofSeconds(5))).isTrue();
         assertThat(fleet.snapshot().count()).isEqualTo(10);
         String key = RedisTestSupport.uniqueName("k");
-        assertThat(backend.rateLimiter("acl", RateLimitConfig.builder().limit(1).timeSource(time).build())
-            .tryAcquire(key).allowed()).isTrue();
-        assertThat(backend.bucketedRateLimiter("acl", RateLimitConfig.builder().limit(1).timeSource(time).build())
-            .tryAcquire(key).allowed()).isTrue();
-        assertThat(backend.thresholdDetector("acl", ThresholdConfig.builder().threshold(1).timeSource(time).build())
-            .record(key, "e").fired()).isTrue();
-        assertThat(backend.sumCap("acl", SumCapConfig.builder().cap(BigDecimal.TEN).timeSource(time).build())
-            .tryAdd(key, BigDecimal.ONE).allowed()).isTrue();
-        RedisBackend outside = RedisBackend.builder(app).keyPrefix("other").outagePolicy(OutagePolicy.THROW).build();
+        assertThat(
+                backend
+                    .rateLimiter("acl", RateLimitConfig.builder().limit(1).timeSource(time).build())
+                    .tryAcquire(key)
+                    .allowed())
+            .isTrue();
+        assertThat(
+                backend
+                    .bucketedRateLimiter(
+                        "acl", RateLimitConfig.builder().limit(1).timeSource(time).build())
+                    .tryAcquire(key)
+                    .allowed())
+            .isTrue();
+        assertThat(
+                backend
+                    .thresholdDetector(
+                        "acl", ThresholdConfig.builder().threshold(1).timeSource(time).build())
+                    .record(key, "e")
+                    .fired())
+            .isTrue();
+        assertThat(
+                backend
+                    .sumCap(
+                        "acl", SumCapConfig.builder().cap(BigDecimal.TEN).timeSource(time).build())
+                    .tryAdd(key, BigDecimal.ONE)
+                    .allowed())
+            .isTrue();
+        RedisBackend outside =
+            RedisBackend.builder(app).keyPrefix("other").outagePolicy(OutagePolicy.THROW).build();
         RedisRollingWindow denied = outside.window("x").build();
         denied.record(1);
         denied.flush(Duration.ofSeconds(1));

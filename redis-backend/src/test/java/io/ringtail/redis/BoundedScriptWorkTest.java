@@ -1,6 +1,5 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.RedisProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
@@ -12,6 +11,7 @@ import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.SumDecision;
+import io.ringtail.redis.testkit.RedisProcess;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
@@ -41,8 +41,11 @@ class BoundedScriptWorkTest {
     server = RedisProcess.start();
     client = RedisTestSupport.client();
     connection = RedisTestSupport.connect(client, server);
-    backend = RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(10))
-        .outagePolicy(OutagePolicy.THROW).build();
+    backend =
+        RedisBackend.builder(connection)
+            .commandTimeout(Duration.ofSeconds(10))
+            .outagePolicy(OutagePolicy.THROW)
+            .build();
   }
 
   @AfterEach
@@ -59,11 +62,13 @@ class BoundedScriptWorkTest {
       Future<?>[] done = new Future<?>[threads];
       for (int th = 0; th < threads; th++) {
         int first = th;
-        done[th] = pool.submit(() -> {
-          for (int i = first; i < ENTRIES; i += threads) {
-            op.accept(i);
-          }
-        });
+        done[th] =
+            pool.submit(
+                () -> {
+                  for (int i = first; i < ENTRIES; i += threads) {
+                    op.accept(i);
+                  }
+                });
       }
       for (Future<?> f : done) {
         f.get();
@@ -86,8 +91,8 @@ class BoundedScriptWorkTest {
 
   /**
    * Runs {@code scenario} on fresh keys until the server logs no call over 10 ms, at most three
-   * times: other processes on a shared machine can stall the server now and then, but bounded
-   * work stays under 10 ms on a quiet attempt while unbounded work (hundreds of ms) never does.
+   * times: other processes on a shared machine can stall the server now and then, but bounded work
+   * stays under 10 ms on a quiet attempt while unbounded work (hundreds of ms) never does.
    */
   private void withoutSlowCalls(java.util.function.Consumer<String> scenario) {
     List<Object> slow = List.of();
@@ -103,48 +108,61 @@ class BoundedScriptWorkTest {
 
   @Test
   void sumCap_withAFullWindow_neverRunsOver10ms() {
-    withoutSlowCalls(name -> {
-      ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
-      SumCap cap = backend.sumCap(name, SumCapConfig.builder().cap(new BigDecimal(ENTRIES + 10))
-          .maxEntriesPerKey(ENTRIES).window(WINDOW).timeSource(time).build());
-      long t0 = time.nanoTime();
-      fill(i -> cap.tryAdd("k", BigDecimal.ONE, t0));
-      resetSlowlog();
+    withoutSlowCalls(
+        name -> {
+          ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+          SumCap cap =
+              backend.sumCap(
+                  name,
+                  SumCapConfig.builder()
+                      .cap(new BigDecimal(ENTRIES + 10))
+                      .maxEntriesPerKey(ENTRIES)
+                      .window(WINDOW)
+                      .timeSource(time)
+                      .build());
+          long t0 = time.nanoTime();
+          fill(i -> cap.tryAdd("k", BigDecimal.ONE, t0));
+          resetSlowlog();
 
-      SumDecision denied = cap.tryAdd("k", new BigDecimal(ENTRIES), t0 + 1_000);
-      assertThat(denied.allowed()).isFalse();
-      assertThat(denied.total()).isEqualByComparingTo(new BigDecimal(ENTRIES));
-      assertThat(denied.retryAfter()).as("room for it once the entries have left")
-          .contains(Duration.ofNanos(WINDOW.toNanos() - 1_000));
-      time.advance(WINDOW.multipliedBy(2));
-      for (int i = 0; i < 200; i++) {
-        SumDecision d = cap.tryAdd("k", BigDecimal.ONE);
-        assertThat(d.allowed()).isTrue();
-        assertThat(d.total()).as("expired entries never count, evicted or not")
-            .isEqualByComparingTo(BigDecimal.valueOf(i + 1));
-      }
-    });
+          SumDecision denied = cap.tryAdd("k", new BigDecimal(ENTRIES), t0 + 1_000);
+          assertThat(denied.allowed()).isFalse();
+          assertThat(denied.total()).isEqualByComparingTo(new BigDecimal(ENTRIES));
+          assertThat(denied.retryAfter())
+              .as("room for it once the entries have left")
+              .contains(Duration.ofNanos(WINDOW.toNanos() - 1_000));
+          time.advance(WINDOW.multipliedBy(2));
+          for (int i = 0; i < 200; i++) {
+            SumDecision d = cap.tryAdd("k", BigDecimal.ONE);
+            assertThat(d.allowed()).isTrue();
+            assertThat(d.total())
+                .as("expired entries never count, evicted or not")
+                .isEqualByComparingTo(BigDecimal.valueOf(i + 1));
+          }
+        });
   }
 
   @Test
   void rateLimiter_withAFullWindow_neverRunsOver10ms() {
-    withoutSlowCalls(name -> {
-      ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
-      RateLimiter limiter = backend.rateLimiter(name, RateLimitConfig.builder().limit(ENTRIES)
-          .window(WINDOW).timeSource(time).build());
-      long t0 = time.nanoTime();
-      fill(i -> limiter.tryAcquire("k", t0));
-      resetSlowlog();
+    withoutSlowCalls(
+        name -> {
+          ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+          RateLimiter limiter =
+              backend.rateLimiter(
+                  name,
+                  RateLimitConfig.builder().limit(ENTRIES).window(WINDOW).timeSource(time).build());
+          long t0 = time.nanoTime();
+          fill(i -> limiter.tryAcquire("k", t0));
+          resetSlowlog();
 
-      RateDecision denied = limiter.tryAcquire("k", t0 + 1_000);
-      assertThat(denied.allowed()).isFalse();
-      assertThat(denied.retryAfter()).isEqualTo(Duration.ofNanos(WINDOW.toNanos() - 1_000));
-      time.advance(WINDOW.multipliedBy(2));
-      for (int i = 0; i < 200; i++) {
-        RateDecision d = limiter.tryAcquire("k");
-        assertThat(d.allowed()).isTrue();
-        assertThat(d.remaining()).isEqualTo(ENTRIES - i - 1);
-      }
-    });
+          RateDecision denied = limiter.tryAcquire("k", t0 + 1_000);
+          assertThat(denied.allowed()).isFalse();
+          assertThat(denied.retryAfter()).isEqualTo(Duration.ofNanos(WINDOW.toNanos() - 1_000));
+          time.advance(WINDOW.multipliedBy(2));
+          for (int i = 0; i < 200; i++) {
+            RateDecision d = limiter.tryAcquire("k");
+            assertThat(d.allowed()).isTrue();
+            assertThat(d.remaining()).isEqualTo(ENTRIES - i - 1);
+          }
+        });
   }
 }

@@ -1,8 +1,5 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.BackendOptions;
-import io.ringtail.redis.testkit.RedisExtension;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ringtail.TimeSource;
@@ -10,16 +7,17 @@ import io.ringtail.WindowSnapshot;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDecision;
 import io.ringtail.decision.ThresholdDetector;
+import io.ringtail.redis.testkit.BackendOptions;
+import io.ringtail.redis.testkit.RedisExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Two clients whose clocks differ from the server's by +5 s and -5 s, each on its own
- * connection, share one window and one detector. With the fleet time base (server time, the
- * skew guard, or the server clock) they decide correctly; the naive controls show the skew
- * would otherwise matter.
+ * Two clients whose clocks differ from the server's by +5 s and -5 s, each on its own connection,
+ * share one window and one detector. With the fleet time base (server time, the skew guard, or the
+ * server clock) they decide correctly; the naive controls show the skew would otherwise matter.
  */
 @ExtendWith(RedisExtension.class)
 @BackendOptions(outagePolicy = OutagePolicy.THROW)
@@ -44,10 +42,18 @@ class ClockSkewTest {
   void window_skewGuard_placesSkewedSamplesOnServerTime() {
     String name = RedisTestSupport.uniqueName("skew");
     Duration length = Duration.ofSeconds(3);
-    RedisRollingWindow ahead = a.window(name).length(length).timeSource(wallClock(SKEW))
-        .maxClockSkew(Duration.ofSeconds(1)).build();
-    RedisRollingWindow behind = b.window(name).length(length).timeSource(wallClock(-SKEW))
-        .maxClockSkew(Duration.ofSeconds(1)).build();
+    RedisRollingWindow ahead =
+        a.window(name)
+            .length(length)
+            .timeSource(wallClock(SKEW))
+            .maxClockSkew(Duration.ofSeconds(1))
+            .build();
+    RedisRollingWindow behind =
+        b.window(name)
+            .length(length)
+            .timeSource(wallClock(-SKEW))
+            .maxClockSkew(Duration.ofSeconds(1))
+            .build();
     RedisRollingWindow reader = a.window(name).length(length).build();
     for (int i = 0; i < 5; i++) {
       ahead.record(10);
@@ -72,7 +78,9 @@ class ClockSkewTest {
       behind.record(20);
     }
     assertThat(behind.flush(Duration.ofSeconds(5))).isTrue();
-    assertThat(reader.snapshot().count()).as("5 s old on the server's clock: outside a 3 s window").isZero();
+    assertThat(reader.snapshot().count())
+        .as("5 s old on the server's clock: outside a 3 s window")
+        .isZero();
   }
 
   @Test
@@ -96,15 +104,21 @@ class ClockSkewTest {
     long readA = clockA.nanoTime();
     long readB = clockB.nanoTime();
     assertThat(Math.abs(readA - readB)).isLessThan(Duration.ofMillis(500).toNanos());
-    assertThat(Math.abs(a.serverClock().nanoTime() - readA)).isLessThan(Duration.ofMillis(500).toNanos());
+    assertThat(Math.abs(a.serverClock().nanoTime() - readA))
+        .isLessThan(Duration.ofMillis(500).toNanos());
   }
 
   @Test
   void thresholdDetector_onServerClock_countsEventsFromBothClients() {
-    ThresholdConfig.Builder rule = ThresholdConfig.builder().threshold(2).window(Duration.ofSeconds(9));
+    ThresholdConfig.Builder rule =
+        ThresholdConfig.builder().threshold(2).window(Duration.ofSeconds(9));
     String key = RedisTestSupport.uniqueName("acct");
-    ThresholdDetector onA = a.thresholdDetector("skew-rule", rule.timeSource(new RedisServerClock(a.runner, wallClock(SKEW))).build());
-    ThresholdDetector onB = b.thresholdDetector("skew-rule", rule.timeSource(new RedisServerClock(b.runner, wallClock(-SKEW))).build());
+    ThresholdDetector onA =
+        a.thresholdDetector(
+            "skew-rule", rule.timeSource(new RedisServerClock(a.runner, wallClock(SKEW))).build());
+    ThresholdDetector onB =
+        b.thresholdDetector(
+            "skew-rule", rule.timeSource(new RedisServerClock(b.runner, wallClock(-SKEW))).build());
     assertThat(onA.record(key, "e1").fired()).isFalse();
     ThresholdDecision second = onB.record(key, "e2");
     assertThat(second.outcome()).isEqualTo(ThresholdDecision.Outcome.COUNTED);
@@ -113,10 +127,13 @@ class ClockSkewTest {
 
   @Test
   void thresholdDetector_onSkewedWallClocks_missesTheCorrelation_control() {
-    ThresholdConfig.Builder rule = ThresholdConfig.builder().threshold(2).window(Duration.ofSeconds(9));
+    ThresholdConfig.Builder rule =
+        ThresholdConfig.builder().threshold(2).window(Duration.ofSeconds(9));
     String key = RedisTestSupport.uniqueName("acct");
-    ThresholdDetector onA = a.thresholdDetector("skew-rule-naive", rule.timeSource(wallClock(SKEW)).build());
-    ThresholdDetector onB = b.thresholdDetector("skew-rule-naive", rule.timeSource(wallClock(-SKEW)).build());
+    ThresholdDetector onA =
+        a.thresholdDetector("skew-rule-naive", rule.timeSource(wallClock(SKEW)).build());
+    ThresholdDetector onB =
+        b.thresholdDetector("skew-rule-naive", rule.timeSource(wallClock(-SKEW)).build());
     onA.record(key, "e1");
     assertThat(onB.record(key, "e2").outcome()).isEqualTo(ThresholdDecision.Outcome.EXPIRED);
   }

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(RedisExtension.class)
 class DecisionPreludeLuaTest {
-  private static final String PROBE = """
+  private static final String PROBE =
+      """
       local ah, al, bh, bl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
       local sh, sl = sum(ah, al, bh, bl)
       local mh, ml = minus(ah, al, bh, bl)
@@ -35,14 +36,19 @@ class DecisionPreludeLuaTest {
       long[] edges = {0, 1, 0xFFFF_FFFFL, 0x1_0000_0000L, Long.MAX_VALUE, Long.MIN_VALUE, -1};
       for (int i = 0; i < 400; i++) {
         long a = i < edges.length * edges.length ? edges[i % edges.length] : random.nextLong();
-        long b = i < edges.length * edges.length ? edges[i / edges.length]
-            : random.nextBoolean() ? a - random.nextLong(1L << 53) : random.nextLong();
+        long b =
+            i < edges.length * edges.length
+                ? edges[i / edges.length]
+                : random.nextBoolean() ? a - random.nextLong(1L << 53) : random.nextLong();
         String[] x = DecisionReply.halves(a);
         String[] y = DecisionReply.halves(b);
-        List<Object> r = c.sync().eval(script, ScriptOutputType.MULTI, new String[0], x[0], x[1], y[0], y[1]);
+        List<Object> r =
+            c.sync().eval(script, ScriptOutputType.MULTI, new String[0], x[0], x[1], y[0], y[1]);
         assertThat(((Long) r.get(0) << 32) | (Long) r.get(1)).as("%d + %d", a, b).isEqualTo(a + b);
         assertThat(((Long) r.get(2) << 32) | (Long) r.get(3)).as("%d - %d", a, b).isEqualTo(a - b);
-        assertThat(r.get(4)).as("%d <= %d unsigned", a, b).isEqualTo(Long.compareUnsigned(a, b) <= 0 ? 1L : 0L);
+        assertThat(r.get(4))
+            .as("%d <= %d unsigned", a, b)
+            .isEqualTo(Long.compareUnsigned(a, b) <= 0 ? 1L : 0L);
         if (Math.abs(a - b) < (1L << 53) && a - b != Long.MIN_VALUE) {
           assertThat(Long.parseLong((String) r.get(5))).as("%d - %d signed", a, b).isEqualTo(a - b);
         }

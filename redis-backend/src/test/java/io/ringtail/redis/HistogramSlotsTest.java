@@ -1,7 +1,5 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.RedisExtension;
-import io.ringtail.redis.testkit.RedisProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +8,8 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.ringtail.BucketHistogram;
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -38,7 +38,8 @@ class HistogramSlotsTest {
   }
 
   private static byte[] eval(String script, byte[]... args) {
-    return raw.sync().eval(script.getBytes(StandardCharsets.UTF_8), ScriptOutputType.VALUE, new byte[0][], args);
+    return raw.sync()
+        .eval(script.getBytes(StandardCharsets.UTF_8), ScriptOutputType.VALUE, new byte[0][], args);
   }
 
   @Test
@@ -48,13 +49,20 @@ class HistogramSlotsTest {
     BucketHistogram h = BucketHistogram.of(7, slots, counts, 1, 0, 1, 0);
     byte[] encoded = HistogramSlots.encode(h);
     assertThat(eval("return cmsgpack.pack(cmsgpack.unpack(ARGV[1]))", encoded)).isEqualTo(encoded);
-    assertThat(new String(eval("local a = cmsgpack.unpack(ARGV[1]) return #a .. ':' .. a[17] .. ':' .. a[18]", encoded),
-        StandardCharsets.US_ASCII)).as("slots travel as gaps").isEqualTo("18:934464:4294967296");
+    assertThat(
+            new String(
+                eval(
+                    "local a = cmsgpack.unpack(ARGV[1]) return #a .. ':' .. a[17] .. ':' .. a[18]",
+                    encoded),
+                StandardCharsets.US_ASCII))
+        .as("slots travel as gaps")
+        .isEqualTo("18:934464:4294967296");
   }
 
   @Test
   void storedBucket_asCmsgpackWritesIt_decodesExactly() {
-    byte[] stored = eval("return cmsgpack.pack({'3', '9223372036854775807', '5', '70000', '2', 4, 1, 296, 2})");
+    byte[] stored =
+        eval("return cmsgpack.pack({'3', '9223372036854775807', '5', '70000', '2', 4, 1, 296, 2})");
     BucketHistogram h = HistogramSlots.decodeBucket(11, stored);
     assertThat(h.bucket()).isEqualTo(11);
     assertThat(h.count()).isEqualTo(3);
@@ -89,14 +97,18 @@ class HistogramSlotsTest {
   void storedBucket_whoseSlotsDisagreeWithItsCount_isRefused() {
     byte[] stored = eval("return cmsgpack.pack({'4', '10', '5', '5', '0', 4, 3})");
     assertThatThrownBy(() -> HistogramSlots.decodeBucket(1, stored))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("holds 3 samples");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("holds 3 samples");
     assertThatThrownBy(() -> new HistogramSlots.Merge().add(1, stored))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("holds 3 samples");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("holds 3 samples");
   }
 
   @Test
   void freshness_keepsTheLatestPublicationPerPublisher_ofCoveredBuckets() {
-    byte[] fresh = eval("return cmsgpack.pack({'a', '100', '5', 'b', '200', '9', 'a', '150', '6', 'c', '400', '4'})");
+    byte[] fresh =
+        eval(
+            "return cmsgpack.pack({'a', '100', '5', 'b', '200', '9', 'a', '150', '6', 'c', '400', '4'})");
     Map<String, Long> latest = new HashMap<>();
     HistogramSlots.decodeFreshness(fresh, 5, 9, latest);
     assertThat(latest).containsExactlyInAnyOrderEntriesOf(Map.of("a", 150L, "b", 200L));

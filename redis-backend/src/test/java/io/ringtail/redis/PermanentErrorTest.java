@@ -1,7 +1,5 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.RedisProcess;
-import io.ringtail.redis.testkit.RedisExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +15,8 @@ import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.SumCapConfig;
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -42,37 +42,60 @@ class PermanentErrorTest {
     RedisClient limited = RedisTestSupport.client();
     List<LogRecord> logged = new CopyOnWriteArrayList<>();
     Logger log = Logger.getLogger(ScriptRunner.class.getName());
-    Handler capture = new Handler() {
-      @Override
-      public void publish(LogRecord r) {
-        logged.add(r);
-      }
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord r) {
+            logged.add(r);
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     log.addHandler(capture);
     try (StatefulRedisConnection<String, String> root = admin.connect(server.uri())) {
-      root.sync().dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8),
-          new CommandArgs<>(StringCodec.UTF8).add("SETUSER").add("ringtail-perm").addKeys(AclTest.documentedAcl().split(" ")));
-      RedisURI uri = RedisURI.builder(server.uri()).withAuthentication("ringtail-perm", "secret").build();
+      root.sync()
+          .dispatch(
+              CommandType.ACL,
+              new StatusOutput<>(StringCodec.UTF8),
+              new CommandArgs<>(StringCodec.UTF8)
+                  .add("SETUSER")
+                  .add("ringtail-perm")
+                  .addKeys(AclTest.documentedAcl().split(" ")));
+      RedisURI uri =
+          RedisURI.builder(server.uri()).withAuthentication("ringtail-perm", "secret").build();
       try (StatefulRedisConnection<String, String> app = limited.connect(uri)) {
-        RedisBackend outside = RedisBackend.builder(app).keyPrefix("other").commandTimeout(TIMEOUT)
-            .outagePolicy(OutagePolicy.FAIL_CLOSED).build();
-        RateLimiter limiter = outside.rateLimiter("perm", RateLimitConfig.builder().limit(5)
-            .timeSource(new ManualTimeSource(1_000_000_000_000_000L)).build());
+        RedisBackend outside =
+            RedisBackend.builder(app)
+                .keyPrefix("other")
+                .commandTimeout(TIMEOUT)
+                .outagePolicy(OutagePolicy.FAIL_CLOSED)
+                .build();
+        RateLimiter limiter =
+            outside.rateLimiter(
+                "perm",
+                RateLimitConfig.builder()
+                    .limit(5)
+                    .timeSource(new ManualTimeSource(1_000_000_000_000_000L))
+                    .build());
         for (int i = 0; i < 30; i++) {
           long start = System.nanoTime();
           assertThatThrownBy(() -> limiter.tryAcquire("alice"))
-              .isInstanceOf(RedisRejectedException.class).hasMessageStartingWith("NOPERM");
-          assertThat(System.nanoTime() - start).as("answered by Redis, not by the timeout")
+              .isInstanceOf(RedisRejectedException.class)
+              .hasMessageStartingWith("NOPERM");
+          assertThat(System.nanoTime() - start)
+              .as("answered by Redis, not by the timeout")
               .isLessThan(TIMEOUT.toNanos());
         }
-        assertThatThrownBy(() -> outside.sumCap("perm", SumCapConfig.builder().cap(BigDecimal.TEN).build())
-            .tryAdd("alice", BigDecimal.ONE)).isInstanceOf(RedisRejectedException.class)
+        assertThatThrownBy(
+                () ->
+                    outside
+                        .sumCap("perm", SumCapConfig.builder().cap(BigDecimal.TEN).build())
+                        .tryAdd("alice", BigDecimal.ONE))
+            .isInstanceOf(RedisRejectedException.class)
             .hasMessageStartingWith("NOPERM");
         assertThat(outside.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);
         assertThat(outside.circuitBreaker().getMetrics().getNumberOfFailedCalls()).isZero();
@@ -91,8 +114,11 @@ class PermanentErrorTest {
   void wrongType_surfacesWithRedisMessage_andIsNotAnOutage(RedisProcess server) {
     RedisClient client = RedisTestSupport.client();
     try (StatefulRedisConnection<String, String> connection = client.connect(server.uri())) {
-      RedisBackend backend = RedisBackend.builder(connection).commandTimeout(TIMEOUT)
-          .outagePolicy(OutagePolicy.FAIL_OPEN).build();
+      RedisBackend backend =
+          RedisBackend.builder(connection)
+              .commandTimeout(TIMEOUT)
+              .outagePolicy(OutagePolicy.FAIL_OPEN)
+              .build();
       String name = RedisTestSupport.uniqueName("wrongtype");
       for (String key : DecisionKeys.of("ringtail", name, "bob", RedisRateLimiter.KEY_SUFFIXES)) {
         connection.sync().set(key, "not a limiter");
@@ -100,7 +126,8 @@ class PermanentErrorTest {
       RateLimiter limiter = backend.rateLimiter(name, RateLimitConfig.builder().limit(5).build());
       for (int i = 0; i < 10; i++) {
         assertThatThrownBy(() -> limiter.tryAcquire("bob"))
-            .isInstanceOf(RedisRejectedException.class).hasMessageContaining("WRONGTYPE");
+            .isInstanceOf(RedisRejectedException.class)
+            .hasMessageContaining("WRONGTYPE");
       }
       assertThat(limiter.tryAcquire("carol").allowed()).as("other keys are unaffected").isTrue();
       assertThat(backend.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);

@@ -1,10 +1,5 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.LocalRedisCluster;
-import io.ringtail.redis.testkit.BackendOptions;
-import io.ringtail.redis.testkit.RedisExtension;
-import io.ringtail.redis.testkit.RedisProcess;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
@@ -18,6 +13,10 @@ import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDetector;
+import io.ringtail.redis.testkit.BackendOptions;
+import io.ringtail.redis.testkit.LocalRedisCluster;
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,9 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Windows and decisions on a real local 3-master Redis Cluster: names are chosen so that
- * windows land on every master (and names with braces among them); every multi-key script runs
- * without CROSSSLOT, and scripts load themselves on each node (NOSCRIPT per node).
+ * Windows and decisions on a real local 3-master Redis Cluster: names are chosen so that windows
+ * land on every master (and names with braces among them); every multi-key script runs without
+ * CROSSSLOT, and scripts load themselves on each node (NOSCRIPT per node).
  */
 @ExtendWith(RedisExtension.class)
 @BackendOptions(cluster = true, outagePolicy = OutagePolicy.THROW)
@@ -93,12 +92,15 @@ class RedisClusterTest {
         assertThat(s.valueAtPercentile(95)).isEqualTo(950.0 * (m + 1));
         assertThat(windows.get(m).stats().failedCalls()).isZero();
         String[] keys = WindowKeys.window("ringtail", names.get(m));
-        try (StatefulRedisConnection<String, String> node = direct.connect(cluster.nodes().get(m).uri())) {
-          assertThat(node.sync().exists(keys[0], keys[1], keys[2])).as("keys of %s on master %d", names.get(m), m)
+        try (StatefulRedisConnection<String, String> node =
+            direct.connect(cluster.nodes().get(m).uri())) {
+          assertThat(node.sync().exists(keys[0], keys[1], keys[2]))
+              .as("keys of %s on master %d", names.get(m), m)
               .isEqualTo(3);
         }
       }
-      assertThat(windows.get(0).stats().scriptReloads()).as("each node loaded the scripts after NOSCRIPT")
+      assertThat(windows.get(0).stats().scriptReloads())
+          .as("each node loaded the scripts after NOSCRIPT")
           .isGreaterThanOrEqualTo(3);
     } finally {
       direct.shutdown(Duration.ZERO, Duration.ofSeconds(2));
@@ -108,16 +110,23 @@ class RedisClusterTest {
   @Test
   void serverClock_worksWithoutKeysOnACluster() {
     long wall = System.currentTimeMillis() * 1_000_000L;
-    assertThat(Math.abs(backend.serverClock().nanoTime() - wall)).isLessThan(Duration.ofSeconds(5).toNanos());
+    assertThat(Math.abs(backend.serverClock().nanoTime() - wall))
+        .isLessThan(Duration.ofSeconds(5).toNanos());
   }
 
   @Test
   void decisions_onEveryMaster() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
-    RateLimiter limiter = backend.rateLimiter("cluster-rl", RateLimitConfig.builder().limit(3).timeSource(time).build());
-    ThresholdDetector detector = backend.thresholdDetector("cluster-th",
-        ThresholdConfig.builder().threshold(2).timeSource(time).build());
-    SumCap cap = backend.sumCap("cluster-sum", SumCapConfig.builder().cap(new BigDecimal("10.00")).timeSource(time).build());
+    RateLimiter limiter =
+        backend.rateLimiter(
+            "cluster-rl", RateLimitConfig.builder().limit(3).timeSource(time).build());
+    ThresholdDetector detector =
+        backend.thresholdDetector(
+            "cluster-th", ThresholdConfig.builder().threshold(2).timeSource(time).build());
+    SumCap cap =
+        backend.sumCap(
+            "cluster-sum",
+            SumCapConfig.builder().cap(new BigDecimal("10.00")).timeSource(time).build());
     boolean[] covered = new boolean[3];
     String run = Long.toString(System.nanoTime());
     for (int i = 0; !(covered[0] && covered[1] && covered[2]); i++) {

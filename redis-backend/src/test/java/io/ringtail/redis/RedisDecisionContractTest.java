@@ -1,17 +1,16 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.BackendOptions;
-import io.ringtail.redis.testkit.RedisExtension;
-
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
-import io.ringtail.testkit.BoundedRateLimiterContract;
-import io.ringtail.testkit.RateLimiterContract;
 import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
-import io.ringtail.testkit.SumCapContract;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDetector;
+import io.ringtail.redis.testkit.BackendOptions;
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.testkit.BoundedRateLimiterContract;
+import io.ringtail.testkit.RateLimiterContract;
+import io.ringtail.testkit.SumCapContract;
 import io.ringtail.testkit.ThresholdDetectorContract;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;

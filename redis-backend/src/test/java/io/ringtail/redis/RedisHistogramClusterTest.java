@@ -1,8 +1,5 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.RedisExtension;
-import io.ringtail.redis.testkit.RedisProcess;
-import io.ringtail.redis.testkit.LocalRedisCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
@@ -11,6 +8,9 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.ringtail.ManualTimeSource;
+import io.ringtail.redis.testkit.LocalRedisCluster;
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The histogram window on the real local 3-master cluster: one window's buckets spread over
- * every master, a snapshot reads them with one MGET per hash-tag group, several processes merge
- * exactly, and scripts load on each node after NOSCRIPT.
+ * The histogram window on the real local 3-master cluster: one window's buckets spread over every
+ * master, a snapshot reads them with one MGET per hash-tag group, several processes merge exactly,
+ * and scripts load on each node after NOSCRIPT.
  */
 @ExtendWith(RedisExtension.class)
 class RedisHistogramClusterTest {
@@ -100,19 +100,24 @@ class RedisHistogramClusterTest {
         try (StatefulRedisConnection<String, String> c = direct.connect(node.uri())) {
           String stats = c.sync().info("commandstats");
           assertThat(stats).as("a snapshot runs no script").doesNotContain("cmdstat_evalsha");
-          java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_mget:calls=(\\d+),").matcher(stats);
+          java.util.regex.Matcher m =
+              java.util.regex.Pattern.compile("cmdstat_mget:calls=(\\d+),").matcher(stats);
           reads += m.find() ? Integer.parseInt(m.group(1)) : 0;
         }
       }
-      assertThat(reads).as("one MGET per hash-tag group, sent together").isEqualTo(HistogramKeys.GROUPS);
+      assertThat(reads)
+          .as("one MGET per hash-tag group, sent together")
+          .isEqualTo(HistogramKeys.GROUPS);
       assertThat(s.count()).isEqualTo(count);
       assertThat(s.sum()).isEqualTo(sum);
       assertThat(s.min()).isEqualTo(1_000);
       assertThat(s.max()).isEqualTo(100_059);
-      assertThat(s.valueAtPercentile(50)).isCloseTo(50_000, org.assertj.core.api.Assertions.within(600.0));
+      assertThat(s.valueAtPercentile(50))
+          .isCloseTo(50_000, org.assertj.core.api.Assertions.within(600.0));
       assertThat(s.publishers()).isEqualTo(3);
 
-      HistogramKeys keys = new HistogramKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
+      HistogramKeys keys =
+          new HistogramKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
       int[] bucketsOnMaster = new int[3];
       for (long b = firstBucket; b < firstBucket + 60; b++) {
         String[] k = keys.bucket(b);
@@ -120,15 +125,19 @@ class RedisHistogramClusterTest {
         String fresh = keys.freshness(HistogramKeys.group(b));
         assertThat(master(k[1])).isEqualTo(m);
         assertThat(master(fresh)).isEqualTo(m);
-        try (StatefulRedisConnection<String, String> node = direct.connect(cluster.nodes().get(m).uri())) {
-          assertThat(node.sync().exists(k[0], k[1], fresh)).as("bucket %d on master %d", b, m).isEqualTo(3);
+        try (StatefulRedisConnection<String, String> node =
+            direct.connect(cluster.nodes().get(m).uri())) {
+          assertThat(node.sync().exists(k[0], k[1], fresh))
+              .as("bucket %d on master %d", b, m)
+              .isEqualTo(3);
         }
         bucketsOnMaster[m]++;
       }
       for (int m = 0; m < 3; m++) {
         assertThat(bucketsOnMaster[m]).as("buckets on master %d", m).isGreaterThanOrEqualTo(10);
       }
-      assertThat(processes.get(0).stats().scriptReloads()).as("each node loaded the scripts after NOSCRIPT")
+      assertThat(processes.get(0).stats().scriptReloads())
+          .as("each node loaded the scripts after NOSCRIPT")
           .isGreaterThanOrEqualTo(3);
       for (RedisHistogramWindow p : processes) {
         assertThat(p.stats().failedCalls()).isZero();

@@ -1,13 +1,13 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.RedisExtension;
-import io.ringtail.redis.testkit.RedisProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
-import io.ringtail.testkit.RollingWindowContract;
 import io.ringtail.WindowConfig;
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
+import io.ringtail.testkit.RollingWindowContract;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,8 +35,10 @@ class RedisHistogramWindowContractTest extends RollingWindowContract {
 
   @Override
   protected RollingWindow newWindow(Duration length, int buckets, ManualTimeSource time) {
-    return backend.histogramWindow(RedisTestSupport.uniqueName("histogram-contract"))
+    return backend
+        .histogramWindow(RedisTestSupport.uniqueName("histogram-contract"))
         .config(WindowConfig.builder().length(length).buckets(buckets).significantDigits(2).build())
-        .timeSource(time).build();
+        .timeSource(time)
+        .build();
   }
 }

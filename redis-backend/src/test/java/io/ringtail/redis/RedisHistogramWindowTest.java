@@ -1,6 +1,5 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.RedisProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -8,9 +7,10 @@ import static org.assertj.core.api.Assertions.within;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.ringtail.testkit.ExactWindowModel;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowConfig;
+import io.ringtail.redis.testkit.RedisProcess;
+import io.ringtail.testkit.ExactWindowModel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,9 +25,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The histogram window on a dedicated real redis-server: several processes (windows with their
- * own publisher ids) merging into one fleet view, retried publications, outages (SIGSTOP),
- * process death, freshness, expiry and argument checks.
+ * The histogram window on a dedicated real redis-server: several processes (windows with their own
+ * publisher ids) merging into one fleet view, retried publications, outages (SIGSTOP), process
+ * death, freshness, expiry and argument checks.
  */
 class RedisHistogramWindowTest {
   private static final Duration TIMEOUT = Duration.ofMillis(200);
@@ -62,28 +62,37 @@ class RedisHistogramWindowTest {
   }
 
   private static void awaitFlushed(RedisHistogramWindow w) {
-    RedisTestSupport.await(Duration.ofSeconds(30), "pending deltas published",
-        () -> w.flush(Duration.ofMillis(500)), () -> w.stats().toString());
+    RedisTestSupport.await(
+        Duration.ofSeconds(30),
+        "pending deltas published",
+        () -> w.flush(Duration.ofMillis(500)),
+        () -> w.stats().toString());
   }
 
   /** A snapshot once the breaker, opened by a fault, lets every read through again. */
   private static RedisHistogramSnapshot snapshotOnceClosed(RedisHistogramWindow w) {
     RedisHistogramSnapshot[] out = new RedisHistogramSnapshot[1];
-    RedisTestSupport.await(Duration.ofSeconds(30), "a snapshot", () -> {
-      try {
-        out[0] = w.snapshot();
-        return true;
-      } catch (RedisUnavailableException e) {
-        return false;
-      }
-    });
+    RedisTestSupport.await(
+        Duration.ofSeconds(30),
+        "a snapshot",
+        () -> {
+          try {
+            out[0] = w.snapshot();
+            return true;
+          } catch (RedisUnavailableException e) {
+            return false;
+          }
+        });
     return out[0];
   }
 
   @Test
   void fleetOfProcesses_matchesExactModel() {
     patientClient = RedisTestSupport.client();
-    backend = RedisBackend.builder(RedisTestSupport.connect(patientClient, server)).commandTimeout(Duration.ofSeconds(2)).build();
+    backend =
+        RedisBackend.builder(RedisTestSupport.connect(patientClient, server))
+            .commandTimeout(Duration.ofSeconds(2))
+            .build();
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("fleet");
     List<RedisHistogramWindow> processes = new ArrayList<>();
@@ -139,7 +148,9 @@ class RedisHistogramWindowTest {
       assertThat(w.stats().failedCalls()).isPositive();
     }
     awaitFlushed(w);
-    assertThat(w.stats().retriedDuplicates()).as("the retry found its delta applied: %s", w.stats()).isPositive();
+    assertThat(w.stats().retriedDuplicates())
+        .as("the retry found its delta applied: %s", w.stats())
+        .isPositive();
     RedisHistogramSnapshot s = snapshotOnceClosed(w);
     assertThat(s.count()).isEqualTo(1_001);
     assertThat(s.sum()).isEqualTo(1_500_500);
@@ -176,7 +187,8 @@ class RedisHistogramWindowTest {
   @Test
   void outageBeyondTheBound_dropsOldestBuckets_andCountsThem() {
     ManualTimeSource time = new ManualTimeSource(T0);
-    RedisHistogramWindow w = window(RedisTestSupport.uniqueName("bounded"), time).maxPendingBuckets(3).build();
+    RedisHistogramWindow w =
+        window(RedisTestSupport.uniqueName("bounded"), time).maxPendingBuckets(3).build();
     server.kill();
     try {
       for (int second = 0; second < 6; second++) {
@@ -245,7 +257,10 @@ class RedisHistogramWindowTest {
     RedisHistogramSnapshot s = window(name, time).build().snapshot();
     long lost = recorded - s.count();
     assertThat(rounds).isEqualTo(5);
-    assertThat(lost).as("lost samples").isPositive().isEqualTo(recorded - atLastPublication)
+    assertThat(lost)
+        .as("lost samples")
+        .isPositive()
+        .isEqualTo(recorded - atLastPublication)
         .isLessThanOrEqualTo(interval.toNanos() / gap.toNanos());
   }
 
@@ -270,7 +285,8 @@ class RedisHistogramWindowTest {
 
   @Test
   void emptyFleet_isFreshAndEmpty() {
-    RedisHistogramSnapshot s = window(RedisTestSupport.uniqueName("none"), new ManualTimeSource(T0)).build().snapshot();
+    RedisHistogramSnapshot s =
+        window(RedisTestSupport.uniqueName("none"), new ManualTimeSource(T0)).build().snapshot();
     assertThat(s.isEmpty()).isTrue();
     assertThat(s.publishers()).isZero();
     assertThat(s.stalenessNanos()).isZero();
@@ -288,7 +304,8 @@ class RedisHistogramWindowTest {
     long found = 0;
     for (long b = bucket - 1; b <= bucket; b++) {
       String[] bucketKeys = keys.bucket(b);
-      for (String key : new String[] {bucketKeys[0], bucketKeys[1], keys.freshness(HistogramKeys.group(b))}) {
+      for (String key :
+          new String[] {bucketKeys[0], bucketKeys[1], keys.freshness(HistogramKeys.group(b))}) {
         long ttl = connection.sync().pttl(key);
         if (ttl > 0) {
           found++;
@@ -325,7 +342,10 @@ class RedisHistogramWindowTest {
     assertThat(s.count()).isEqualTo(count);
     assertThat(s.publishers()).isEqualTo(5);
     String stats = connection.sync().info("commandstats");
-    assertThat(stats).contains("cmdstat_mget:calls=1,").doesNotContain("cmdstat_evalsha").doesNotContain("cmdstat_eval:");
+    assertThat(stats)
+        .contains("cmdstat_mget:calls=1,")
+        .doesNotContain("cmdstat_evalsha")
+        .doesNotContain("cmdstat_eval:");
   }
 
   @Test
@@ -350,7 +370,9 @@ class RedisHistogramWindowTest {
     time.advance(Duration.ofSeconds(1));
     alive.record(2);
     RedisHistogramSnapshot after = alive.snapshot();
-    assertThat(after.publishers()).as("the dead process's only bucket has left the window").isEqualTo(1);
+    assertThat(after.publishers())
+        .as("the dead process's only bucket has left the window")
+        .isEqualTo(1);
     assertThat(after.stalenessNanos()).isZero();
 
     // once the live process publishes into that bucket's hash-tag group again, the entry is gone
@@ -370,7 +392,8 @@ class RedisHistogramWindowTest {
   }
 
   private byte[] bytes(String key) {
-    try (StatefulRedisConnection<byte[], byte[]> raw = client.connect(ByteArrayCodec.INSTANCE, server.uri())) {
+    try (StatefulRedisConnection<byte[], byte[]> raw =
+        client.connect(ByteArrayCodec.INSTANCE, server.uri())) {
       return raw.sync().get(key.getBytes(StandardCharsets.UTF_8));
     }
   }
@@ -378,8 +401,10 @@ class RedisHistogramWindowTest {
   @Test
   void recordingThreads_withConcurrentSnapshots_loseNothing() throws Exception {
     ManualTimeSource time = new ManualTimeSource(T0);
-    RedisHistogramWindow w = window(RedisTestSupport.uniqueName("stress"), time)
-        .publishInterval(Duration.ofMillis(1)).build();
+    RedisHistogramWindow w =
+        window(RedisTestSupport.uniqueName("stress"), time)
+            .publishInterval(Duration.ofMillis(1))
+            .build();
     int threads = 4;
     int perThread = 100_000;
     AtomicBoolean done = new AtomicBoolean();
@@ -388,23 +413,29 @@ class RedisHistogramWindowTest {
       List<Future<?>> writers = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         long value = t + 1;
-        writers.add(pool.submit(() -> {
-          for (int i = 0; i < perThread; i++) {
-            w.record(value);
-          }
-        }));
+        writers.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < perThread; i++) {
+                    w.record(value);
+                  }
+                }));
       }
-      Future<?> ticker = pool.submit(() -> {
-        while (!done.get()) {
-          time.advance(Duration.ofMillis(3));
-          Thread.onSpinWait();
-        }
-      });
-      Future<?> reader = pool.submit(() -> {
-        while (!done.get()) {
-          assertThat(w.snapshot().count()).isLessThanOrEqualTo((long) threads * perThread);
-        }
-      });
+      Future<?> ticker =
+          pool.submit(
+              () -> {
+                while (!done.get()) {
+                  time.advance(Duration.ofMillis(3));
+                  Thread.onSpinWait();
+                }
+              });
+      Future<?> reader =
+          pool.submit(
+              () -> {
+                while (!done.get()) {
+                  assertThat(w.snapshot().count()).isLessThanOrEqualTo((long) threads * perThread);
+                }
+              });
       for (Future<?> f : writers) {
         f.get();
       }
@@ -435,7 +466,8 @@ class RedisHistogramWindowTest {
 
   @Test
   void snapshot_whileRedisIsDown_throwsWithinTheTimeout() {
-    RedisHistogramWindow w = window(RedisTestSupport.uniqueName("down"), new ManualTimeSource(T0)).build();
+    RedisHistogramWindow w =
+        window(RedisTestSupport.uniqueName("down"), new ManualTimeSource(T0)).build();
     w.record(1);
     server.pause();
     try {
@@ -446,7 +478,8 @@ class RedisHistogramWindowTest {
       for (int i = 0; i < 1_000; i++) {
         w.record(i);
       }
-      assertThat(System.nanoTime() - before).as("records never wait for Redis")
+      assertThat(System.nanoTime() - before)
+          .as("records never wait for Redis")
           .isLessThan(Duration.ofMillis(150).toNanos());
     } finally {
       server.resume();
@@ -455,22 +488,33 @@ class RedisHistogramWindowTest {
 
   @Test
   void builder_rejectsBadArguments_namingThem() {
-    assertThatThrownBy(() -> backend.histogramWindow(null)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> backend.histogramWindow(null))
+        .isInstanceOf(NullPointerException.class)
         .hasMessageContaining("name");
-    assertThatThrownBy(() -> backend.histogramWindow("")).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> backend.histogramWindow(""))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("name");
     RedisHistogramWindow.Builder b = backend.histogramWindow("x");
-    assertThatThrownBy(() -> b.publishInterval(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("publishInterval").hasMessageContaining("PT0S");
-    assertThatThrownBy(() -> b.maxPendingBuckets(0)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("maxPendingBuckets").hasMessageContaining("but was 0");
-    assertThatThrownBy(() -> b.config(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("config");
-    assertThatThrownBy(() -> b.timeSource(null)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> b.publishInterval(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("publishInterval")
+        .hasMessageContaining("PT0S");
+    assertThatThrownBy(() -> b.maxPendingBuckets(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxPendingBuckets")
+        .hasMessageContaining("but was 0");
+    assertThatThrownBy(() -> b.config(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("config");
+    assertThatThrownBy(() -> b.timeSource(null))
+        .isInstanceOf(NullPointerException.class)
         .hasMessageContaining("timeSource");
-    assertThatThrownBy(() -> b.scheduler(null)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> b.scheduler(null))
+        .isInstanceOf(NullPointerException.class)
         .hasMessageContaining("scheduler");
     RedisHistogramWindow w = b.timeSource(new ManualTimeSource(T0)).build();
-    assertThatThrownBy(() -> w.flush(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> w.flush(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("timeout");
   }
 }

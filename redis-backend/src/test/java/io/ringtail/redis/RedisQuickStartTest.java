@@ -32,29 +32,49 @@ class RedisQuickStartTest {
     RedisURI redisUri = server.uri();
     long elapsedNanos = 42_000_000;
     // docs:redis-quick-start:start
-    RedisClient client = RedisClient.create(redisUri);                              // redis://host:port
-    client.setOptions(RedisBackend.failFastClientOptions(Duration.ofMillis(250)));  // see "Failure"
-    StatefulRedisConnection<String, String> connection = client.connect();           // yours to close
+    RedisClient client = RedisClient.create(redisUri); // redis://host:port
+    client.setOptions(RedisBackend.failFastClientOptions(Duration.ofMillis(250))); // see "Failure"
+    StatefulRedisConnection<String, String> connection = client.connect(); // yours to close
 
-    RedisBackend redis = RedisBackend.builder(connection)    // or a StatefulRedisClusterConnection
-        .commandTimeout(Duration.ofMillis(250))
-        .outagePolicy(OutagePolicy.FAIL_OPEN)                 // what decisions answer during an outage
-        .build();
+    RedisBackend redis =
+        RedisBackend.builder(connection) // or a StatefulRedisClusterConnection
+            .commandTimeout(Duration.ofMillis(250))
+            .outagePolicy(OutagePolicy.FAIL_OPEN) // what decisions answer during an outage
+            .build();
 
     // A window the fleet shares by name: count, sum, mean, min, max, exact P95 of the last minute.
-    RedisRollingWindow latency = redis.window("checkout-latency").length(Duration.ofMinutes(1)).build();
-    latency.record(elapsedNanos);                 // asynchronous, never throws, never blocks > timeout
-    WindowSnapshot s = latency.snapshot();        // the shared io.ringtail.WindowSnapshot
-    double p95 = s.valueAtPercentile(95);         // exact nearest rank, computed on the server
+    RedisRollingWindow latency =
+        redis.window("checkout-latency").length(Duration.ofMinutes(1)).build();
+    latency.record(elapsedNanos); // asynchronous, never throws, never blocks > timeout
+    WindowSnapshot s = latency.snapshot(); // the shared io.ringtail.WindowSnapshot
+    double p95 = s.valueAtPercentile(95); // exact nearest rank, computed on the server
 
     // The keyed decisions, fleet-wide: swap ThresholdDetector.inProcess(config) for this.
-    TimeSource fleetClock = redis.serverClock();  // one time base for the fleet (Redis TIME)
-    ThresholdDetector failedLogons = redis.thresholdDetector("failed-logons", ThresholdConfig.builder()
-        .threshold(10).window(Duration.ofSeconds(60)).timeSource(fleetClock).build());
-    RateLimiter perClient = redis.rateLimiter("api", RateLimitConfig.builder()
-        .limit(100).window(Duration.ofMinutes(1)).timeSource(fleetClock).build());
-    SumCap purchases = redis.sumCap("purchases", SumCapConfig.builder()
-        .cap(new BigDecimal("10.00")).window(Duration.ofDays(7)).timeSource(fleetClock).build());
+    TimeSource fleetClock = redis.serverClock(); // one time base for the fleet (Redis TIME)
+    ThresholdDetector failedLogons =
+        redis.thresholdDetector(
+            "failed-logons",
+            ThresholdConfig.builder()
+                .threshold(10)
+                .window(Duration.ofSeconds(60))
+                .timeSource(fleetClock)
+                .build());
+    RateLimiter perClient =
+        redis.rateLimiter(
+            "api",
+            RateLimitConfig.builder()
+                .limit(100)
+                .window(Duration.ofMinutes(1))
+                .timeSource(fleetClock)
+                .build());
+    SumCap purchases =
+        redis.sumCap(
+            "purchases",
+            SumCapConfig.builder()
+                .cap(new BigDecimal("10.00"))
+                .window(Duration.ofDays(7))
+                .timeSource(fleetClock)
+                .build());
     // docs:redis-quick-start:end
     try {
       assertThat(s.count()).isEqualTo(1);
@@ -84,14 +104,16 @@ class RedisQuickStartTest {
       RedisRollingWindow logins = redis.window("failed-logins").build();
 
       // per-bucket histograms: any rate, within the configured precision
-      RedisHistogramWindow checkout = redis.histogramWindow("checkout-latency")
-          .config(WindowConfig.defaults())          // 60 s in 60 buckets, 2 significant digits
-          .publishInterval(Duration.ofSeconds(1))   // default
-          .build();
-      checkout.record(latencyNanos);                // local, no Redis call, 0 B
+      RedisHistogramWindow checkout =
+          redis
+              .histogramWindow("checkout-latency")
+              .config(WindowConfig.defaults()) // 60 s in 60 buckets, 2 significant digits
+              .publishInterval(Duration.ofSeconds(1)) // default
+              .build();
+      checkout.record(latencyNanos); // local, no Redis call, 0 B
       RedisHistogramSnapshot fleet = checkout.snapshot();
-      fleet.valueAtPercentile(95);                  // the whole fleet's P95, within 1 %
-      fleet.stalenessNanos();                       // how far behind the fleet view may be
+      fleet.valueAtPercentile(95); // the whole fleet's P95, within 1 %
+      fleet.stalenessNanos(); // how far behind the fleet view may be
       // docs:fleet-windows:end
       logins.record(1);
       assertThat(logins.flush(Duration.ofSeconds(5))).isTrue();

@@ -1,9 +1,8 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.RedisExtension;
-
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
+import io.ringtail.redis.testkit.RedisExtension;
 import io.ringtail.testkit.RollingWindowContract;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,8 +20,12 @@ class RedisRollingWindowContractTest extends RollingWindowContract {
 
   @Override
   protected RollingWindow newWindow(Duration length, int buckets, ManualTimeSource time) {
-    return backend.window(RedisTestSupport.uniqueName("contract")).length(length).timeSource(time)
-        .percentiles(0, 1, 25, 50, 90, 95, 99, 99.9, 100).build();
+    return backend
+        .window(RedisTestSupport.uniqueName("contract"))
+        .length(length)
+        .timeSource(time)
+        .percentiles(0, 1, 25, 50, 90, 95, 99, 99.9, 100)
+        .build();
   }
 
   @Override

@@ -1,7 +1,5 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.RedisExtension;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,11 +7,12 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
-import io.ringtail.testkit.ExactWindowModel;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.WindowTotals;
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.testkit.ExactWindowModel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,7 +50,8 @@ class RedisRollingWindowTest {
       w.record(i * 100);
     }
     List<String> time = redis.time();
-    long serverNanos = (Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1))) * 1000;
+    long serverNanos =
+        (Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1))) * 1000;
     WindowSnapshot s = w.snapshot();
     assertThat(s.count()).isEqualTo(10);
     assertThat(s.sum()).isEqualTo(5500);
@@ -65,8 +65,10 @@ class RedisRollingWindowTest {
   void totals_areWhatEachProcessStored_andOutliveTheWindow() {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("totals");
-    RedisRollingWindow a = backend.window(name).length(Duration.ofSeconds(10)).timeSource(time).build();
-    RedisRollingWindow b = backend.window(name).length(Duration.ofSeconds(10)).timeSource(time).build();
+    RedisRollingWindow a =
+        backend.window(name).length(Duration.ofSeconds(10)).timeSource(time).build();
+    RedisRollingWindow b =
+        backend.window(name).length(Duration.ofSeconds(10)).timeSource(time).build();
     a.record("e1", 100);
     a.record("e1", 100); // duplicate: stored once
     a.record(-5);
@@ -139,7 +141,9 @@ class RedisRollingWindowTest {
     WindowSnapshot s = w.snapshot();
     assertThat(s.sum()).isEqualTo(sum);
     assertThat(s.max()).isEqualTo((double) (Long.MAX_VALUE / 4));
-    assertThat(s.valueAtPercentile(40)).as("a double answer, as WindowSnapshot returns").isEqualTo((double) big);
+    assertThat(s.valueAtPercentile(40))
+        .as("a double answer, as WindowSnapshot returns")
+        .isEqualTo((double) big);
     time.advance(Duration.ofSeconds(61));
     w.record(1);
     assertThat(w.snapshot().sum()).as("evicting big values subtracts them exactly").isEqualTo(1);
@@ -168,7 +172,10 @@ class RedisRollingWindowTest {
       if (random.nextInt(50) == 0) {
         time.advance(Duration.ofMillis(random.nextInt(1, 2_000)));
       }
-      long v = random.nextInt(4) == 0 ? random.nextLong(0, 20) : random.nextLong(0, Long.MAX_VALUE / 100_000);
+      long v =
+          random.nextInt(4) == 0
+              ? random.nextLong(0, 20)
+              : random.nextLong(0, Long.MAX_VALUE / 100_000);
       w.record(v);
       model.record(v, time.nanoTime());
       if (i % 2_500 == 2_499) {
@@ -177,7 +184,9 @@ class RedisRollingWindowTest {
         assertThat(s.count()).isEqualTo(exact.count());
         assertThat(s.sum()).isEqualTo(exact.sum());
         for (double p : ps) {
-          assertThat((long) s.valueAtPercentile(p)).as("p" + p).isEqualTo(exact.valueAtPercentile(p));
+          assertThat((long) s.valueAtPercentile(p))
+              .as("p" + p)
+              .isEqualTo(exact.valueAtPercentile(p));
         }
       }
     }
@@ -201,18 +210,19 @@ class RedisRollingWindowTest {
   void cardinalityCap_trimsOldest_countsAndWarns() {
     List<LogRecord> logged = new CopyOnWriteArrayList<>();
     Logger jul = Logger.getLogger(RedisRollingWindow.class.getName());
-    Handler handler = new Handler() {
-      @Override
-      public void publish(LogRecord record) {
-        logged.add(record);
-      }
+    Handler handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            logged.add(record);
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     jul.addHandler(handler);
     try {
       ManualTimeSource time = new ManualTimeSource(T0);
@@ -226,8 +236,9 @@ class RedisRollingWindowTest {
       assertThat(s.min()).as("the oldest were trimmed").isEqualTo(50);
       assertThat(s.sum()).isEqualTo((50 + 149) * 100 / 2);
       assertThat(w.stats().trimmed()).isEqualTo(50);
-      assertThat(logged).anySatisfy(r ->
-          assertThat(r.getMessage()).contains(RedisRollingWindow.CARDINALITY_CAP_WARNING));
+      assertThat(logged)
+          .anySatisfy(
+              r -> assertThat(r.getMessage()).contains(RedisRollingWindow.CARDINALITY_CAP_WARNING));
     } finally {
       jul.removeHandler(handler);
     }
@@ -244,8 +255,8 @@ class RedisRollingWindowTest {
     for (String key : new String[] {keys[0], keys[1], keys[2], keys[3]}) {
       assertThat(redis.pttl(key)).as(key).isBetween(1L, 1_100L);
     }
-    RedisTestSupport.await(Duration.ofSeconds(5), "idle keys to expire",
-        () -> redis.exists(keys) == 0);
+    RedisTestSupport.await(
+        Duration.ofSeconds(5), "idle keys to expire", () -> redis.exists(keys) == 0);
   }
 
   @Test
@@ -281,10 +292,19 @@ class RedisRollingWindowTest {
     time.advance(Duration.ofMinutes(2));
     String[] keys = WindowKeys.window("ringtail", name);
     long nowMicros = time.nanoTime() / 1000;
-    List<Object> first = redis.evalsha(Scripts.WINDOW_SNAPSHOT.sha, ScriptOutputType.MULTI, keys,
-        Long.toString(60_000_000), "500", "5000", Long.toString(nowMicros), "-1");
+    List<Object> first =
+        redis.evalsha(
+            Scripts.WINDOW_SNAPSHOT.sha,
+            ScriptOutputType.MULTI,
+            keys,
+            Long.toString(60_000_000),
+            "500",
+            "5000",
+            Long.toString(nowMicros),
+            "-1");
     assertThat(WindowProtocol.SnapshotReply.parse(first).backlog())
-        .as("one call evicts at most its budget and says so").isTrue();
+        .as("one call evicts at most its budget and says so")
+        .isTrue();
     assertThat(redis.zcard(keys[0])).isEqualTo(7_000);
     WindowSnapshot s = w.snapshot();
     assertThat(s.isEmpty()).isTrue();
@@ -309,34 +329,52 @@ class RedisRollingWindowTest {
   @Test
   void badInput_isRejectedBeforeAnythingIsSent(StatefulRedisConnection<String, String> connection) {
     long before = commandCount();
-    assertThatThrownBy(() -> backend.window("").build()).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> backend.window("").build())
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("name");
-    assertThatThrownBy(() -> window("w").length(Duration.ZERO).build()).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("length").hasMessageContaining("PT0S");
-    assertThatThrownBy(() -> window("w").length(Duration.ofDays(400)).build()).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> window("w").length(Duration.ZERO).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("length")
+        .hasMessageContaining("PT0S");
+    assertThatThrownBy(() -> window("w").length(Duration.ofDays(400)).build())
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("PT9600H");
-    assertThatThrownBy(() -> window("w").maxSamples(-5).build()).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> window("w").maxSamples(-5).build())
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("-5");
-    assertThatThrownBy(() -> window("w").percentiles(50, Double.NaN).build()).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> window("w").percentiles(50, Double.NaN).build())
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("NaN");
     assertThatThrownBy(() -> window("w").maxClockSkew(Duration.ofSeconds(1)).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeSource");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("timeSource");
     RedisRollingWindow w = window("w").build();
-    assertThatThrownBy(() -> w.record("", 1)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> w.record("", 1))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("eventId");
-    assertThatThrownBy(() -> w.snapshot(101)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> w.snapshot(101))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("101");
-    assertThatThrownBy(() -> RedisBackend.builder(connection).keyPrefix("a{b").build()).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> RedisBackend.builder(connection).keyPrefix("a{b").build())
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("keyPrefix");
-    assertThatThrownBy(() -> RedisBackend.builder(connection).commandTimeout(Duration.ofMillis(-1)).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("commandTimeout");
-    assertThat(commandCount()).as("nothing reached Redis (INFO itself is one command)").isEqualTo(before + 1);
+    assertThatThrownBy(
+            () -> RedisBackend.builder(connection).commandTimeout(Duration.ofMillis(-1)).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("commandTimeout");
+    assertThat(commandCount())
+        .as("nothing reached Redis (INFO itself is one command)")
+        .isEqualTo(before + 1);
   }
 
   private static long commandCount() {
     String stats = redis.info("stats");
-    return stats.lines().filter(l -> l.startsWith("total_commands_processed:"))
-        .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).findFirst().orElseThrow();
+    return stats
+        .lines()
+        .filter(l -> l.startsWith("total_commands_processed:"))
+        .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim()))
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
@@ -350,14 +388,16 @@ class RedisRollingWindowTest {
         RedisRollingWindow w = backends[k].window(name).build();
         windows.add(w);
         int worker = k;
-        workers.add(new Thread(() -> {
-          for (int i = 0; i < 5_000; i++) {
-            w.record("w" + worker + "-" + i, worker + 1);
-            if (i % 1000 == 0) {
-              w.record("w" + worker + "-" + i, worker + 1);
-            }
-          }
-        }));
+        workers.add(
+            new Thread(
+                () -> {
+                  for (int i = 0; i < 5_000; i++) {
+                    w.record("w" + worker + "-" + i, worker + 1);
+                    if (i % 1000 == 0) {
+                      w.record("w" + worker + "-" + i, worker + 1);
+                    }
+                  }
+                }));
       }
       workers.forEach(Thread::start);
       for (Thread t : workers) {
@@ -370,14 +410,17 @@ class RedisRollingWindowTest {
       assertThat(s.count()).isEqualTo(10_000);
       assertThat(s.sum()).isEqualTo(5_000 * 1 + 5_000 * 2);
       assertThat(windows.get(1).snapshot().count()).isEqualTo(10_000);
-      assertThat(windows.get(0).stats().duplicates() + windows.get(1).stats().duplicates()).isEqualTo(10);
+      assertThat(windows.get(0).stats().duplicates() + windows.get(1).stats().duplicates())
+          .isEqualTo(10);
     }
   }
 
   @Test
   void localFallback_isOnlyBuiltWhenAsked() {
-    RedisRollingWindow w = window("local").localFallback(WindowConfig.builder().length(Duration.ofMinutes(1)).build())
-        .build();
+    RedisRollingWindow w =
+        window("local")
+            .localFallback(WindowConfig.builder().length(Duration.ofMinutes(1)).build())
+            .build();
     w.record(5);
     assertThat(w.snapshot().count()).isEqualTo(1);
     assertThat(w.footprintBytes()).isGreaterThan(window("nolocal").build().footprintBytes());

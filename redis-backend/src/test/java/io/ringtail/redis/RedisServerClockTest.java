@@ -17,11 +17,14 @@ class RedisServerClockTest {
   private static final long SLOW_FIRST_CALL_NANOS = Duration.ofMillis(80).toNanos();
 
   @Test
-  void slowFirstRoundTrip_doesNotSetTheOffset(RedisBackend backend, RedisCommands<String, String> redis) {
+  void slowFirstRoundTrip_doesNotSetTheOffset(
+      RedisBackend backend, RedisCommands<String, String> redis) {
     // A cold first call spends its time on the way out (class loading, script loading): its
     // midpoint lies before the server read TIME, so an offset taken from it runs ahead.
     AtomicBoolean first = new AtomicBoolean(true);
-    TimeSource local = () -> first.getAndSet(false) ? System.nanoTime() - SLOW_FIRST_CALL_NANOS : System.nanoTime();
+    TimeSource local =
+        () ->
+            first.getAndSet(false) ? System.nanoTime() - SLOW_FIRST_CALL_NANOS : System.nanoTime();
     TimeSource clock = new RedisServerClock(backend.runner, local);
 
     long error = Long.MAX_VALUE;
@@ -29,7 +32,8 @@ class RedisServerClockTest {
       long before = clock.nanoTime();
       List<String> time = redis.time();
       long after = clock.nanoTime();
-      long server = Long.parseLong(time.get(0)) * 1_000_000_000L + Long.parseLong(time.get(1)) * 1_000L;
+      long server =
+          Long.parseLong(time.get(0)) * 1_000_000_000L + Long.parseLong(time.get(1)) * 1_000L;
       long midpoint = before + (after - before) / 2;
       error = Math.min(error, Math.abs(midpoint - server));
     }

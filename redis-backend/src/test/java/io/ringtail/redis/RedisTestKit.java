@@ -23,7 +23,10 @@ public final class RedisTestKit {
     return Scripts.WINDOW_SNAPSHOT.sha;
   }
 
-  /** The keys of window {@code name} under {@code prefix}: time ZSET, value ZSET, sum, rejected ZSET. */
+  /**
+   * The keys of window {@code name} under {@code prefix}: time ZSET, value ZSET, sum, rejected
+   * ZSET.
+   */
   public static String[] windowKeys(String prefix, String name) {
     return WindowKeys.window(prefix, name);
   }

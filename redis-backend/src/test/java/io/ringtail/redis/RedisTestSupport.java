@@ -1,9 +1,8 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.RedisProcess;
-
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.ringtail.redis.testkit.RedisProcess;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
@@ -32,11 +31,16 @@ final class RedisTestSupport {
   }
 
   /** {@link #await} whose failure message ends with {@code state}. */
-  static void await(Duration timeout, String what, BooleanSupplier condition, java.util.function.Supplier<String> state) {
+  static void await(
+      Duration timeout,
+      String what,
+      BooleanSupplier condition,
+      java.util.function.Supplier<String> state) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what + " " + state.get());
+        throw new AssertionError(
+            "timed out after " + timeout + " waiting for " + what + " " + state.get());
       }
       RedisProcess.pollPause();
     }

@@ -1,13 +1,12 @@
 package io.ringtail.redis;
 
-import io.ringtail.redis.testkit.RedisExtension;
-import io.ringtail.redis.testkit.RedisProcess;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,8 +32,12 @@ class RedisWindowStressTest {
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try (StatefulRedisConnection<String, String> c = RedisTestSupport.connect(client, server)) {
       RedisBackend backend = RedisBackend.builder(c).commandTimeout(Duration.ofSeconds(5)).build();
-      RedisRollingWindow w = backend.window(RedisTestSupport.uniqueName("stress")).length(Duration.ofMinutes(5))
-          .maxInFlight(512).build();
+      RedisRollingWindow w =
+          backend
+              .window(RedisTestSupport.uniqueName("stress"))
+              .length(Duration.ofMinutes(5))
+              .maxInFlight(512)
+              .build();
       int writers = 6;
       int perWriter = 5_000;
       AtomicBoolean done = new AtomicBoolean();
@@ -42,27 +45,31 @@ class RedisWindowStressTest {
       List<Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < writers; t++) {
         int writer = t;
-        futures.add(pool.submit(() -> {
-          for (int i = 0; i < perWriter; i++) {
-            w.record("w" + writer + "-" + i, writer + 1);
-            if (i % 100 == 0) {
-              w.record("w" + writer + "-" + i, writer + 1);
-            }
-          }
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < perWriter; i++) {
+                    w.record("w" + writer + "-" + i, writer + 1);
+                    if (i % 100 == 0) {
+                      w.record("w" + writer + "-" + i, writer + 1);
+                    }
+                  }
+                }));
       }
       List<Future<?>> readers = new ArrayList<>();
       for (int r = 0; r < 2; r++) {
-        readers.add(pool.submit(() -> {
-          long last = 0;
-          while (!done.get()) {
-            WindowSnapshot s = w.snapshot(50, 95);
-            assertThat(s.count()).isGreaterThanOrEqualTo(last);
-            last = s.count();
-            snapshots.incrementAndGet();
-          }
-          return null;
-        }));
+        readers.add(
+            pool.submit(
+                () -> {
+                  long last = 0;
+                  while (!done.get()) {
+                    WindowSnapshot s = w.snapshot(50, 95);
+                    assertThat(s.count()).isGreaterThanOrEqualTo(last);
+                    last = s.count();
+                    snapshots.incrementAndGet();
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : futures) {
         f.get();

@@ -12,21 +12,24 @@ import java.util.stream.Stream;
 /**
  * A bad-input sweep: calls of a public API fed nulls, empty strings, zero, negative and huge
  * durations, NaN, infinities and extremes, each with what it must do. A case either works, or
- * throws at once {@link NullPointerException} whose message is the parameter's name, or
- * {@link IllegalArgumentException} reading {@code "<parameter> must ..., but was ..."} (Ringtail's
- * argument-check convention). {@link #check} runs a case under a 2 s limit that only guards
- * against a hang or a CPU burn; it is not a performance assertion.
+ * throws at once {@link NullPointerException} whose message is the parameter's name, or {@link
+ * IllegalArgumentException} reading {@code "<parameter> must ..., but was ..."} (Ringtail's
+ * argument-check convention). {@link #check} runs a case under a 2 s limit that only guards against
+ * a hang or a CPU burn; it is not a performance assertion.
  *
- * <p>Feed {@link Cases#stream()} to a {@code @ParameterizedTest} whose body is {@link #check}.
- * Not thread-safe while cases are added.
+ * <p>Feed {@link Cases#stream()} to a {@code @ParameterizedTest} whose body is {@link #check}. Not
+ * thread-safe while cases are added.
  */
 public final class BadInput {
   /** The most a case may take before it counts as a hang. */
   public static final Duration HANG_GUARD = Duration.ofSeconds(2);
+
   /** A duration far beyond a {@code long} of nanoseconds. */
   public static final Duration HUGE = Duration.ofSeconds(Long.MAX_VALUE);
+
   /** The longest duration that fits in a {@code long} of nanoseconds. */
   public static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE);
+
   /** One nanosecond beyond {@link #LONGEST}. */
   public static final Duration BEYOND_LONGEST = LONGEST.plusNanos(1);
 
@@ -54,8 +57,8 @@ public final class BadInput {
    * @param rejects {@code null} if the call must work, else the exception it must throw
    * @param parameter the parameter the exception must name
    */
-  public record Case(String description, Call call, Class<? extends RuntimeException> rejects,
-      String parameter) {
+  public record Case(
+      String description, Call call, Class<? extends RuntimeException> rejects, String parameter) {
     @Override
     public String toString() {
       return description;
@@ -64,16 +67,22 @@ public final class BadInput {
 
   /** Runs {@code c} and checks it did what it must, within {@link #HANG_GUARD}. */
   public static void check(Case c) {
-    Throwable thrown = assertTimeoutPreemptively(HANG_GUARD, () -> catchThrowable(c.call()::run),
-        () -> c.description() + " hung");
+    Throwable thrown =
+        assertTimeoutPreemptively(
+            HANG_GUARD, () -> catchThrowable(c.call()::run), () -> c.description() + " hung");
     if (c.rejects() == null) {
       assertThat(thrown).as(c.description()).isNull();
     } else if (c.rejects() == NullPointerException.class) {
-      assertThat(thrown).as(c.description()).isExactlyInstanceOf(NullPointerException.class)
+      assertThat(thrown)
+          .as(c.description())
+          .isExactlyInstanceOf(NullPointerException.class)
           .hasMessage(c.parameter());
     } else {
-      assertThat(thrown).as(c.description()).isExactlyInstanceOf(c.rejects())
-          .hasMessageStartingWith(c.parameter() + " must ").hasMessageContaining(", but was ");
+      assertThat(thrown)
+          .as(c.description())
+          .isExactlyInstanceOf(c.rejects())
+          .hasMessageStartingWith(c.parameter() + " must ")
+          .hasMessageContaining(", but was ");
     }
   }
 
@@ -107,14 +116,14 @@ public final class BadInput {
     }
 
     /**
-     * The duration cases of one parameter: null, zero, negative, the most negative, the
-     * longest {@code long} of nanoseconds, one nanosecond beyond and {@link #HUGE}.
+     * The duration cases of one parameter: null, zero, negative, the most negative, the longest
+     * {@code long} of nanoseconds, one nanosecond beyond and {@link #HUGE}.
      *
      * @param zeroWorks whether zero is a valid value
      * @param longestWorks whether {@link #LONGEST} is a valid value
      */
-    public Cases durations(String what, DurationCall call, String parameter, boolean zeroWorks,
-        boolean longestWorks) {
+    public Cases durations(
+        String what, DurationCall call, String parameter, boolean zeroWorks, boolean longestWorks) {
       rejectsNull(what + " null", () -> call.run(null), parameter);
       if (zeroWorks) {
         works(what + " zero", () -> call.run(Duration.ZERO));
@@ -122,7 +131,8 @@ public final class BadInput {
         rejects(what + " zero", () -> call.run(Duration.ZERO), parameter);
       }
       rejects(what + " negative", () -> call.run(Duration.ofNanos(-1)), parameter);
-      rejects(what + " most negative", () -> call.run(Duration.ofSeconds(Long.MIN_VALUE)), parameter);
+      rejects(
+          what + " most negative", () -> call.run(Duration.ofSeconds(Long.MIN_VALUE)), parameter);
       if (longestWorks) {
         works(what + " Long.MAX_VALUE ns", () -> call.run(LONGEST));
       }

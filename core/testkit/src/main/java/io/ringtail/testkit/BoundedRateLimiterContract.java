@@ -33,8 +33,12 @@ public abstract class BoundedRateLimiterContract extends DecisionContract {
   protected abstract Duration lateness(RateLimitConfig config);
 
   private RateLimitConfig config(int limit, ManualTimeSource time) {
-    return RateLimitConfig.builder().limit(limit).window(WINDOW).idleExpiry(WINDOW.multipliedBy(3))
-        .timeSource(time).build();
+    return RateLimitConfig.builder()
+        .limit(limit)
+        .window(WINDOW)
+        .idleExpiry(WINDOW.multipliedBy(3))
+        .timeSource(time)
+        .build();
   }
 
   @Test
@@ -70,9 +74,11 @@ public abstract class BoundedRateLimiterContract extends DecisionContract {
     long t = time.nanoTime();
     Duration exact = Duration.ofSeconds(60 - 17);
     assertThat(denied.retryAfter()).isBetween(exact, exact.plus(lateness(config)));
-    assertThat(limiter.tryAcquire(key("a"), t + denied.retryAfter().toNanos() - 1).allowed()).isFalse();
+    assertThat(limiter.tryAcquire(key("a"), t + denied.retryAfter().toNanos() - 1).allowed())
+        .isFalse();
     assertThat(limiter.tryAcquire(key("a"), t + denied.retryAfter().toNanos()).allowed())
-        .as("admitted exactly when the retry-after said, denials having extended nothing").isTrue();
+        .as("admitted exactly when the retry-after said, denials having extended nothing")
+        .isTrue();
   }
 
   @Test
@@ -104,21 +110,32 @@ public abstract class BoundedRateLimiterContract extends DecisionContract {
         List<Long> inStretched = admitted.stream().filter(a -> at - a < w + late).toList();
         String where = "operation " + i + " limit " + limit;
         if (d.allowed()) {
-          assertThat(inWindow.size()).as(where + ": never more than the limit in a window").isLessThan(limit);
+          assertThat(inWindow.size())
+              .as(where + ": never more than the limit in a window")
+              .isLessThan(limit);
           admitted.add(at);
-          assertThat(d.remaining()).as(where).isBetween(limit - inStretched.size() - 1, limit - inWindow.size() - 1);
+          assertThat(d.remaining())
+              .as(where)
+              .isBetween(limit - inStretched.size() - 1, limit - inWindow.size() - 1);
         } else {
-          assertThat(inStretched.size()).as(where + ": denies only when the stretched window is full")
+          assertThat(inStretched.size())
+              .as(where + ": denies only when the stretched window is full")
               .isGreaterThanOrEqualTo(limit);
           assertThat(d.remaining()).isZero();
         }
         List<Long> held = admitted.stream().filter(a -> at - a < w + late).toList();
         if (d.remaining() == 0) {
-          long exactAt = inWindow.size() + (d.allowed() ? 1 : 0) < limit ? at
-              : admitted.stream().filter(a -> at - a < w).toList()
-                  .get(admitted.stream().filter(a -> at - a < w).toList().size() - limit) + w;
+          long exactAt =
+              inWindow.size() + (d.allowed() ? 1 : 0) < limit
+                  ? at
+                  : admitted.stream()
+                          .filter(a -> at - a < w)
+                          .toList()
+                          .get(admitted.stream().filter(a -> at - a < w).toList().size() - limit)
+                      + w;
           long latestAt = held.get(held.size() - limit) + w + late;
-          assertThat(at + d.retryAfter().toNanos()).as(where + ": retry-after within the bound")
+          assertThat(at + d.retryAfter().toNanos())
+              .as(where + ": retry-after within the bound")
               .isBetween(exactAt, latestAt);
         }
       }
@@ -132,9 +149,11 @@ public abstract class BoundedRateLimiterContract extends DecisionContract {
     assertThat(limiter.tryAcquire(key("a")).allowed()).isTrue();
     assertThat(limiter.tryAcquire(key("a")).allowed()).isFalse();
     assertThat(limiter.tryAcquire(key("b")).allowed()).isTrue();
-    assertThatThrownBy(() -> limiter.tryAcquire(null)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> limiter.tryAcquire(null))
+        .isInstanceOf(NullPointerException.class)
         .hasMessage("key");
-    assertThatThrownBy(() -> limiter.tryAcquire("", time.nanoTime())).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> limiter.tryAcquire("", time.nanoTime()))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("key");
   }
 
@@ -145,7 +164,9 @@ public abstract class BoundedRateLimiterContract extends DecisionContract {
     RateLimitConfig config = config(limit, time);
     RateLimiter limiter = newLimiter(config);
     for (int round = 0; round < rounds(); round++) {
-      int admitted = Races.countTrue(threads(), attemptsPerThread(), () -> limiter.tryAcquire(key("hot")).allowed());
+      int admitted =
+          Races.countTrue(
+              threads(), attemptsPerThread(), () -> limiter.tryAcquire(key("hot")).allowed());
       assertThat(admitted).as("round %d", round).isEqualTo(limit);
       time.advance(WINDOW.plus(lateness(config)));
     }
@@ -155,8 +176,15 @@ public abstract class BoundedRateLimiterContract extends DecisionContract {
   public void listener_notifiedOncePerCrossing() {
     ManualTimeSource time = time();
     List<String> seen = new CopyOnWriteArrayList<>();
-    RateLimiter limiter = newLimiter(RateLimitConfig.builder().limit(2).window(WINDOW).timeSource(time)
-        .listenerCooldown(Duration.ZERO).listener((k, d) -> seen.add(k + ":" + d.allowed())).build());
+    RateLimiter limiter =
+        newLimiter(
+            RateLimitConfig.builder()
+                .limit(2)
+                .window(WINDOW)
+                .timeSource(time)
+                .listenerCooldown(Duration.ZERO)
+                .listener((k, d) -> seen.add(k + ":" + d.allowed()))
+                .build());
     limiter.tryAcquire(key("a"));
     limiter.tryAcquire(key("a"));
     assertThat(seen).isEmpty();

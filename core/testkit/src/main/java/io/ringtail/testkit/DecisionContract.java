@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public abstract class DecisionContract {
   private static final AtomicInteger RUN = new AtomicInteger();
-  private final String prefix = getClass().getSimpleName() + "-" + System.nanoTime() + "-"
-      + RUN.incrementAndGet() + ":";
+  private final String prefix =
+      getClass().getSimpleName() + "-" + System.nanoTime() + "-" + RUN.incrementAndGet() + ":";
 
   /** The reading the test clock starts at. */
   protected long startNanos() {

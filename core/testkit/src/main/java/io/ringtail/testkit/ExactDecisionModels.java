@@ -3,7 +3,6 @@ package io.ringtail.testkit;
 import io.ringtail.decision.RateDecision;
 import io.ringtail.decision.SumDecision;
 import io.ringtail.decision.ThresholdDecision;
-
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,9 +13,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Naive, obviously exact models of the three decisions: every key keeps a plain list of
- * everything it ever admitted and each decision rescans it. Published in ringtail-testkit as the
- * reference every backend is compared with on random streams.
+ * Naive, obviously exact models of the three decisions: every key keeps a plain list of everything
+ * it ever admitted and each decision rescans it. Published in ringtail-testkit as the reference
+ * every backend is compared with on random streams.
  */
 public final class ExactDecisionModels {
   private ExactDecisionModels() {}
@@ -49,13 +48,19 @@ public final class ExactDecisionModels {
         inWindow.add(t);
       }
       int remaining = limit - inWindow.size();
-      Duration retry = remaining > 0 ? Duration.ZERO
-          : Duration.ofNanos(inWindow.stream().mapToLong(Long::longValue).min().getAsLong() + window - t);
+      Duration retry =
+          remaining > 0
+              ? Duration.ZERO
+              : Duration.ofNanos(
+                  inWindow.stream().mapToLong(Long::longValue).min().getAsLong() + window - t);
       return new RateDecision(allowed, remaining, limit, retry);
     }
   }
 
-  /** The reference {@link io.ringtail.decision.ThresholdDetector}, keeping every event (no per-key cap). */
+  /**
+   * The reference {@link io.ringtail.decision.ThresholdDetector}, keeping every event (no per-key
+   * cap).
+   */
   public static final class Threshold {
     private final int threshold;
     private final long window;
@@ -74,7 +79,8 @@ public final class ExactDecisionModels {
       if (last != null && time <= last - window) {
         return new ThresholdDecision(ThresholdDecision.Outcome.EXPIRED, before, threshold, false);
       }
-      if (held.containsKey(id) && held.get(id) > Math.max(last == null ? time : last, time) - window) {
+      if (held.containsKey(id)
+          && held.get(id) > Math.max(last == null ? time : last, time) - window) {
         return new ThresholdDecision(ThresholdDecision.Outcome.DUPLICATE, before, threshold, false);
       }
       long newLatest = last == null ? time : Math.max(last, time);
@@ -98,7 +104,10 @@ public final class ExactDecisionModels {
     }
   }
 
-  /** The reference {@link io.ringtail.decision.SumCap}, in {@link BigDecimal} throughout (no per-key entry cap). */
+  /**
+   * The reference {@link io.ringtail.decision.SumCap}, in {@link BigDecimal} throughout (no per-key
+   * entry cap).
+   */
   public static final class Sum {
     private final BigDecimal cap;
     private final long window;

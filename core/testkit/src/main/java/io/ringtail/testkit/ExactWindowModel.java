@@ -20,11 +20,12 @@ public final class ExactWindowModel {
 
   /** The exact statistics of the samples timed in {@code [startNanos, endNanos]}. */
   public Stats between(long startNanos, long endNanos) {
-    long[] values = samples.stream()
-        .filter(s -> s[1] - startNanos >= 0 && endNanos - s[1] >= 0)
-        .mapToLong(s -> s[0])
-        .sorted()
-        .toArray();
+    long[] values =
+        samples.stream()
+            .filter(s -> s[1] - startNanos >= 0 && endNanos - s[1] >= 0)
+            .mapToLong(s -> s[0])
+            .sorted()
+            .toArray();
     return new Stats(values);
   }
 
@@ -54,9 +55,10 @@ public final class ExactWindowModel {
 
     /** The nearest-rank value: the ceil(p/100 * n)-th smallest (the smallest for p = 0). */
     public long valueAtPercentile(double percentile) {
-      BigDecimal rank = BigDecimal.valueOf(percentile)
-          .multiply(BigDecimal.valueOf(sorted.length))
-          .divide(BigDecimal.valueOf(100), 0, RoundingMode.CEILING);
+      BigDecimal rank =
+          BigDecimal.valueOf(percentile)
+              .multiply(BigDecimal.valueOf(sorted.length))
+              .divide(BigDecimal.valueOf(100), 0, RoundingMode.CEILING);
       int r = Math.max(1, rank.intValueExact());
       return sorted[r - 1];
     }

@@ -23,16 +23,18 @@ public final class Races {
       CountDownLatch start = new CountDownLatch(1);
       List<Future<Integer>> futures = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
-        futures.add(pool.submit(() -> {
-          start.await();
-          int n = 0;
-          for (int i = 0; i < attempts; i++) {
-            if (op.call()) {
-              n++;
-            }
-          }
-          return n;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  int n = 0;
+                  for (int i = 0; i < attempts; i++) {
+                    if (op.call()) {
+                      n++;
+                    }
+                  }
+                  return n;
+                }));
       }
       start.countDown();
       int total = 0;

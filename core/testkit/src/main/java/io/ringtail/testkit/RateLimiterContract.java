@@ -1,15 +1,13 @@
 package io.ringtail.testkit;
 
-import io.ringtail.decision.RateDecision;
-import io.ringtail.decision.RateLimitConfig;
-import io.ringtail.decision.RateLimiter;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ringtail.ManualTimeSource;
+import io.ringtail.decision.RateDecision;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,7 +28,8 @@ public abstract class RateLimiterContract extends DecisionContract {
   protected abstract RateLimiter newLimiter(RateLimitConfig config);
 
   private RateLimiter limiter(int limit, ManualTimeSource time) {
-    return newLimiter(RateLimitConfig.builder().limit(limit).window(WINDOW).timeSource(time).build());
+    return newLimiter(
+        RateLimitConfig.builder().limit(limit).window(WINDOW).timeSource(time).build());
   }
 
   @Test
@@ -80,7 +79,9 @@ public abstract class RateLimiterContract extends DecisionContract {
     assertThat(justBefore.retryAfter()).isEqualTo(Duration.ofNanos(1));
 
     RateDecision atEdge = limiter.tryAcquire(key("a"), t0 + WINDOW.toNanos());
-    assertThat(atEdge.allowed()).as("the oldest request leaves the window exactly W after it").isTrue();
+    assertThat(atEdge.allowed())
+        .as("the oldest request leaves the window exactly W after it")
+        .isTrue();
     assertThat(atEdge.remaining()).isZero();
     assertThat(atEdge.retryAfter()).isEqualTo(Duration.ofSeconds(10));
   }
@@ -96,7 +97,8 @@ public abstract class RateLimiterContract extends DecisionContract {
     }
     time.advance(Duration.ofSeconds(1));
     assertThat(limiter.tryAcquire(key("a")).allowed())
-        .as("denials must not extend the wait").isTrue();
+        .as("denials must not extend the wait")
+        .isTrue();
   }
 
   @Test
@@ -151,11 +153,14 @@ public abstract class RateLimiterContract extends DecisionContract {
     RateLimiter limiter = limiter(3, time);
     limiter.tryAcquire(key("a"));
     assertThatThrownBy(() -> limiter.tryAcquire(null))
-        .isInstanceOf(NullPointerException.class).hasMessage("key");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
     assertThatThrownBy(() -> limiter.tryAcquire(""))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("key");
     assertThatThrownBy(() -> limiter.tryAcquire(null, time.nanoTime()))
-        .isInstanceOf(NullPointerException.class).hasMessage("key");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
     assertThat(limiter.tryAcquire(key("a")).remaining()).isEqualTo(1);
   }
 
@@ -164,8 +169,14 @@ public abstract class RateLimiterContract extends DecisionContract {
     for (int limit : new int[] {1, 3, 10}) {
       ManualTimeSource time = time();
       // explicit times lag the clock by up to W: keys must be kept for 2W of idleness at least
-      RateLimiter limiter = newLimiter(RateLimitConfig.builder().limit(limit).window(WINDOW)
-          .idleExpiry(WINDOW.multipliedBy(3)).timeSource(time).build());
+      RateLimiter limiter =
+          newLimiter(
+              RateLimitConfig.builder()
+                  .limit(limit)
+                  .window(WINDOW)
+                  .idleExpiry(WINDOW.multipliedBy(3))
+                  .timeSource(time)
+                  .build());
       ExactDecisionModels.RateLimit model = new ExactDecisionModels.RateLimit(limit, WINDOW);
       SplittableRandom random = new SplittableRandom(42 + limit);
       String[] keys = {key("r" + limit + "a"), key("r" + limit + "b"), key("r" + limit + "c")};
@@ -179,10 +190,14 @@ public abstract class RateLimiterContract extends DecisionContract {
           time.advanceNanos(WINDOW.toNanos() - random.nextInt(3) + 1);
         }
         String key = keys[random.nextInt(keys.length)];
-        long t = random.nextInt(20) == 0
-            ? time.nanoTime() - random.nextLong(WINDOW.toNanos()) : time.nanoTime();
+        long t =
+            random.nextInt(20) == 0
+                ? time.nanoTime() - random.nextLong(WINDOW.toNanos())
+                : time.nanoTime();
         RateDecision expected = model.tryAcquire(key, t);
-        assertThat(limiter.tryAcquire(key, t)).as("operation %d limit %d", i, limit).isEqualTo(expected);
+        assertThat(limiter.tryAcquire(key, t))
+            .as("operation %d limit %d", i, limit)
+            .isEqualTo(expected);
       }
     }
   }
@@ -219,7 +234,8 @@ public abstract class RateLimiterContract extends DecisionContract {
       for (int back = 1; back <= 3 && phase - back >= 0; back++) {
         inWindow += admittedPerPhase[phase - back];
       }
-      assertThat(admitted).as("phase %d", phase)
+      assertThat(admitted)
+          .as("phase %d", phase)
           .isEqualTo(Math.min(perThread * threads(), limit - inWindow));
       admittedPerPhase[phase] = admitted;
       time.advanceNanos(step);
@@ -230,9 +246,15 @@ public abstract class RateLimiterContract extends DecisionContract {
   public void listener_notifiedOncePerCrossing_withCooldown() {
     ManualTimeSource time = time();
     List<String> seen = new CopyOnWriteArrayList<>();
-    RateLimiter limiter = newLimiter(RateLimitConfig.builder().limit(2).window(WINDOW)
-        .timeSource(time).listenerCooldown(WINDOW.multipliedBy(3))
-        .listener((k, d) -> seen.add(k + ":" + d.allowed())).build());
+    RateLimiter limiter =
+        newLimiter(
+            RateLimitConfig.builder()
+                .limit(2)
+                .window(WINDOW)
+                .timeSource(time)
+                .listenerCooldown(WINDOW.multipliedBy(3))
+                .listener((k, d) -> seen.add(k + ":" + d.allowed()))
+                .build());
     limiter.tryAcquire(key("a"));
     limiter.tryAcquire(key("a"));
     assertThat(seen).isEmpty();
@@ -258,10 +280,17 @@ public abstract class RateLimiterContract extends DecisionContract {
   @Test
   public void throwingListener_losesNoDecision() {
     ManualTimeSource time = time();
-    RateLimiter limiter = newLimiter(RateLimitConfig.builder().limit(1).window(WINDOW)
-        .timeSource(time).listener((k, d) -> {
-          throw new IllegalStateException("listener bug");
-        }).build());
+    RateLimiter limiter =
+        newLimiter(
+            RateLimitConfig.builder()
+                .limit(1)
+                .window(WINDOW)
+                .timeSource(time)
+                .listener(
+                    (k, d) -> {
+                      throw new IllegalStateException("listener bug");
+                    })
+                .build());
     assertThat(limiter.tryAcquire(key("a")).allowed()).isTrue();
     RateDecision denied = limiter.tryAcquire(key("a"));
     assertThat(denied.allowed()).isFalse();

@@ -1,13 +1,12 @@
 package io.ringtail.testkit;
 
-import io.ringtail.ManualTimeSource;
-import io.ringtail.RollingWindow;
-import io.ringtail.WindowSnapshot;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.ringtail.ManualTimeSource;
+import io.ringtail.RollingWindow;
+import io.ringtail.WindowSnapshot;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,11 +20,11 @@ import org.junit.jupiter.api.Test;
 /**
  * What every {@link RollingWindow} implementation must do, whatever it stores and wherever.
  *
- * <p>Published in core's test-jar. A backend extends it, builds its window in
- * {@link #newWindow}, and inherits every test. Time only moves when a test advances the
- * {@link ManualTimeSource}, in whole milliseconds. The central promise checked: a snapshot holds
- * exactly the samples timed within the interval it says it covers, and that interval spans
- * between {@code length - length/buckets} and {@code length}.
+ * <p>Published in core's test-jar. A backend extends it, builds its window in {@link #newWindow},
+ * and inherits every test. Time only moves when a test advances the {@link ManualTimeSource}, in
+ * whole milliseconds. The central promise checked: a snapshot holds exactly the samples timed
+ * within the interval it says it covers, and that interval spans between {@code length -
+ * length/buckets} and {@code length}.
  */
 public abstract class RollingWindowContract {
   private static final double[] PERCENTILES = {0, 1, 25, 50, 90, 95, 99, 99.9, 100};
@@ -103,7 +102,8 @@ public abstract class RollingWindowContract {
     assertThat(s.sum()).isEqualTo(1_234_567 + 3 + 999_999_999 + 42_000 + 42_001);
     assertThat(s.min()).isEqualTo(3);
     assertThat(s.max()).isEqualTo(999_999_999);
-    assertThat(s.mean()).isCloseTo((1_234_567 + 3 + 999_999_999 + 42_000 + 42_001) / 5.0, within(1e-6));
+    assertThat(s.mean())
+        .isCloseTo((1_234_567 + 3 + 999_999_999 + 42_000 + 42_001) / 5.0, within(1e-6));
   }
 
   @Test
@@ -135,7 +135,9 @@ public abstract class RollingWindowContract {
       WindowSnapshot s = window.snapshot();
       assertThat(s.endNanos()).isEqualTo(time.nanoTime());
       long span = s.endNanos() - s.startNanos();
-      assertThat(span).isLessThan(length().toNanos()).isGreaterThanOrEqualTo(length().toNanos() - width);
+      assertThat(span)
+          .isLessThan(length().toNanos())
+          .isGreaterThanOrEqualTo(length().toNanos() - width);
     }
   }
 
@@ -153,8 +155,10 @@ public abstract class RollingWindowContract {
       } else if (dice < 12) {
         time.advance(Duration.ofMillis(random.nextInt(0, 90_000)));
       } else if (dice < 95) {
-        long value = random.nextInt(10) == 0 ? random.nextLong(0, 1_000)
-            : (long) Math.exp(13 + 1.2 * gaussian(random));
+        long value =
+            random.nextInt(10) == 0
+                ? random.nextLong(0, 1_000)
+                : (long) Math.exp(13 + 1.2 * gaussian(random));
         window.record(value);
         model.record(value, time.nanoTime());
       } else {
@@ -179,7 +183,8 @@ public abstract class RollingWindowContract {
     assertThat(s.max()).as("max").isEqualTo(exact.max());
     for (double p : PERCENTILES) {
       long expected = exact.valueAtPercentile(p);
-      assertThat(s.valueAtPercentile(p)).as("p%s of %s samples", p, exact.count())
+      assertThat(s.valueAtPercentile(p))
+          .as("p%s of %s samples", p, exact.count())
           .isCloseTo(expected, within(expected * percentileTolerance() + 1e-9));
     }
   }
@@ -217,9 +222,11 @@ public abstract class RollingWindowContract {
     window.record(1);
     WindowSnapshot s = window.snapshot();
     assertThatThrownBy(() -> s.valueAtPercentile(100.5))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("percentile");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("percentile");
     assertThatThrownBy(() -> s.valueAtPercentile(-1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("-1");
     assertThatThrownBy(() -> s.valueAtPercentile(Double.NaN))
         .isInstanceOf(IllegalArgumentException.class);
   }
@@ -235,12 +242,13 @@ public abstract class RollingWindowContract {
       List<Callable<Void>> tasks = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         long value = t + 1;
-        tasks.add(() -> {
-          for (int i = 0; i < perThread; i++) {
-            window.record(value);
-          }
-          return null;
-        });
+        tasks.add(
+            () -> {
+              for (int i = 0; i < perThread; i++) {
+                window.record(value);
+              }
+              return null;
+            });
       }
       for (Future<Void> f : pool.invokeAll(tasks)) {
         f.get();

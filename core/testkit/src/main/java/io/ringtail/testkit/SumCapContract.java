@@ -1,14 +1,13 @@
 package io.ringtail.testkit;
 
-import io.ringtail.decision.SumCap;
-import io.ringtail.decision.SumCapConfig;
-import io.ringtail.decision.SumDecision;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.ringtail.ManualTimeSource;
+import io.ringtail.decision.SumCap;
+import io.ringtail.decision.SumCapConfig;
+import io.ringtail.decision.SumDecision;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +31,8 @@ public abstract class SumCapContract extends DecisionContract {
   protected abstract SumCap newCap(SumCapConfig config);
 
   private SumCap cap(String cap, ManualTimeSource time) {
-    return newCap(SumCapConfig.builder().cap(new BigDecimal(cap)).window(WEEK).timeSource(time).build());
+    return newCap(
+        SumCapConfig.builder().cap(new BigDecimal(cap)).window(WEEK).timeSource(time).build());
   }
 
   private static BigDecimal eur(String amount) {
@@ -148,15 +148,20 @@ public abstract class SumCapContract extends DecisionContract {
     SumCap cap = cap("10.00", time);
     cap.tryAdd(key("u"), eur("4.00"));
     assertThatThrownBy(() -> cap.tryAdd(null, eur("1")))
-        .isInstanceOf(NullPointerException.class).hasMessage("key");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
     assertThatThrownBy(() -> cap.tryAdd("", eur("1")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("key");
     assertThatThrownBy(() -> cap.tryAdd(key("u"), null))
-        .isInstanceOf(NullPointerException.class).hasMessage("amount");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("amount");
     assertThatThrownBy(() -> cap.tryAdd(key("u"), eur("-0.01")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContainingAll("amount", "-0.01");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContainingAll("amount", "-0.01");
     assertThatThrownBy(() -> cap.tryAdd(key("u"), eur("0.001"), time.nanoTime()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContainingAll("amount", "0.001");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContainingAll("amount", "0.001");
     SumDecision d = cap.tryAdd(key("u"), eur("6.00"));
     assertThat(d.allowed()).isTrue();
     assertThat(d.total()).isEqualTo(eur("10.00"));
@@ -167,9 +172,15 @@ public abstract class SumCapContract extends DecisionContract {
     for (String capText : new String[] {"1.00", "10.00", "250.00"}) {
       ManualTimeSource time = time();
       BigDecimal capValue = new BigDecimal(capText);
-      SumCap cap = newCap(SumCapConfig.builder().cap(capValue).window(WEEK).timeSource(time)
-          .idleExpiry(WEEK.multipliedBy(3))
-          .maxEntriesPerKey(SumCapConfig.MAX_ENTRIES_PER_KEY).build());
+      SumCap cap =
+          newCap(
+              SumCapConfig.builder()
+                  .cap(capValue)
+                  .window(WEEK)
+                  .timeSource(time)
+                  .idleExpiry(WEEK.multipliedBy(3))
+                  .maxEntriesPerKey(SumCapConfig.MAX_ENTRIES_PER_KEY)
+                  .build());
       ExactDecisionModels.Sum model = new ExactDecisionModels.Sum(capValue, WEEK, 2);
       SplittableRandom random = new SplittableRandom(capText.hashCode());
       String[] keys = {key(capText + "a"), key(capText + "b"), key(capText + "c")};
@@ -182,15 +193,19 @@ public abstract class SumCapContract extends DecisionContract {
           time.advanceNanos(WEEK.toNanos() - random.nextInt(3) + 1);
         }
         String key = keys[random.nextInt(keys.length)];
-        long cents = random.nextInt(8) == 0 ? capCents + random.nextInt(3) - 1
-            : random.nextLong(Math.max(2, capCents / 3));
+        long cents =
+            random.nextInt(8) == 0
+                ? capCents + random.nextInt(3) - 1
+                : random.nextLong(Math.max(2, capCents / 3));
         BigDecimal amount = BigDecimal.valueOf(cents, 2);
         if (random.nextBoolean()) {
           amount = amount.stripTrailingZeros();
         }
         long t = random.nextInt(20) == 0 ? time.nanoTime() - random.nextLong(DAY) : time.nanoTime();
         SumDecision expected = model.tryAdd(key, amount, t);
-        assertThat(cap.tryAdd(key, amount, t)).as("operation %d cap %s", i, capText).isEqualTo(expected);
+        assertThat(cap.tryAdd(key, amount, t))
+            .as("operation %d cap %s", i, capText)
+            .isEqualTo(expected);
       }
     }
   }
@@ -202,8 +217,9 @@ public abstract class SumCapContract extends DecisionContract {
     long capCents = Math.max(1, attempts * 3 / 4);
     SumCap cap = cap(BigDecimal.valueOf(capCents, 2).toPlainString(), time);
     for (int round = 0; round < rounds(); round++) {
-      int admitted = Races.countTrue(threads(), attemptsPerThread(),
-          () -> cap.tryAdd(key("hot"), eur("0.01")).allowed());
+      int admitted =
+          Races.countTrue(
+              threads(), attemptsPerThread(), () -> cap.tryAdd(key("hot"), eur("0.01")).allowed());
       assertThat(admitted).as("round %d", round).isEqualTo(capCents);
       SumDecision after = cap.tryAdd(key("hot"), eur("0"));
       assertThat(after.total()).isEqualTo(BigDecimal.valueOf(capCents, 2));
@@ -215,9 +231,15 @@ public abstract class SumCapContract extends DecisionContract {
   public void listener_notifiedOncePerCrossing_withCooldown() {
     ManualTimeSource time = time();
     List<String> seen = new CopyOnWriteArrayList<>();
-    SumCap cap = newCap(SumCapConfig.builder().cap(eur("10")).window(WEEK).timeSource(time)
-        .listenerCooldown(WEEK.multipliedBy(3))
-        .listener((k, d) -> seen.add(k + ":" + d.amount())).build());
+    SumCap cap =
+        newCap(
+            SumCapConfig.builder()
+                .cap(eur("10"))
+                .window(WEEK)
+                .timeSource(time)
+                .listenerCooldown(WEEK.multipliedBy(3))
+                .listener((k, d) -> seen.add(k + ":" + d.amount()))
+                .build());
     cap.tryAdd(key("u"), eur("8"));
     cap.tryAdd(key("u"), eur("3"));
     cap.tryAdd(key("u"), eur("4"));
@@ -237,26 +259,34 @@ public abstract class SumCapContract extends DecisionContract {
     ManualTimeSource time = time();
     SumCap cap = cap("10.00", time);
     cap.tryAdd(key("u"), eur("4.00"));
-    assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
-      SumDecision huge = cap.tryAdd(key("u"), new BigDecimal("1E+10000000"));
-      assertThat(huge.allowed()).isFalse();
-      assertThat(huge.exceedsCap()).isTrue();
-      assertThat(huge.retryAfter()).isEmpty();
-      assertThat(huge.amount()).isEqualTo(new BigDecimal("1E+10000000"));
-      assertThat(huge.total()).isEqualTo(eur("4.00"));
-      assertThatThrownBy(() -> cap.tryAdd(key("u"), new BigDecimal("1E-30000000")))
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContainingAll("amount", "amount must be a decimal with at most 2 digits after the point", "1E-30000000");
-      assertThatThrownBy(() -> cap.tryAdd(key("u"), new BigDecimal("7E-2147483647")))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("amount");
-      SumDecision fine = cap.tryAdd(key("u"), new BigDecimal("10.001"));
-      assertThat(fine.exceedsCap()).as("above the cap, whatever its decimals").isTrue();
-      assertThat(fine.allowed()).isFalse();
-      assertThat(cap.tryAdd(key("u"), new BigDecimal("0E-30000000")).allowed()).isTrue();
-      assertThat(cap.tryAdd(key("u"), new BigDecimal("1.000000000000000000000000000000")).total())
-          .isEqualTo(eur("5.00"));
-    });
-    assertThat(cap.tryAdd(key("u"), eur("5.00")).total()).as("nothing else was recorded")
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(2),
+        () -> {
+          SumDecision huge = cap.tryAdd(key("u"), new BigDecimal("1E+10000000"));
+          assertThat(huge.allowed()).isFalse();
+          assertThat(huge.exceedsCap()).isTrue();
+          assertThat(huge.retryAfter()).isEmpty();
+          assertThat(huge.amount()).isEqualTo(new BigDecimal("1E+10000000"));
+          assertThat(huge.total()).isEqualTo(eur("4.00"));
+          assertThatThrownBy(() -> cap.tryAdd(key("u"), new BigDecimal("1E-30000000")))
+              .isInstanceOf(IllegalArgumentException.class)
+              .hasMessageContainingAll(
+                  "amount",
+                  "amount must be a decimal with at most 2 digits after the point",
+                  "1E-30000000");
+          assertThatThrownBy(() -> cap.tryAdd(key("u"), new BigDecimal("7E-2147483647")))
+              .isInstanceOf(IllegalArgumentException.class)
+              .hasMessageContaining("amount");
+          SumDecision fine = cap.tryAdd(key("u"), new BigDecimal("10.001"));
+          assertThat(fine.exceedsCap()).as("above the cap, whatever its decimals").isTrue();
+          assertThat(fine.allowed()).isFalse();
+          assertThat(cap.tryAdd(key("u"), new BigDecimal("0E-30000000")).allowed()).isTrue();
+          assertThat(
+                  cap.tryAdd(key("u"), new BigDecimal("1.000000000000000000000000000000")).total())
+              .isEqualTo(eur("5.00"));
+        });
+    assertThat(cap.tryAdd(key("u"), eur("5.00")).total())
+        .as("nothing else was recorded")
         .isEqualTo(eur("10.00"));
   }
 

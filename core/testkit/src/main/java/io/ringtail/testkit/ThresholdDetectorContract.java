@@ -1,8 +1,5 @@
 package io.ringtail.testkit;
 
-import io.ringtail.decision.ThresholdConfig;
-import io.ringtail.decision.ThresholdDetector;
-
 import static io.ringtail.decision.ThresholdDecision.Outcome.COUNTED;
 import static io.ringtail.decision.ThresholdDecision.Outcome.DUPLICATE;
 import static io.ringtail.decision.ThresholdDecision.Outcome.EXPIRED;
@@ -10,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ringtail.ManualTimeSource;
+import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDecision;
+import io.ringtail.decision.ThresholdDetector;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,8 +34,8 @@ public abstract class ThresholdDetectorContract extends DecisionContract {
   protected abstract ThresholdDetector newDetector(ThresholdConfig config);
 
   private ThresholdDetector detector(int threshold, ManualTimeSource time) {
-    return newDetector(ThresholdConfig.builder().threshold(threshold).window(WINDOW)
-        .timeSource(time).build());
+    return newDetector(
+        ThresholdConfig.builder().threshold(threshold).window(WINDOW).timeSource(time).build());
   }
 
   @Test
@@ -59,8 +58,14 @@ public abstract class ThresholdDetectorContract extends DecisionContract {
   @Test
   public void twelveEventsOneSecondApart_keepFiring_butCrossOnce() {
     ManualTimeSource time = time();
-    ThresholdDetector detector = newDetector(ThresholdConfig.builder().threshold(10).window(WINDOW)
-        .maxEventsPerKey(100).timeSource(time).build());
+    ThresholdDetector detector =
+        newDetector(
+            ThresholdConfig.builder()
+                .threshold(10)
+                .window(WINDOW)
+                .maxEventsPerKey(100)
+                .timeSource(time)
+                .build());
     long base = time.nanoTime();
     int crossings = 0;
     ThresholdDecision last = null;
@@ -81,7 +86,8 @@ public abstract class ThresholdDetectorContract extends DecisionContract {
     for (int i = 0; i < 9; i++) {
       detector.record(key("a"), "old" + i, base + i * SECOND);
     }
-    ThresholdDecision later = detector.record(key("a"), "new", base + 8 * SECOND + WINDOW.toNanos());
+    ThresholdDecision later =
+        detector.record(key("a"), "new", base + 8 * SECOND + WINDOW.toNanos());
     assertThat(later.count()).as("the nine old events left the window").isEqualTo(1);
     assertThat(later.fired()).isFalse();
     ThresholdDecision stale = detector.record(key("a"), "stale", base + 8 * SECOND);
@@ -96,7 +102,8 @@ public abstract class ThresholdDetectorContract extends DecisionContract {
     ThresholdDetector detector = detector(2, time);
     long latest = time.nanoTime() + WINDOW.toNanos();
     detector.record(key("a"), "latest", latest);
-    assertThat(detector.record(key("a"), "edge", latest - WINDOW.toNanos()).outcome()).isEqualTo(EXPIRED);
+    assertThat(detector.record(key("a"), "edge", latest - WINDOW.toNanos()).outcome())
+        .isEqualTo(EXPIRED);
     ThresholdDecision inside = detector.record(key("a"), "inside", latest - WINDOW.toNanos() + 1);
     assertThat(inside.outcome()).isEqualTo(COUNTED);
     assertThat(inside.fired()).isTrue();
@@ -161,8 +168,14 @@ public abstract class ThresholdDetectorContract extends DecisionContract {
   @Test
   public void perKeyFlood_staysBoundedAndStillFires() {
     ManualTimeSource time = time();
-    ThresholdDetector detector = newDetector(ThresholdConfig.builder().threshold(10).window(WINDOW)
-        .maxEventsPerKey(50).timeSource(time).build());
+    ThresholdDetector detector =
+        newDetector(
+            ThresholdConfig.builder()
+                .threshold(10)
+                .window(WINDOW)
+                .maxEventsPerKey(50)
+                .timeSource(time)
+                .build());
     ThresholdDecision d = null;
     for (int i = 0; i < 5_000; i++) {
       d = detector.record(key("flood"), "f" + i);
@@ -181,13 +194,17 @@ public abstract class ThresholdDetectorContract extends DecisionContract {
     ThresholdDetector detector = detector(3, time);
     detector.record(key("a"), "1");
     assertThatThrownBy(() -> detector.record(null, "x"))
-        .isInstanceOf(NullPointerException.class).hasMessage("key");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
     assertThatThrownBy(() -> detector.record("", "x"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("key");
     assertThatThrownBy(() -> detector.record(key("a"), null))
-        .isInstanceOf(NullPointerException.class).hasMessage("eventId");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("eventId");
     assertThatThrownBy(() -> detector.record(key("a"), "", time.nanoTime()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("eventId");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("eventId");
     ThresholdDecision d = detector.record(key("a"), "2");
     assertThat(d.count()).isEqualTo(2);
   }
@@ -196,9 +213,15 @@ public abstract class ThresholdDetectorContract extends DecisionContract {
   public void referenceModel_randomStreams() {
     for (int threshold : new int[] {1, 3, 10}) {
       ManualTimeSource time = time();
-      ThresholdDetector detector = newDetector(ThresholdConfig.builder().threshold(threshold)
-          .window(WINDOW).maxEventsPerKey(ThresholdConfig.MAX_EVENTS_PER_KEY)
-          .idleExpiry(WINDOW.multipliedBy(3)).timeSource(time).build());
+      ThresholdDetector detector =
+          newDetector(
+              ThresholdConfig.builder()
+                  .threshold(threshold)
+                  .window(WINDOW)
+                  .maxEventsPerKey(ThresholdConfig.MAX_EVENTS_PER_KEY)
+                  .idleExpiry(WINDOW.multipliedBy(3))
+                  .timeSource(time)
+                  .build());
       ExactDecisionModels.Threshold model = new ExactDecisionModels.Threshold(threshold, WINDOW);
       SplittableRandom random = new SplittableRandom(11 + threshold);
       String[] keys = {key("r" + threshold + "a"), key("r" + threshold + "b")};
@@ -211,11 +234,16 @@ public abstract class ThresholdDetectorContract extends DecisionContract {
           time.advance(WINDOW.plusSeconds(random.nextInt(2)));
         }
         String key = keys[random.nextInt(keys.length)];
-        long t = time.nanoTime() - (random.nextInt(4) == 0 ? random.nextLong(WINDOW.toNanos() + SECOND) : 0);
-        String id = random.nextInt(6) == 0 && nextId > 0
-            ? "id" + (nextId - 1 - random.nextInt(Math.min(nextId, 20))) : "id" + nextId++;
+        long t =
+            time.nanoTime()
+                - (random.nextInt(4) == 0 ? random.nextLong(WINDOW.toNanos() + SECOND) : 0);
+        String id =
+            random.nextInt(6) == 0 && nextId > 0
+                ? "id" + (nextId - 1 - random.nextInt(Math.min(nextId, 20)))
+                : "id" + nextId++;
         ThresholdDecision expected = model.record(key, id, t);
-        assertThat(detector.record(key, id, t)).as("operation %d threshold %d", i, threshold)
+        assertThat(detector.record(key, id, t))
+            .as("operation %d threshold %d", i, threshold)
             .isEqualTo(expected);
       }
     }
@@ -226,18 +254,28 @@ public abstract class ThresholdDetectorContract extends DecisionContract {
     ManualTimeSource time = time();
     int total = threads() * attemptsPerThread();
     int threshold = total / 2;
-    ThresholdDetector detector = newDetector(ThresholdConfig.builder().threshold(threshold)
-        .window(WINDOW).maxEventsPerKey(total + 1).timeSource(time).build());
+    ThresholdDetector detector =
+        newDetector(
+            ThresholdConfig.builder()
+                .threshold(threshold)
+                .window(WINDOW)
+                .maxEventsPerKey(total + 1)
+                .timeSource(time)
+                .build());
     AtomicInteger ids = new AtomicInteger();
     for (int round = 0; round < rounds(); round++) {
       AtomicInteger crossings = new AtomicInteger();
-      int fired = Races.countTrue(threads(), attemptsPerThread(), () -> {
-        ThresholdDecision d = detector.record(key("hot"), "e" + ids.getAndIncrement());
-        if (d.crossed()) {
-          crossings.incrementAndGet();
-        }
-        return d.fired();
-      });
+      int fired =
+          Races.countTrue(
+              threads(),
+              attemptsPerThread(),
+              () -> {
+                ThresholdDecision d = detector.record(key("hot"), "e" + ids.getAndIncrement());
+                if (d.crossed()) {
+                  crossings.incrementAndGet();
+                }
+                return d.fired();
+              });
       assertThat(fired).as("round %d", round).isEqualTo(total - threshold + 1);
       assertThat(crossings).hasValue(1);
       ThresholdDecision last = detector.record(key("hot"), "last" + round);
@@ -250,15 +288,25 @@ public abstract class ThresholdDetectorContract extends DecisionContract {
   public void concurrentReplays_areCountedOnce() throws Exception {
     ManualTimeSource time = time();
     int distinct = attemptsPerThread();
-    ThresholdDetector detector = newDetector(ThresholdConfig.builder().threshold(distinct)
-        .window(WINDOW).maxEventsPerKey(distinct + 1).timeSource(time).build());
+    ThresholdDetector detector =
+        newDetector(
+            ThresholdConfig.builder()
+                .threshold(distinct)
+                .window(WINDOW)
+                .maxEventsPerKey(distinct + 1)
+                .timeSource(time)
+                .build());
     AtomicInteger perThread = new AtomicInteger();
     ThreadLocal<int[]> next = ThreadLocal.withInitial(() -> new int[1]);
-    int counted = Races.countTrue(threads(), distinct, () -> {
-      int i = next.get()[0]++;
-      perThread.incrementAndGet();
-      return detector.record(key("replayed"), "e" + i).outcome() == COUNTED;
-    });
+    int counted =
+        Races.countTrue(
+            threads(),
+            distinct,
+            () -> {
+              int i = next.get()[0]++;
+              perThread.incrementAndGet();
+              return detector.record(key("replayed"), "e" + i).outcome() == COUNTED;
+            });
     assertThat(perThread).hasValue(threads() * distinct);
     assertThat(counted).isEqualTo(distinct);
     assertThat(detector.record(key("replayed"), "new").count()).isEqualTo(distinct + 1);
@@ -268,9 +316,15 @@ public abstract class ThresholdDetectorContract extends DecisionContract {
   public void listener_notifiedOncePerCrossing_withCooldown() {
     ManualTimeSource time = time();
     List<String> seen = new CopyOnWriteArrayList<>();
-    ThresholdDetector detector = newDetector(ThresholdConfig.builder().threshold(2).window(WINDOW)
-        .timeSource(time).listenerCooldown(WINDOW.multipliedBy(3))
-        .listener((k, d) -> seen.add(k + ":" + d.count())).build());
+    ThresholdDetector detector =
+        newDetector(
+            ThresholdConfig.builder()
+                .threshold(2)
+                .window(WINDOW)
+                .timeSource(time)
+                .listenerCooldown(WINDOW.multipliedBy(3))
+                .listener((k, d) -> seen.add(k + ":" + d.count()))
+                .build());
     detector.record(key("a"), "1");
     assertThat(seen).isEmpty();
     detector.record(key("a"), "2");
@@ -291,10 +345,18 @@ public abstract class ThresholdDetectorContract extends DecisionContract {
   @Test
   public void throwingListener_losesNoDecision() {
     ManualTimeSource time = time();
-    ThresholdDetector detector = newDetector(ThresholdConfig.builder().threshold(1).window(WINDOW)
-        .maxEventsPerKey(10).timeSource(time).listener((k, d) -> {
-          throw new IllegalStateException("listener bug");
-        }).build());
+    ThresholdDetector detector =
+        newDetector(
+            ThresholdConfig.builder()
+                .threshold(1)
+                .window(WINDOW)
+                .maxEventsPerKey(10)
+                .timeSource(time)
+                .listener(
+                    (k, d) -> {
+                      throw new IllegalStateException("listener bug");
+                    })
+                .build());
     assertThat(detector.record(key("a"), "1").fired()).isTrue();
     assertThat(detector.record(key("a"), "2").count()).isEqualTo(2);
   }

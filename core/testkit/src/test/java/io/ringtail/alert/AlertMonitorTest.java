@@ -1,7 +1,5 @@
 package io.ringtail.alert;
 
-import io.ringtail.testkit.CountingWindow;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,6 +9,7 @@ import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.alert.AlertEvent.Type;
+import io.ringtail.testkit.CountingWindow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,19 +25,21 @@ class AlertMonitorTest {
   private final ManualTimeSource time = new ManualTimeSource(42_000_000_000L);
 
   private RollingWindow window() {
-    return RollingWindow.create(WindowConfig.builder().length(Duration.ofSeconds(10)).buckets(10).stripes(1).build(), time);
+    return RollingWindow.create(
+        WindowConfig.builder().length(Duration.ofSeconds(10)).buckets(10).stripes(1).build(), time);
   }
 
   @Test
   void evaluate_withNoRules_readsNoClockAndNoWindow() {
     AtomicInteger clockReads = new AtomicInteger();
-    TimeSource counted = () -> {
-      clockReads.incrementAndGet();
-      return time.nanoTime();
-    };
+    TimeSource counted =
+        () -> {
+          clockReads.incrementAndGet();
+          return time.nanoTime();
+        };
     CountingWindow window = new CountingWindow(window());
     AlertMonitor monitor = AlertMonitor.create(counted);
-    monitor.addListener(e -> { });
+    monitor.addListener(e -> {});
     assertThat(monitor.evaluate()).isEmpty();
 
     monitor.add(AlertRule.threshold("r", window, Measure.count()).atLeast(1).build());
@@ -58,10 +59,11 @@ class AlertMonitorTest {
   void evaluate_takesOneSnapshotPerWindowForAllItsRules() {
     CountingWindow a = new CountingWindow(window());
     CountingWindow b = new CountingWindow(window());
-    AlertMonitor monitor = AlertMonitor.create(time)
-        .add(AlertRule.threshold("a-p95", a, Measure.percentile(95)).above(100).build())
-        .add(AlertRule.threshold("a-count", a, Measure.count()).atLeast(3).build())
-        .add(AlertRule.ratio("a-vs-b", a, b, Measure.mean()).above(2).build());
+    AlertMonitor monitor =
+        AlertMonitor.create(time)
+            .add(AlertRule.threshold("a-p95", a, Measure.percentile(95)).above(100).build())
+            .add(AlertRule.threshold("a-count", a, Measure.count()).atLeast(3).build())
+            .add(AlertRule.ratio("a-vs-b", a, b, Measure.mean()).above(2).build());
     for (int i = 0; i < 3; i++) {
       a.record(1_000);
       b.record(100);
@@ -69,27 +71,34 @@ class AlertMonitorTest {
     List<AlertEvent> events = monitor.evaluate();
     assertThat(a.snapshots()).isEqualTo(1);
     assertThat(b.snapshots()).isEqualTo(1);
-    assertThat(events).extracting(e -> e.rule().name()).containsExactly("a-p95", "a-count", "a-vs-b");
-    assertThat(events.get(0).snapshot()).isSameAs(events.get(1).snapshot()).isSameAs(events.get(2).snapshot());
+    assertThat(events)
+        .extracting(e -> e.rule().name())
+        .containsExactly("a-p95", "a-count", "a-vs-b");
+    assertThat(events.get(0).snapshot())
+        .isSameAs(events.get(1).snapshot())
+        .isSameAs(events.get(2).snapshot());
   }
 
   @Test
   void failingListenerOrWindow_doesNotStopTheOthers() {
     RollingWindow good = window();
-    RollingWindow broken = new CountingWindow(window()) {
-      @Override
-      public WindowSnapshot snapshot() {
-        throw new IllegalStateException("backend down");
-      }
-    };
+    RollingWindow broken =
+        new CountingWindow(window()) {
+          @Override
+          public WindowSnapshot snapshot() {
+            throw new IllegalStateException("backend down");
+          }
+        };
     List<AlertEvent> heard = new ArrayList<>();
-    AlertMonitor monitor = AlertMonitor.create(time)
-        .add(AlertRule.threshold("broken", broken, Measure.count()).atLeast(1).build())
-        .add(AlertRule.threshold("good", good, Measure.count()).atLeast(1).build())
-        .addListener(e -> {
-          throw new IllegalStateException("listener bug");
-        })
-        .addListener(heard::add);
+    AlertMonitor monitor =
+        AlertMonitor.create(time)
+            .add(AlertRule.threshold("broken", broken, Measure.count()).atLeast(1).build())
+            .add(AlertRule.threshold("good", good, Measure.count()).atLeast(1).build())
+            .addListener(
+                e -> {
+                  throw new IllegalStateException("listener bug");
+                })
+            .addListener(heard::add);
     good.record(5);
     assertThat(monitor.evaluate()).extracting(e -> e.rule().name()).containsExactly("good");
     assertThat(heard).extracting(e -> e.rule().name()).containsExactly("good");
@@ -102,9 +111,10 @@ class AlertMonitorTest {
     RollingWindow window = window();
     List<Runnable> queued = new ArrayList<>();
     List<AlertEvent> heard = new ArrayList<>();
-    AlertMonitor monitor = AlertMonitor.create(time)
-        .add(AlertRule.threshold("r", window, Measure.count()).atLeast(1).build())
-        .addListener(heard::add);
+    AlertMonitor monitor =
+        AlertMonitor.create(time)
+            .add(AlertRule.threshold("r", window, Measure.count()).atLeast(1).build())
+            .addListener(heard::add);
     window.record(1);
     monitor.evaluateOn(queued::add);
     assertThat(heard).isEmpty();
@@ -117,17 +127,21 @@ class AlertMonitorTest {
   void scheduleWith_evaluatesOnTheUsersSchedulerUntilCancelled() throws Exception {
     RollingWindow window = window();
     CountDownLatch evaluations = new CountDownLatch(3);
-    Measure counting = s -> {
-      evaluations.countDown();
-      return s.count();
-    };
+    Measure counting =
+        s -> {
+          evaluations.countDown();
+          return s.count();
+        };
     List<AlertEvent> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
-    AlertMonitor monitor = AlertMonitor.create(time)
-        .add(AlertRule.threshold("r", window, counting).atLeast(1).build())
-        .addListener(e -> {
-          heard.add(e);
-          throw new IllegalStateException("a failing listener must not cancel the schedule");
-        });
+    AlertMonitor monitor =
+        AlertMonitor.create(time)
+            .add(AlertRule.threshold("r", window, counting).atLeast(1).build())
+            .addListener(
+                e -> {
+                  heard.add(e);
+                  throw new IllegalStateException(
+                      "a failing listener must not cancel the schedule");
+                });
     window.record(1);
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     try {
@@ -148,9 +162,11 @@ class AlertMonitorTest {
     try {
       AlertMonitor monitor = AlertMonitor.create(time);
       assertThatThrownBy(() -> monitor.scheduleWith(scheduler, Duration.ofDays(365L * 1_000)))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("period must be within");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("period must be within");
       assertThatThrownBy(() -> monitor.scheduleWith(scheduler, null))
-          .isInstanceOf(NullPointerException.class).hasMessage("period");
+          .isInstanceOf(NullPointerException.class)
+          .hasMessage("period");
     } finally {
       scheduler.shutdownNow();
     }
@@ -159,16 +175,20 @@ class AlertMonitorTest {
   @Test
   void add_rejectsDuplicateNamesAndStateRejectsUnknownOnes() {
     RollingWindow window = window();
-    AlertMonitor monitor = AlertMonitor.create(time)
-        .add(AlertRule.threshold("r", window, Measure.count()).atLeast(1).build());
-    assertThatThrownBy(() -> monitor.add(AlertRule.threshold("r", window, Measure.max()).above(1).build()))
+    AlertMonitor monitor =
+        AlertMonitor.create(time)
+            .add(AlertRule.threshold("r", window, Measure.count()).atLeast(1).build());
+    assertThatThrownBy(
+            () -> monitor.add(AlertRule.threshold("r", window, Measure.max()).above(1).build()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("rule name must be unique in a monitor, but was \"r\"");
     assertThatThrownBy(() -> monitor.state("nope"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("ruleName must be the name of a rule of this monitor, but was \"nope\"");
-    assertThatThrownBy(() -> monitor.scheduleWith(Executors.newSingleThreadScheduledExecutor(), Duration.ZERO))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("period must be positive, but was PT0S");
+    assertThatThrownBy(
+            () -> monitor.scheduleWith(Executors.newSingleThreadScheduledExecutor(), Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("period must be positive, but was PT0S");
     assertThat(monitor.rules()).extracting(AlertRule::name).containsExactly("r");
   }
 

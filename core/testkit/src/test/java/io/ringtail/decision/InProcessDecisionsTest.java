@@ -1,11 +1,10 @@
 package io.ringtail.decision;
 
-import io.ringtail.testkit.ExactDecisionModels;
-import io.ringtail.testkit.Races;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ringtail.ManualTimeSource;
+import io.ringtail.testkit.ExactDecisionModels;
+import io.ringtail.testkit.Races;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,15 +13,19 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** What only the in-process decisions promise: bounded keys, idle eviction, bounded memory per key. */
+/**
+ * What only the in-process decisions promise: bounded keys, idle eviction, bounded memory per key.
+ */
 class InProcessDecisionsTest {
   private static final Duration W = Duration.ofSeconds(60);
 
   @Test
   void rateLimiter_idleKeysGoAway_withoutASweeper() {
     ManualTimeSource time = new ManualTimeSource(123);
-    SlidingLogRateLimiter limiter = (SlidingLogRateLimiter) RateLimiter.inProcess(
-        RateLimitConfig.builder().limit(5).window(W).timeSource(time).build());
+    SlidingLogRateLimiter limiter =
+        (SlidingLogRateLimiter)
+            RateLimiter.inProcess(
+                RateLimitConfig.builder().limit(5).window(W).timeSource(time).build());
     for (int i = 0; i < 1_000; i++) {
       limiter.tryAcquire("k" + i);
     }
@@ -32,14 +35,18 @@ class InProcessDecisionsTest {
     assertThat(limiter.estimatedKeys()).as("not idle for a whole window yet").isEqualTo(1_000);
     time.advanceNanos(1);
     assertThat(limiter.estimatedKeys()).isEqualTo(1);
-    assertThat(limiter.tryAcquire("k1").remaining()).as("a forgotten key starts afresh").isEqualTo(4);
+    assertThat(limiter.tryAcquire("k1").remaining())
+        .as("a forgotten key starts afresh")
+        .isEqualTo(4);
   }
 
   @Test
   void thresholdDetector_idleKeysGoAway() {
     ManualTimeSource time = new ManualTimeSource();
-    EventLogThresholdDetector detector = (EventLogThresholdDetector) ThresholdDetector.inProcess(
-        ThresholdConfig.builder().threshold(3).window(W).timeSource(time).build());
+    EventLogThresholdDetector detector =
+        (EventLogThresholdDetector)
+            ThresholdDetector.inProcess(
+                ThresholdConfig.builder().threshold(3).window(W).timeSource(time).build());
     for (int i = 0; i < 500; i++) {
       detector.record("k" + i, "e");
     }
@@ -50,9 +57,16 @@ class InProcessDecisionsTest {
   @Test
   void sumCap_idleKeysGoAway_afterTheLongerListenerCooldown() {
     ManualTimeSource time = new ManualTimeSource();
-    SlidingLogSumCap cap = (SlidingLogSumCap) SumCap.inProcess(SumCapConfig.builder()
-        .cap(BigDecimal.TEN).window(W).timeSource(time).listener((k, d) -> { })
-        .listenerCooldown(W.multipliedBy(2)).build());
+    SlidingLogSumCap cap =
+        (SlidingLogSumCap)
+            SumCap.inProcess(
+                SumCapConfig.builder()
+                    .cap(BigDecimal.TEN)
+                    .window(W)
+                    .timeSource(time)
+                    .listener((k, d) -> {})
+                    .listenerCooldown(W.multipliedBy(2))
+                    .build());
     for (int i = 0; i < 500; i++) {
       cap.tryAdd("k" + i, BigDecimal.ONE);
     }
@@ -65,8 +79,10 @@ class InProcessDecisionsTest {
   @Test
   void maximumKeys_boundsHeldKeys() {
     ManualTimeSource time = new ManualTimeSource();
-    SlidingLogRateLimiter limiter = (SlidingLogRateLimiter) RateLimiter.inProcess(
-        RateLimitConfig.builder().limit(5).window(W).timeSource(time).build(), 100);
+    SlidingLogRateLimiter limiter =
+        (SlidingLogRateLimiter)
+            RateLimiter.inProcess(
+                RateLimitConfig.builder().limit(5).window(W).timeSource(time).build(), 100);
     for (int i = 0; i < 10_000; i++) {
       limiter.tryAcquire("k" + i);
     }
@@ -76,8 +92,10 @@ class InProcessDecisionsTest {
   @Test
   void rateLimiterRing_growsToLimitAtMost_andShrinksWhenIdle() {
     ManualTimeSource time = new ManualTimeSource();
-    SlidingLogRateLimiter limiter = (SlidingLogRateLimiter) RateLimiter.inProcess(
-        RateLimitConfig.builder().limit(100).window(W).timeSource(time).build());
+    SlidingLogRateLimiter limiter =
+        (SlidingLogRateLimiter)
+            RateLimiter.inProcess(
+                RateLimitConfig.builder().limit(100).window(W).timeSource(time).build());
     assertThat(limiter.stateOf("quiet").ring).hasSize(SlidingLogRateLimiter.INITIAL_CAPACITY);
     for (int i = 0; i < 1_000; i++) {
       limiter.tryAcquire("flood");
@@ -94,8 +112,10 @@ class InProcessDecisionsTest {
   @Test
   void thresholdFlood_keepsAtMostMaxEventsPerKey() {
     ManualTimeSource time = new ManualTimeSource();
-    EventLogThresholdDetector detector = (EventLogThresholdDetector) ThresholdDetector.inProcess(
-        ThresholdConfig.builder().threshold(10).window(W).timeSource(time).build());
+    EventLogThresholdDetector detector =
+        (EventLogThresholdDetector)
+            ThresholdDetector.inProcess(
+                ThresholdConfig.builder().threshold(10).window(W).timeSource(time).build());
     for (int i = 0; i < 100_000; i++) {
       detector.record("scanner", "e" + i, time.nanoTime() - (i % 7) * 1_000_000L);
     }
@@ -106,24 +126,31 @@ class InProcessDecisionsTest {
 
   @Test
   void thresholdFlood_isLoggedOncePerKey() {
-    java.util.logging.Logger logger = java.util.logging.Logger.getLogger(ThresholdDetector.class.getName());
+    java.util.logging.Logger logger =
+        java.util.logging.Logger.getLogger(ThresholdDetector.class.getName());
     List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
-    java.util.logging.Handler handler = new java.util.logging.Handler() {
-      @Override
-      public void publish(java.util.logging.LogRecord r) {
-        warnings.add(java.text.MessageFormat.format(r.getMessage(), r.getParameters()));
-      }
+    java.util.logging.Handler handler =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord r) {
+            warnings.add(java.text.MessageFormat.format(r.getMessage(), r.getParameters()));
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     logger.addHandler(handler);
     try {
-      ThresholdDetector detector = ThresholdDetector.inProcess(ThresholdConfig.builder().threshold(3)
-          .window(W).timeSource(new ManualTimeSource()).build());
+      ThresholdDetector detector =
+          ThresholdDetector.inProcess(
+              ThresholdConfig.builder()
+                  .threshold(3)
+                  .window(W)
+                  .timeSource(new ManualTimeSource())
+                  .build());
       for (int i = 0; i < 100; i++) {
         detector.record("scanner", "e" + i);
         detector.record("quiet", "only");
@@ -139,8 +166,15 @@ class InProcessDecisionsTest {
   void sumCapFlood_coalescesWithinMaxEntries_andNeverExceedsTheCapInAnyWindow() {
     ManualTimeSource time = new ManualTimeSource();
     BigDecimal capValue = new BigDecimal("5.00");
-    SlidingLogSumCap cap = (SlidingLogSumCap) SumCap.inProcess(SumCapConfig.builder().cap(capValue)
-        .window(W).maxEntriesPerKey(8).timeSource(time).build());
+    SlidingLogSumCap cap =
+        (SlidingLogSumCap)
+            SumCap.inProcess(
+                SumCapConfig.builder()
+                    .cap(capValue)
+                    .window(W)
+                    .maxEntriesPerKey(8)
+                    .timeSource(time)
+                    .build());
     List<long[]> admitted = new ArrayList<>();
     SplittableRandom random = new SplittableRandom(5);
     int conservativeDenials = 0;
@@ -171,7 +205,8 @@ class InProcessDecisionsTest {
   void sumCapBelowMaxEntries_isExact_noConservativeDenial() {
     ManualTimeSource time = new ManualTimeSource();
     BigDecimal capValue = new BigDecimal("5.00");
-    SumCap cap = SumCap.inProcess(SumCapConfig.builder().cap(capValue).window(W).timeSource(time).build());
+    SumCap cap =
+        SumCap.inProcess(SumCapConfig.builder().cap(capValue).window(W).timeSource(time).build());
     ExactDecisionModels.Sum model = new ExactDecisionModels.Sum(capValue, W, 2);
     SplittableRandom random = new SplittableRandom(5);
     for (int i = 0; i < 20_000; i++) {
@@ -185,25 +220,31 @@ class InProcessDecisionsTest {
   void manyKeysConcurrently_eachAdmitsExactlyItsLimit() throws Exception {
     ManualTimeSource time = new ManualTimeSource();
     int limit = 50;
-    SlidingLogRateLimiter limiter = (SlidingLogRateLimiter) RateLimiter.inProcess(
-        RateLimitConfig.builder().limit(limit).window(W).timeSource(time).build(), 1_000_000);
+    SlidingLogRateLimiter limiter =
+        (SlidingLogRateLimiter)
+            RateLimiter.inProcess(
+                RateLimitConfig.builder().limit(limit).window(W).timeSource(time).build(),
+                1_000_000);
     AtomicInteger next = new AtomicInteger();
     int keys = 200;
-    int admitted = Races.countTrue(8, 2_000,
-        () -> limiter.tryAcquire("k" + next.getAndIncrement() % keys).allowed());
+    int admitted =
+        Races.countTrue(
+            8, 2_000, () -> limiter.tryAcquire("k" + next.getAndIncrement() % keys).allowed());
     assertThat(admitted).as("every key admits exactly its limit").isEqualTo(keys * limit);
   }
 
   @Test
   void manyKeysConcurrently_sumCapAdmitsExactlyItsCapPerKey() throws Exception {
     ManualTimeSource time = new ManualTimeSource();
-    SumCap cap = SumCap.inProcess(SumCapConfig.builder().cap(new BigDecimal("1.00")).window(W)
-        .timeSource(time).build());
+    SumCap cap =
+        SumCap.inProcess(
+            SumCapConfig.builder().cap(new BigDecimal("1.00")).window(W).timeSource(time).build());
     AtomicInteger next = new AtomicInteger();
     int keys = 64;
     BigDecimal cent = new BigDecimal("0.01");
-    int admitted = Races.countTrue(8, 2_000,
-        () -> cap.tryAdd("k" + next.getAndIncrement() % keys, cent).allowed());
+    int admitted =
+        Races.countTrue(
+            8, 2_000, () -> cap.tryAdd("k" + next.getAndIncrement() % keys, cent).allowed());
     assertThat(admitted).isEqualTo(keys * 100);
     for (int k = 0; k < keys; k++) {
       assertThat(cap.tryAdd("k" + k, BigDecimal.ZERO).total()).isEqualTo(new BigDecimal("1.00"));
@@ -215,15 +256,25 @@ class InProcessDecisionsTest {
     ManualTimeSource time = new ManualTimeSource();
     int keys = 32;
     int idsPerKey = 40;
-    ThresholdDetector detector = ThresholdDetector.inProcess(ThresholdConfig.builder().threshold(idsPerKey)
-        .maxEventsPerKey(idsPerKey + 1).window(W).timeSource(time).build());
+    ThresholdDetector detector =
+        ThresholdDetector.inProcess(
+            ThresholdConfig.builder()
+                .threshold(idsPerKey)
+                .maxEventsPerKey(idsPerKey + 1)
+                .window(W)
+                .timeSource(time)
+                .build());
     AtomicInteger next = new AtomicInteger();
-    int counted = Races.countTrue(8, 2_000, () -> {
-      int n = next.getAndIncrement();
-      String key = "k" + n % keys;
-      String id = "e" + (n / keys) % idsPerKey;
-      return detector.record(key, id).outcome() == ThresholdDecision.Outcome.COUNTED;
-    });
+    int counted =
+        Races.countTrue(
+            8,
+            2_000,
+            () -> {
+              int n = next.getAndIncrement();
+              String key = "k" + n % keys;
+              String id = "e" + (n / keys) % idsPerKey;
+              return detector.record(key, id).outcome() == ThresholdDecision.Outcome.COUNTED;
+            });
     assertThat(counted).isEqualTo(keys * idsPerKey);
     for (int k = 0; k < keys; k++) {
       assertThat(detector.record("k" + k, "new").count()).isEqualTo(idsPerKey + 1);

@@ -1,15 +1,14 @@
 package io.ringtail.keyed;
 
-import io.ringtail.testkit.Races;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.ringtail.testkit.ExactWindowModel;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.testkit.ExactWindowModel;
+import io.ringtail.testkit.Races;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -55,7 +54,8 @@ class KeyedWindowsTest {
         models.computeIfAbsent(key, k -> new ExactWindowModel()).record(value, time.nanoTime());
       } else {
         checks++;
-        assertMatches(windows.snapshot(key), models.computeIfAbsent(key, k -> new ExactWindowModel()));
+        assertMatches(
+            windows.snapshot(key), models.computeIfAbsent(key, k -> new ExactWindowModel()));
       }
     }
     assertThat(checks).isGreaterThan(500);
@@ -121,9 +121,11 @@ class KeyedWindowsTest {
   void badKey_throws_badSampleIsRejectedVisibly() {
     KeyedWindows windows = windows(new ManualTimeSource(), 10);
     windows.record("a", 5);
-    assertThatThrownBy(() -> windows.record(null, 1)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> windows.record(null, 1))
+        .isInstanceOf(NullPointerException.class)
         .hasMessage("key");
-    assertThatThrownBy(() -> windows.recordAt("", 1, 0)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> windows.recordAt("", 1, 0))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("key");
     assertThatThrownBy(() -> windows.snapshot("")).isInstanceOf(IllegalArgumentException.class);
     windows.record("a", -1);
@@ -135,9 +137,11 @@ class KeyedWindowsTest {
   @Test
   void builder_rejectsBadValues() {
     assertThatThrownBy(() -> KeyedWindows.builder().maximumKeys(0).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maximumKeys");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maximumKeys");
     assertThatThrownBy(() -> KeyedWindows.builder().window(null).build())
-        .isInstanceOf(NullPointerException.class).hasMessage("window");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("window");
   }
 
   @Test
@@ -147,11 +151,14 @@ class KeyedWindowsTest {
     AtomicInteger next = new AtomicInteger();
     int threads = 8;
     int perThread = 20_000;
-    Races.countTrue(threads, perThread, () -> {
-      int n = next.getAndIncrement();
-      windows.record("k" + (n % 16), 1 + n % 1_000);
-      return true;
-    });
+    Races.countTrue(
+        threads,
+        perThread,
+        () -> {
+          int n = next.getAndIncrement();
+          windows.record("k" + (n % 16), 1 + n % 1_000);
+          return true;
+        });
     long count = 0;
     long sum = 0;
     for (WindowSnapshot s : windows.snapshots().values()) {
@@ -176,7 +183,8 @@ class KeyedWindowsTest {
     assertThat(one).isBetween(100L, 1024L);
     assertThat(windows.footprintBytes()).isEqualTo(2 * one);
 
-    KeyedWindows striped = KeyedWindows.builder().compact(false).timeSource(new ManualTimeSource()).build();
+    KeyedWindows striped =
+        KeyedWindows.builder().compact(false).timeSource(new ManualTimeSource()).build();
     striped.record("a", 1);
     assertThat(striped.footprintBytes()).isBetween(128L * 1024, 192L * 1024);
   }

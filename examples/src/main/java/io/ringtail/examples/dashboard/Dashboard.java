@@ -18,9 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One run of the SLA dashboard: simulated workers recording into rolling windows, the model that
- * samples them, and the HTTP server that shows them. Tests drive it step by step with an
- * injected time source ({@link #serveDue()}, {@link #sample()}); {@link #runLive} drives it in
- * real time. Thread-safe for {@link #requestStop()}; otherwise driven by one thread.
+ * samples them, and the HTTP server that shows them. Tests drive it step by step with an injected
+ * time source ({@link #serveDue()}, {@link #sample()}); {@link #runLive} drives it in real time.
+ * Thread-safe for {@link #requestStop()}; otherwise driven by one thread.
  */
 final class Dashboard implements AutoCloseable {
   static final Duration SHORT = DashboardWindows.SHORT;
@@ -37,8 +37,9 @@ final class Dashboard implements AutoCloseable {
   private final DashboardServer server;
   private final CountDownLatch stop = new CountDownLatch(1);
 
-  private Dashboard(Options options, DashboardWindows windows, TimeSource time,
-      long startEpochMillis) throws IOException {
+  private Dashboard(
+      Options options, DashboardWindows windows, TimeSource time, long startEpochMillis)
+      throws IOException {
     this.options = options;
     this.windows = windows;
     this.time = time;
@@ -46,28 +47,51 @@ final class Dashboard implements AutoCloseable {
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     WindowMetrics.monitor(registry, windows.shortView(), "10s", "service", "checkout");
     WindowMetrics.monitor(registry, windows.longView(), "60s", "service", "checkout");
-    DashboardAlerts alerts = new DashboardAlerts(windows.shortView(), windows.longView(),
-        options.sloMillis(), time);
+    DashboardAlerts alerts =
+        new DashboardAlerts(windows.shortView(), windows.longView(), options.sloMillis(), time);
     // the simulation starts once the slow set-up above (class loading, mostly) is done
     this.startNanos = time.nanoTime();
     SimulatedService service = new SimulatedService(options.duration());
     workers = new ArrayList<>();
     for (int i = 0; i < options.workers(); i++) {
-      workers.add(new SimulatedWorker(service, windows.forWorker(i),
-          (double) options.rate() / options.workers(), startNanos, 1_000 + i));
+      workers.add(
+          new SimulatedWorker(
+              service,
+              windows.forWorker(i),
+              (double) options.rate() / options.workers(),
+              startNanos,
+              1_000 + i));
     }
-    model = new DashboardModel(windows.mode(), options, windows.shortView(), windows.longView(),
-        service, alerts, time, startNanos, startEpochMillis + (startNanos - createdNanos) / 1_000_000,
-        this::servedPerWorker);
+    model =
+        new DashboardModel(
+            windows.mode(),
+            options,
+            windows.shortView(),
+            windows.longView(),
+            service,
+            alerts,
+            time,
+            startNanos,
+            startEpochMillis + (startNanos - createdNanos) / 1_000_000,
+            this::servedPerWorker);
     server = new DashboardServer(options.port(), model, registry::scrape);
   }
 
   /** Builds the dashboard; the server is bound but not started. */
-  static Dashboard create(Options options, TimeSource time, long startEpochMillis) throws IOException {
-    DashboardWindows windows = options.redis()
-        .<DashboardWindows>map(uri -> FleetWindows.connect(uri, options.fleet(), options.workers(), options.rate(),
-            options.rawFleetWindow()))
-        .orElseGet(() -> DashboardWindows.inProcess(options.workers(), time));
+  static Dashboard create(Options options, TimeSource time, long startEpochMillis)
+      throws IOException {
+    DashboardWindows windows =
+        options
+            .redis()
+            .<DashboardWindows>map(
+                uri ->
+                    FleetWindows.connect(
+                        uri,
+                        options.fleet(),
+                        options.workers(),
+                        options.rate(),
+                        options.rawFleetWindow()))
+            .orElseGet(() -> DashboardWindows.inProcess(options.workers(), time));
     try {
       return new Dashboard(options, windows, time, startEpochMillis);
     } catch (IOException | RuntimeException e) {
@@ -124,34 +148,41 @@ final class Dashboard implements AutoCloseable {
   }
 
   /**
-   * Runs in real time until the duration is over or {@link #requestStop()}: workers record on
-   * their own threads, and once a second a sample is taken and a summary line printed.
+   * Runs in real time until the duration is over or {@link #requestStop()}: workers record on their
+   * own threads, and once a second a sample is taken and a summary line printed.
    *
    * @return whether the run reached its full duration
    */
   boolean runLive(PrintStream out) throws InterruptedException {
     AtomicInteger ids = new AtomicInteger();
-    ScheduledExecutorService pool = Executors.newScheduledThreadPool(workers.size() + 1, r -> {
-      Thread t = new Thread(r, "dashboard-" + ids.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledExecutorService pool =
+        Executors.newScheduledThreadPool(
+            workers.size() + 1,
+            r -> {
+              Thread t = new Thread(r, "dashboard-" + ids.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
     try {
       for (SimulatedWorker w : workers) {
-        pool.scheduleAtFixedRate(guarded(() -> w.catchUp(time.nanoTime())), 0, TICK_MILLIS,
-            TimeUnit.MILLISECONDS);
+        pool.scheduleAtFixedRate(
+            guarded(() -> w.catchUp(time.nanoTime())), 0, TICK_MILLIS, TimeUnit.MILLISECONDS);
       }
       long second = TimeUnit.SECONDS.toNanos(1);
       long firstSample = second - Math.floorMod(time.nanoTime() - startNanos, second);
-      pool.scheduleAtFixedRate(() -> {
-        try {
-          Point p = model.sample();
-          out.println(line(p));
-          p.alertEvents().forEach(e -> out.println("       alert " + e));
-        } catch (RuntimeException e) {
-          out.println("sample failed, retrying in 1 s: " + e);
-        }
-      }, firstSample, second, TimeUnit.NANOSECONDS);
+      pool.scheduleAtFixedRate(
+          () -> {
+            try {
+              Point p = model.sample();
+              out.println(line(p));
+              p.alertEvents().forEach(e -> out.println("       alert " + e));
+            } catch (RuntimeException e) {
+              out.println("sample failed, retrying in 1 s: " + e);
+            }
+          },
+          firstSample,
+          second,
+          TimeUnit.NANOSECONDS);
       long left = startNanos + options.duration().toNanos() - time.nanoTime();
       return !stop.await(left, TimeUnit.NANOSECONDS);
     } finally {
@@ -168,12 +199,22 @@ final class Dashboard implements AutoCloseable {
     int width = 20;
     int filled = (int) (width * elapsed / total);
     WindowStats l = p.longWindow();
-    return String.format(Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "%4d/%d s [%s%s] %-9s | last %s: %s req  mean %s  p95 %s  p99 %s | last %s p95 %s | alert %s",
-        elapsed, total, "#".repeat(filled), ".".repeat(width - filled), p.regime().label(),
-        DashboardModel.label(LONG), Format.count(l.count()), Format.millis(l.meanMillis()),
-        Format.millis(l.p95Millis()), Format.millis(l.p99Millis()), DashboardModel.label(SHORT),
-        Format.millis(p.shortWindow().p95Millis()), p.alertFiring() ? "FIRING" : "ok");
+        elapsed,
+        total,
+        "#".repeat(filled),
+        ".".repeat(width - filled),
+        p.regime().label(),
+        DashboardModel.label(LONG),
+        Format.count(l.count()),
+        Format.millis(l.meanMillis()),
+        Format.millis(l.p95Millis()),
+        Format.millis(l.p99Millis()),
+        DashboardModel.label(SHORT),
+        Format.millis(p.shortWindow().p95Millis()),
+        p.alertFiring() ? "FIRING" : "ok");
   }
 
   private static Runnable guarded(Runnable r) {

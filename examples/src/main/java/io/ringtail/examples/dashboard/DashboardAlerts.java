@@ -14,9 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The dashboard's alert rules, from {@code io.ringtail.alert}: the P95 of the short window
- * against the latency target (with hysteresis), and the burn rate of a 99 % objective over the
- * long window. Evaluated once per sample by the sampling thread; not thread-safe.
+ * The dashboard's alert rules, from {@code io.ringtail.alert}: the P95 of the short window against
+ * the latency target (with hysteresis), and the burn rate of a 99 % objective over the long window.
+ * Evaluated once per sample by the sampling thread; not thread-safe.
  */
 final class DashboardAlerts {
   static final String P95_RULE = "p95-10s";
@@ -31,18 +31,38 @@ final class DashboardAlerts {
   private final Map<String, String> descriptions = new HashMap<>();
   private final Map<String, Long> firingSince = new HashMap<>();
 
-  DashboardAlerts(RollingWindow shortWindow, RollingWindow longWindow, double sloMillis, TimeSource time) {
+  DashboardAlerts(
+      RollingWindow shortWindow, RollingWindow longWindow, double sloMillis, TimeSource time) {
     long target = Math.round(sloMillis * 1e6);
-    monitor = AlertMonitor.create(time)
-        .add(AlertRule.threshold(P95_RULE, shortWindow, Measure.percentile(95))
-            .above(target).resolveBelow(0.8 * target).minimumSamples(20).build())
-        .add(AlertRule.sloBurn(BURN_RULE, longWindow, target, OBJECTIVE)
-            .above(FAST_BURN).minimumSamples(100).cooldown(Duration.ofSeconds(5)).build());
-    descriptions.put(P95_RULE, "P95 of the last 10 s above " + Format.millis(sloMillis)
-        + " (resolves below " + Format.millis(0.8 * sloMillis) + ")");
-    descriptions.put(BURN_RULE, String.format(Locale.ROOT,
-        "last 60 s burning the %.0f %% ≤ %s objective's error budget over %.0fx too fast",
-        OBJECTIVE * 100, Format.millis(sloMillis), FAST_BURN));
+    monitor =
+        AlertMonitor.create(time)
+            .add(
+                AlertRule.threshold(P95_RULE, shortWindow, Measure.percentile(95))
+                    .above(target)
+                    .resolveBelow(0.8 * target)
+                    .minimumSamples(20)
+                    .build())
+            .add(
+                AlertRule.sloBurn(BURN_RULE, longWindow, target, OBJECTIVE)
+                    .above(FAST_BURN)
+                    .minimumSamples(100)
+                    .cooldown(Duration.ofSeconds(5))
+                    .build());
+    descriptions.put(
+        P95_RULE,
+        "P95 of the last 10 s above "
+            + Format.millis(sloMillis)
+            + " (resolves below "
+            + Format.millis(0.8 * sloMillis)
+            + ")");
+    descriptions.put(
+        BURN_RULE,
+        String.format(
+            Locale.ROOT,
+            "last 60 s burning the %.0f %% ≤ %s objective's error budget over %.0fx too fast",
+            OBJECTIVE * 100,
+            Format.millis(sloMillis),
+            FAST_BURN));
   }
 
   /** Evaluates every rule; returns the fired and resolved events, described for people. */
@@ -55,10 +75,18 @@ final class DashboardAlerts {
       } else {
         firingSince.remove(rule);
       }
-      String value = rule.equals(P95_RULE) ? Format.millis(e.value() / 1e6)
-          : String.format(Locale.ROOT, "burn rate %.1f", e.value());
-      lines.add(e.type() + " " + rule + " (" + (Double.isNaN(e.value()) ? "no data" : value) + "): "
-          + descriptions.get(rule));
+      String value =
+          rule.equals(P95_RULE)
+              ? Format.millis(e.value() / 1e6)
+              : String.format(Locale.ROOT, "burn rate %.1f", e.value());
+      lines.add(
+          e.type()
+              + " "
+              + rule
+              + " ("
+              + (Double.isNaN(e.value()) ? "no data" : value)
+              + "): "
+              + descriptions.get(rule));
     }
     return lines;
   }
@@ -66,13 +94,18 @@ final class DashboardAlerts {
   List<RuleStatus> statuses() {
     List<RuleStatus> out = new ArrayList<>();
     for (AlertRule r : monitor.rules()) {
-      out.add(new RuleStatus(r.name(), descriptions.get(r.name()), monitor.state(r.name()),
-          firingSince.getOrDefault(r.name(), -1L)));
+      out.add(
+          new RuleStatus(
+              r.name(),
+              descriptions.get(r.name()),
+              monitor.state(r.name()),
+              firingSince.getOrDefault(r.name(), -1L)));
     }
     return out;
   }
 
   boolean anyFiring() {
-    return monitor.rules().stream().anyMatch(r -> monitor.state(r.name()) == AlertMonitor.State.FIRING);
+    return monitor.rules().stream()
+        .anyMatch(r -> monitor.state(r.name()) == AlertMonitor.State.FIRING);
   }
 }

@@ -39,9 +39,17 @@ final class DashboardModel {
   private volatile Point latest;
   private volatile FleetView fleet;
 
-  DashboardModel(String mode, Options options, RollingWindow shortWindow, RollingWindow longWindow,
-      SimulatedService service, DashboardAlerts alerts, TimeSource time, long startNanos,
-      long startEpochMillis, Supplier<long[]> servedPerWorker) {
+  DashboardModel(
+      String mode,
+      Options options,
+      RollingWindow shortWindow,
+      RollingWindow longWindow,
+      SimulatedService service,
+      DashboardAlerts alerts,
+      TimeSource time,
+      long startNanos,
+      long startEpochMillis,
+      Supplier<long[]> servedPerWorker) {
     this.servedPerWorker = servedPerWorker;
     this.mode = mode;
     this.options = options;
@@ -66,8 +74,15 @@ final class DashboardModel {
       fleet = new FleetView(h.count() / seconds, h.stalenessNanos() / 1e9, h.publishers());
     }
     List<String> events = alerts.evaluate(elapsed);
-    Point p = new Point(startEpochMillis + elapsed / 1_000_000, elapsed, service.regimeAt(elapsed),
-        s, l, alerts.anyFiring(), events);
+    Point p =
+        new Point(
+            startEpochMillis + elapsed / 1_000_000,
+            elapsed,
+            service.regimeAt(elapsed),
+            s,
+            l,
+            alerts.anyFiring(),
+            events);
     if (history.size() == MAX_POINTS) {
       history.removeFirst();
     }
@@ -88,8 +103,8 @@ final class DashboardModel {
   }
 
   /**
-   * How much the fleet records and how fresh the page's view of it is: samples per second over
-   * the long window, how far behind its oldest publisher may lag, and how many processes publish.
+   * How much the fleet records and how fresh the page's view of it is: samples per second over the
+   * long window, how far behind its oldest publisher may lag, and how many processes publish.
    */
   record FleetView(double ratePerSecond, double stalenessSeconds, int publishers) {}
 
@@ -205,7 +220,10 @@ final class DashboardModel {
     return o;
   }
 
-  private void column(JsonNodeFactory f, ArrayNode into, Function<Point, WindowStats> which,
+  private void column(
+      JsonNodeFactory f,
+      ArrayNode into,
+      Function<Point, WindowStats> which,
       ToDoubleFunction<WindowStats> value) {
     for (Point q : history) {
       into.add(number(f, value.applyAsDouble(which.apply(q))));

@@ -14,9 +14,9 @@ import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * The dashboard's HTTP side on the JDK's built-in server, bound to 127.0.0.1: the page at
- * {@code /}, its data at {@code /api/stats}, Prometheus text at {@code /metrics} and the uPlot
- * WebJar under {@code /webjars/}. Thread-safe; {@link #stop()} ends its threads.
+ * The dashboard's HTTP side on the JDK's built-in server, bound to 127.0.0.1: the page at {@code
+ * /}, its data at {@code /api/stats}, Prometheus text at {@code /metrics} and the uPlot WebJar
+ * under {@code /webjars/}. Thread-safe; {@link #stop()} ends its threads.
  */
 final class DashboardServer implements AutoCloseable {
   static final String PAGE = "io/ringtail/examples/dashboard/index.html";
@@ -28,31 +28,39 @@ final class DashboardServer implements AutoCloseable {
 
   DashboardServer(int port, DashboardModel model, Supplier<String> metrics) throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
-    executor = Executors.newFixedThreadPool(2, r -> {
-      Thread t = new Thread(r, "dashboard-http");
-      t.setDaemon(true);
-      return t;
-    });
+    executor =
+        Executors.newFixedThreadPool(
+            2,
+            r -> {
+              Thread t = new Thread(r, "dashboard-http");
+              t.setDaemon(true);
+              return t;
+            });
     server.setExecutor(executor);
-    server.createContext("/", exchange -> {
-      try (exchange) {
-        String path = exchange.getRequestURI().getPath();
-        if (!exchange.getRequestMethod().equals("GET")) {
-          send(exchange, 405, "text/plain", "GET only\n".getBytes(StandardCharsets.UTF_8));
-        } else if (path.equals("/") || path.equals("/index.html")) {
-          sendResource(exchange, PAGE);
-        } else if (path.equals("/api/stats")) {
-          send(exchange, 200, "application/json", JSON.writeValueAsBytes(model.toJson()));
-        } else if (path.equals("/metrics")) {
-          send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8",
-              metrics.get().getBytes(StandardCharsets.UTF_8));
-        } else if (path.startsWith("/webjars/") && !path.contains("..")) {
-          sendResource(exchange, WEBJARS + path);
-        } else {
-          send(exchange, 404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8));
-        }
-      }
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          try (exchange) {
+            String path = exchange.getRequestURI().getPath();
+            if (!exchange.getRequestMethod().equals("GET")) {
+              send(exchange, 405, "text/plain", "GET only\n".getBytes(StandardCharsets.UTF_8));
+            } else if (path.equals("/") || path.equals("/index.html")) {
+              sendResource(exchange, PAGE);
+            } else if (path.equals("/api/stats")) {
+              send(exchange, 200, "application/json", JSON.writeValueAsBytes(model.toJson()));
+            } else if (path.equals("/metrics")) {
+              send(
+                  exchange,
+                  200,
+                  "text/plain; version=0.0.4; charset=utf-8",
+                  metrics.get().getBytes(StandardCharsets.UTF_8));
+            } else if (path.startsWith("/webjars/") && !path.contains("..")) {
+              sendResource(exchange, WEBJARS + path);
+            } else {
+              send(exchange, 404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8));
+            }
+          }
+        });
   }
 
   void start() {

@@ -4,14 +4,14 @@ import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import java.time.Duration;
-import java.util.List;
 import java.util.Collections;
+import java.util.List;
 
 /**
- * The windows of one dashboard run: the short and long windows the page reads, and the windows
- * each simulated worker records into. In-process, every worker records into the same two
- * windows; in a fleet, each worker has its own connection to the shared windows in Redis.
- * Immutable; the windows themselves are thread-safe.
+ * The windows of one dashboard run: the short and long windows the page reads, and the windows each
+ * simulated worker records into. In-process, every worker records into the same two windows; in a
+ * fleet, each worker has its own connection to the shared windows in Redis. Immutable; the windows
+ * themselves are thread-safe.
  */
 class DashboardWindows implements AutoCloseable {
   static final Duration SHORT = Duration.ofSeconds(10);
@@ -22,7 +22,10 @@ class DashboardWindows implements AutoCloseable {
   private final RollingWindow longView;
   private final List<List<RollingWindow>> perWorker;
 
-  DashboardWindows(String mode, RollingWindow shortView, RollingWindow longView,
+  DashboardWindows(
+      String mode,
+      RollingWindow shortView,
+      RollingWindow longView,
       List<List<RollingWindow>> perWorker) {
     this.mode = mode;
     this.shortView = shortView;
@@ -32,11 +35,14 @@ class DashboardWindows implements AutoCloseable {
 
   /** Two in-process windows (10 s in 10 buckets, 60 s in 60) that every worker shares. */
   static DashboardWindows inProcess(int workers, TimeSource time) {
-    RollingWindow shortWindow = RollingWindow.create(
-        WindowConfig.builder().length(SHORT).buckets(10).build(), time);
-    RollingWindow longWindow = RollingWindow.create(
-        WindowConfig.builder().length(LONG).buckets(60).build(), time);
-    return new DashboardWindows("in-process", shortWindow, longWindow,
+    RollingWindow shortWindow =
+        RollingWindow.create(WindowConfig.builder().length(SHORT).buckets(10).build(), time);
+    RollingWindow longWindow =
+        RollingWindow.create(WindowConfig.builder().length(LONG).buckets(60).build(), time);
+    return new DashboardWindows(
+        "in-process",
+        shortWindow,
+        longWindow,
         Collections.nCopies(workers, List.of(shortWindow, longWindow)));
   }
 

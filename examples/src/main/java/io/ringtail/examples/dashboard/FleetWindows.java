@@ -14,18 +14,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Fleet mode: the dashboard's windows live in Redis. Each simulated worker gets its own
- * connection and its own window objects, as separate processes would; all of them, and the
- * reader behind the page, name the same windows, so the page shows the fleet-wide statistics.
- * The windows are {@link RedisHistogramWindow}s (per-bucket histograms merged in Redis, any rate)
- * unless the raw-sample {@link RedisRollingWindow} is asked for. Thread-safe.
+ * Fleet mode: the dashboard's windows live in Redis. Each simulated worker gets its own connection
+ * and its own window objects, as separate processes would; all of them, and the reader behind the
+ * page, name the same windows, so the page shows the fleet-wide statistics. The windows are {@link
+ * RedisHistogramWindow}s (per-bucket histograms merged in Redis, any rate) unless the raw-sample
+ * {@link RedisRollingWindow} is asked for. Thread-safe.
  */
 final class FleetWindows extends DashboardWindows {
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
+
   /**
-   * The percentiles a Redis snapshot fetches exactly; any other reads the next one above. The
-   * SLO burn rule derives "fraction above the target" from percentiles, so the tail gets a
-   * grid of half a percent (at most 64 values, each one O(log n) rank lookup in Redis).
+   * The percentiles a Redis snapshot fetches exactly; any other reads the next one above. The SLO
+   * burn rule derives "fraction above the target" from percentiles, so the tail gets a grid of half
+   * a percent (at most 64 values, each one O(log n) rank lookup in Redis).
    */
   static final double[] READ_PERCENTILES = readPercentiles();
 
@@ -33,9 +34,14 @@ final class FleetWindows extends DashboardWindows {
   private final List<StatefulRedisConnection<String, String>> connections;
   private final List<RollingWindow> recording;
 
-  private FleetWindows(String mode, RollingWindow shortView, RollingWindow longView,
-      List<List<RollingWindow>> perWorker, RedisClient client,
-      List<StatefulRedisConnection<String, String>> connections, List<RollingWindow> recording) {
+  private FleetWindows(
+      String mode,
+      RollingWindow shortView,
+      RollingWindow longView,
+      List<List<RollingWindow>> perWorker,
+      RedisClient client,
+      List<StatefulRedisConnection<String, String>> connections,
+      List<RollingWindow> recording) {
     super(mode, shortView, longView, perWorker);
     this.client = client;
     this.connections = connections;
@@ -48,9 +54,9 @@ final class FleetWindows extends DashboardWindows {
   }
 
   /**
-   * Connects to {@code redis} and builds the fleet windows {@code <fleet>:10s} and
-   * {@code <fleet>:60s}: one connection per worker plus one for the reader; raw-sample windows if
-   * {@code raw}, else histogram windows.
+   * Connects to {@code redis} and builds the fleet windows {@code <fleet>:10s} and {@code
+   * <fleet>:60s}: one connection per worker plus one for the reader; raw-sample windows if {@code
+   * raw}, else histogram windows.
    */
   static FleetWindows connect(URI redis, String fleet, int workers, int rate, boolean raw) {
     RedisClient client = RedisClient.create(RedisURI.create(redis));
@@ -65,19 +71,37 @@ final class FleetWindows extends DashboardWindows {
       List<RollingWindow> recording = new ArrayList<>();
       for (int i = 0; i < workers; i++) {
         RedisBackend backend = backend(client, connections);
-        RedisRollingWindow s = backend.window(fleet + ":10s").length(SHORT).maxSamples(maxSamples).build();
-        RedisRollingWindow l = backend.window(fleet + ":60s").length(LONG).maxSamples(maxSamples).build();
+        RedisRollingWindow s =
+            backend.window(fleet + ":10s").length(SHORT).maxSamples(maxSamples).build();
+        RedisRollingWindow l =
+            backend.window(fleet + ":60s").length(LONG).maxSamples(maxSamples).build();
         perWorker.add(List.of(s, l));
         recording.add(s);
         recording.add(l);
       }
       RedisBackend reader = backend(client, connections);
-      RedisRollingWindow shortView = reader.window(fleet + ":10s").length(SHORT)
-          .maxSamples(maxSamples).percentiles(READ_PERCENTILES).build();
-      RedisRollingWindow longView = reader.window(fleet + ":60s").length(LONG)
-          .maxSamples(maxSamples).percentiles(READ_PERCENTILES).build();
-      String mode = "fleet in Redis " + where(redis) + " (raw-sample window " + fleet + ", " + workers
-          + " workers on their own connections)";
+      RedisRollingWindow shortView =
+          reader
+              .window(fleet + ":10s")
+              .length(SHORT)
+              .maxSamples(maxSamples)
+              .percentiles(READ_PERCENTILES)
+              .build();
+      RedisRollingWindow longView =
+          reader
+              .window(fleet + ":60s")
+              .length(LONG)
+              .maxSamples(maxSamples)
+              .percentiles(READ_PERCENTILES)
+              .build();
+      String mode =
+          "fleet in Redis "
+              + where(redis)
+              + " (raw-sample window "
+              + fleet
+              + ", "
+              + workers
+              + " workers on their own connections)";
       return new FleetWindows(mode, shortView, longView, perWorker, client, connections, recording);
     } catch (RuntimeException e) {
       connections.forEach(StatefulRedisConnection::close);
@@ -86,7 +110,11 @@ final class FleetWindows extends DashboardWindows {
     }
   }
 
-  private static FleetWindows histogram(URI redis, String fleet, int workers, RedisClient client,
+  private static FleetWindows histogram(
+      URI redis,
+      String fleet,
+      int workers,
+      RedisClient client,
       List<StatefulRedisConnection<String, String>> connections) {
     WindowConfig shortConfig = WindowConfig.builder().length(SHORT).buckets(10).build();
     WindowConfig longConfig = WindowConfig.builder().length(LONG).buckets(60).build();
@@ -101,10 +129,18 @@ final class FleetWindows extends DashboardWindows {
       recording.add(l);
     }
     RedisBackend reader = backend(client, connections);
-    RedisHistogramWindow shortView = reader.histogramWindow(fleet + ":10s").config(shortConfig).build();
-    RedisHistogramWindow longView = reader.histogramWindow(fleet + ":60s").config(longConfig).build();
-    String mode = "fleet in Redis " + where(redis) + " (histogram window " + fleet + ", " + workers
-        + " workers on their own connections)";
+    RedisHistogramWindow shortView =
+        reader.histogramWindow(fleet + ":10s").config(shortConfig).build();
+    RedisHistogramWindow longView =
+        reader.histogramWindow(fleet + ":60s").config(longConfig).build();
+    String mode =
+        "fleet in Redis "
+            + where(redis)
+            + " (histogram window "
+            + fleet
+            + ", "
+            + workers
+            + " workers on their own connections)";
     return new FleetWindows(mode, shortView, longView, perWorker, client, connections, recording);
   }
 
@@ -128,8 +164,8 @@ final class FleetWindows extends DashboardWindows {
     return java.util.Arrays.copyOf(ps, i);
   }
 
-  private static RedisBackend backend(RedisClient client,
-      List<StatefulRedisConnection<String, String>> connections) {
+  private static RedisBackend backend(
+      RedisClient client, List<StatefulRedisConnection<String, String>> connections) {
     StatefulRedisConnection<String, String> c = client.connect();
     connections.add(c);
     return RedisBackend.builder(c).commandTimeout(TIMEOUT).build();

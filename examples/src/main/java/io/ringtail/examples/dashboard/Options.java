@@ -8,23 +8,32 @@ import java.util.Optional;
  * The dashboard's command-line flags. Immutable; {@link #parse} validates every value and throws
  * {@link IllegalArgumentException} naming the flag and the bad value.
  */
-record Options(Duration duration, int port, int rate, int workers, double sloMillis,
-    Optional<URI> redis, String fleet, boolean rawFleetWindow) {
+record Options(
+    Duration duration,
+    int port,
+    int rate,
+    int workers,
+    double sloMillis,
+    Optional<URI> redis,
+    String fleet,
+    boolean rawFleetWindow) {
 
-  static final String USAGE = String.join("\n",
-      "Usage: SlaDashboard [--duration SECONDS] [--port PORT] [--rate REQUESTS_PER_SECOND]",
-      "                    [--workers N] [--slo-ms MILLIS]",
-      "                    [--redis redis://HOST:PORT [--fleet NAME] [--fleet-window histogram|raw]]",
-      "  --duration  how long to run, then exit (default 60)",
-      "  --port      local port for the page, 0 picks a free one (default 0)",
-      "  --rate      simulated requests per second, over all workers (default 1000)",
-      "  --workers   simulated service instances recording concurrently (default 4)",
-      "  --slo-ms    P95 latency target the alert watches (default 250)",
-      "  --redis     workers share fleet-wide windows in this Redis instead of in-process windows",
-      "  --fleet     name of the fleet-wide windows; dashboards given the same name share them",
-      "              (default: a new name per run)",
-      "  --fleet-window  histogram: per-bucket histograms merged in Redis, any rate (default);",
-      "              raw: every sample in Redis, exact percentiles, up to about 100k samples/s");
+  static final String USAGE =
+      String.join(
+          "\n",
+          "Usage: SlaDashboard [--duration SECONDS] [--port PORT] [--rate REQUESTS_PER_SECOND]",
+          "                    [--workers N] [--slo-ms MILLIS]",
+          "                    [--redis redis://HOST:PORT [--fleet NAME] [--fleet-window histogram|raw]]",
+          "  --duration  how long to run, then exit (default 60)",
+          "  --port      local port for the page, 0 picks a free one (default 0)",
+          "  --rate      simulated requests per second, over all workers (default 1000)",
+          "  --workers   simulated service instances recording concurrently (default 4)",
+          "  --slo-ms    P95 latency target the alert watches (default 250)",
+          "  --redis     workers share fleet-wide windows in this Redis instead of in-process windows",
+          "  --fleet     name of the fleet-wide windows; dashboards given the same name share them",
+          "              (default: a new name per run)",
+          "  --fleet-window  histogram: per-bucket histograms merged in Redis, any rate (default);",
+          "              raw: every sample in Redis, exact percentiles, up to about 100k samples/s");
 
   static Options defaults() {
     return new Options(Duration.ofSeconds(60), 0, 1000, 4, 250, Optional.empty(), null, false);
@@ -76,7 +85,9 @@ record Options(Duration duration, int port, int rate, int workers, double sloMil
     return switch (value) {
       case "histogram" -> false;
       case "raw" -> true;
-      default -> throw new IllegalArgumentException("--fleet-window must be histogram or raw, but was " + value);
+      default ->
+          throw new IllegalArgumentException(
+              "--fleet-window must be histogram or raw, but was " + value);
     };
   }
 
@@ -96,8 +107,8 @@ record Options(Duration duration, int port, int rate, int workers, double sloMil
       throw new IllegalArgumentException(flag + " must be a whole number, but was " + value);
     }
     if (v < min || v > max) {
-      throw new IllegalArgumentException(flag + " must be between " + min + " and " + max
-          + ", but was " + value);
+      throw new IllegalArgumentException(
+          flag + " must be between " + min + " and " + max + ", but was " + value);
     }
     return v;
   }
@@ -107,10 +118,12 @@ record Options(Duration duration, int port, int rate, int workers, double sloMil
     try {
       uri = URI.create(value);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--redis must be a URL like redis://localhost:6379, but was " + value);
+      throw new IllegalArgumentException(
+          "--redis must be a URL like redis://localhost:6379, but was " + value);
     }
     if (!"redis".equals(uri.getScheme()) || uri.getHost() == null) {
-      throw new IllegalArgumentException("--redis must be a URL like redis://localhost:6379, but was " + value);
+      throw new IllegalArgumentException(
+          "--redis must be a URL like redis://localhost:6379, but was " + value);
     }
     return uri;
   }

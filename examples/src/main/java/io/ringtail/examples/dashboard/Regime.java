@@ -3,8 +3,8 @@ package io.ringtail.examples.dashboard;
 import java.util.random.RandomGenerator;
 
 /**
- * A phase of the simulated service: its latencies are log-normal with the given median and
- * spread. Immutable.
+ * A phase of the simulated service: its latencies are log-normal with the given median and spread.
+ * Immutable.
  */
 enum Regime {
   NORMAL("normal", 40, 0.5),

@@ -3,8 +3,8 @@ package io.ringtail.examples.dashboard;
 import java.time.Duration;
 
 /**
- * The schedule of the simulated service: normal for the first 35 % of the run, degraded until
- * 65 %, recovered for the rest. Immutable and thread-safe.
+ * The schedule of the simulated service: normal for the first 35 % of the run, degraded until 65 %,
+ * recovered for the rest. Immutable and thread-safe.
  */
 final class SimulatedService {
   static final double DEGRADED_FROM = 0.35;

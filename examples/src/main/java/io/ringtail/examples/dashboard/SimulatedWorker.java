@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * One instance of the simulated service: serves requests at a fixed rate and records each
- * request's latency into its windows. Not thread-safe: one thread drives a worker; several
- * workers may share windows.
+ * One instance of the simulated service: serves requests at a fixed rate and records each request's
+ * latency into its windows. Not thread-safe: one thread drives a worker; several workers may share
+ * windows.
  */
 final class SimulatedWorker {
   private final SimulatedService service;
@@ -17,8 +17,12 @@ final class SimulatedWorker {
   private final SplittableRandom random;
   private volatile long served;
 
-  SimulatedWorker(SimulatedService service, List<RollingWindow> windows, double requestsPerSecond,
-      long startNanos, long seed) {
+  SimulatedWorker(
+      SimulatedService service,
+      List<RollingWindow> windows,
+      double requestsPerSecond,
+      long startNanos,
+      long seed) {
     this.service = service;
     this.windows = List.copyOf(windows);
     this.requestsPerSecond = requestsPerSecond;

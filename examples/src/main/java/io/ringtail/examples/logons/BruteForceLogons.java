@@ -19,17 +19,16 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Brute-force logon correlation: reads authentication events and raises an alert when
- * one account collects {@code threshold} failed logons within a sliding {@code window}, with
- * Ringtail's {@link ThresholdDetector}. Events carry their own time and id, so late (out-of-order)
- * events still count, a replayed event is not counted twice, and an event older than the
- * window is ignored. The detector's listener alerts once per crossing, not on every further
- * failure.
+ * Brute-force logon correlation: reads authentication events and raises an alert when one account
+ * collects {@code threshold} failed logons within a sliding {@code window}, with Ringtail's {@link
+ * ThresholdDetector}. Events carry their own time and id, so late (out-of-order) events still
+ * count, a replayed event is not counted twice, and an event older than the window is ignored. The
+ * detector's listener alerts once per crossing, not on every further failure.
  *
  * <p>Run: {@code mvn -q -pl examples -am compile exec:java
  * -Dexec.mainClass=io.ringtail.examples.logons.BruteForceLogons} (the bundled sample), or add
- * {@code -Dexec.args="--file events.csv --threshold 10 --window 60"} with a CSV of
- * {@code time,event_id,account,source_ip,outcome}. Single-threaded.
+ * {@code -Dexec.args="--file events.csv --threshold 10 --window 60"} with a CSV of {@code
+ * time,event_id,account,source_ip,outcome}. Single-threaded.
  */
 public final class BruteForceLogons {
   static final String SAMPLE = "logons-sample.csv";
@@ -37,8 +36,8 @@ public final class BruteForceLogons {
   private BruteForceLogons() {}
 
   /** What one run saw. Immutable. */
-  record Summary(int events, int failures, int counted, int duplicates, int expired,
-      List<String> alerts) {}
+  record Summary(
+      int events, int failures, int counted, int duplicates, int expired, List<String> alerts) {}
 
   public static void main(String[] args) throws IOException {
     Path file = null;
@@ -52,8 +51,9 @@ public final class BruteForceLogons {
         case "--file" -> file = Path.of(args[i + 1]);
         case "--threshold" -> threshold = positive(args[i], args[i + 1]);
         case "--window" -> window = Duration.ofSeconds(positive(args[i], args[i + 1]));
-        default -> throw new IllegalArgumentException("unknown flag " + args[i]
-            + "; flags: --file CSV, --threshold N, --window SECONDS");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown flag " + args[i] + "; flags: --file CSV, --threshold N, --window SECONDS");
       }
     }
     try (Reader in = file != null ? Files.newBufferedReader(file) : sample()) {
@@ -62,21 +62,29 @@ public final class BruteForceLogons {
   }
 
   static Reader sample() {
-    return new InputStreamReader(Objects.requireNonNull(
-        BruteForceLogons.class.getResourceAsStream(SAMPLE), SAMPLE), StandardCharsets.UTF_8);
+    return new InputStreamReader(
+        Objects.requireNonNull(BruteForceLogons.class.getResourceAsStream(SAMPLE), SAMPLE),
+        StandardCharsets.UTF_8);
   }
 
-  /** Feeds every failed logon in {@code csv} to a detector keyed by account; prints and returns what happened. */
-  static Summary run(Reader csv, int threshold, Duration window, PrintStream out) throws IOException {
+  /**
+   * Feeds every failed logon in {@code csv} to a detector keyed by account; prints and returns what
+   * happened.
+   */
+  static Summary run(Reader csv, int threshold, Duration window, PrintStream out)
+      throws IOException {
     ManualTimeSource streamClock = new ManualTimeSource(Long.MIN_VALUE);
     List<String> alerts = new ArrayList<>();
-    ThresholdDetector detector = ThresholdDetector.inProcess(ThresholdConfig.builder()
-        .threshold(threshold)
-        .window(window)
-        .timeSource(streamClock)
-        .listener((account, d) -> alerts.add(account))
-        .build());
-    out.printf("Alert when one account has %d failed logons within %d s (by event time)%n",
+    ThresholdDetector detector =
+        ThresholdDetector.inProcess(
+            ThresholdConfig.builder()
+                .threshold(threshold)
+                .window(window)
+                .timeSource(streamClock)
+                .listener((account, d) -> alerts.add(account))
+                .build());
+    out.printf(
+        "Alert when one account has %d failed logons within %d s (by event time)%n",
         threshold, window.toSeconds());
 
     int events = 0;
@@ -109,7 +117,9 @@ public final class BruteForceLogons {
         case COUNTED -> counted++;
         case DUPLICATE -> {
           duplicates++;
-          out.printf("  %s  %-10s %s replayed: not counted again (%d in window)%n", f[0], f[2], f[1], d.count());
+          out.printf(
+              "  %s  %-10s %s replayed: not counted again (%d in window)%n",
+              f[0], f[2], f[1], d.count());
         }
         case EXPIRED -> {
           expired++;
@@ -117,11 +127,13 @@ public final class BruteForceLogons {
         }
       }
       if (alerts.size() > alertsBefore) {
-        out.printf("ALERT %s  account %s: %d failed logons within %d s (last from %s, event %s)%n",
+        out.printf(
+            "ALERT %s  account %s: %d failed logons within %d s (last from %s, event %s)%n",
             f[0], f[2], d.count(), window.toSeconds(), f[3], f[1]);
       }
     }
-    out.printf("%d events, %d failed logons: %d counted, %d replays ignored, %d too old; alerts: %s%n",
+    out.printf(
+        "%d events, %d failed logons: %d counted, %d replays ignored, %d too old; alerts: %s%n",
         events, failures, counted, duplicates, expired, alerts);
     return new Summary(events, failures, counted, duplicates, expired, List.copyOf(alerts));
   }

@@ -21,22 +21,22 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Renders the dashboard page in a real headless Chromium (Debian's {@code chromium} package) and
  * checks that the uPlot charts received the data. Fails, never skips, when Chromium is missing;
- * {@code mvn verify} installs it first where it is (examples/install-chromium.sh), or point
- * {@code -Dringtail.chromium} at another build.
+ * {@code mvn verify} installs it first where it is (examples/install-chromium.sh), or point {@code
+ * -Dringtail.chromium} at another build.
  */
 class DashboardBrowserTest {
   private static final int SECONDS = 25;
   private ManualTimeSource time;
   private Dashboard dashboard;
 
-  @TempDir
-  Path profile;
+  @TempDir Path profile;
 
   @BeforeEach
   void start() throws IOException {
     time = new ManualTimeSource(0);
-    dashboard = Dashboard.create(Options.parse("--duration", "30", "--rate", "300"), time,
-        1_780_000_000_000L);
+    dashboard =
+        Dashboard.create(
+            Options.parse("--duration", "30", "--rate", "300"), time, 1_780_000_000_000L);
     dashboard.startServer();
     DashboardEndpointsTest.drive(dashboard, time, SECONDS);
   }
@@ -63,7 +63,10 @@ class DashboardBrowserTest {
     Path png = Paths.get("target", "dashboard-screenshot.png").toAbsolutePath();
     Files.deleteIfExists(png);
 
-    chromium("--virtual-time-budget=5000", "--window-size=1400,1000", "--screenshot=" + png,
+    chromium(
+        "--virtual-time-budget=5000",
+        "--window-size=1400,1000",
+        "--screenshot=" + png,
         dashboard.url());
 
     byte[] bytes = Files.readAllBytes(png);
@@ -72,37 +75,53 @@ class DashboardBrowserTest {
   }
 
   private String chromium(String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(chromiumBinary(), "--headless", "--no-sandbox",
-        "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-        "--user-data-dir=" + profile));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                chromiumBinary(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+                "--user-data-dir=" + profile));
     command.addAll(List.of(args));
     Path out = profile.resolve("stdout.txt");
-    Process p = new ProcessBuilder(command)
-        .redirectOutput(out.toFile())
-        .redirectError(profile.resolve("stderr.txt").toFile())
-        .start();
+    Process p =
+        new ProcessBuilder(command)
+            .redirectOutput(out.toFile())
+            .redirectError(profile.resolve("stderr.txt").toFile())
+            .start();
     if (!p.waitFor(90, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new AssertionError("chromium did not finish in 90 s: " + command);
     }
-    assertThat(p.exitValue()).as("chromium exit status; stderr:%n%s",
-        Files.readString(profile.resolve("stderr.txt"))).isZero();
+    assertThat(p.exitValue())
+        .as("chromium exit status; stderr:%n%s", Files.readString(profile.resolve("stderr.txt")))
+        .isZero();
     return Files.readString(out, StandardCharsets.UTF_8);
   }
 
   private static String chromiumBinary() {
     String configured = System.getProperty("ringtail.chromium", System.getenv("CHROMIUM"));
-    List<String> candidates = configured != null ? List.of(configured)
-        : List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome");
+    List<String> candidates =
+        configured != null
+            ? List.of(configured)
+            : List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome");
     for (String c : candidates) {
       if (Files.isExecutable(Path.of(c))) {
         return c;
       }
     }
-    throw new AssertionError("no headless Chromium at " + candidates
-        + ": install Debian's chromium package (apt-get install chromium) or pass -Dringtail.chromium=PATH"
-        + " (mvn verify installs it with examples/install-chromium.sh where /usr/bin/chromium is missing)");
+    throw new AssertionError(
+        "no headless Chromium at "
+            + candidates
+            + ": install Debian's chromium package (apt-get install chromium) or pass -Dringtail.chromium=PATH"
+            + " (mvn verify installs it with examples/install-chromium.sh where /usr/bin/chromium is missing)");
   }
 
   private static String attribute(String dom, String name) {

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 class DashboardEndpointsTest {
   private static final long EPOCH_MILLIS = 1_780_000_000_000L;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final ObjectMapper json = new ObjectMapper();
   private ManualTimeSource time;
   private Dashboard dashboard;
@@ -30,8 +31,11 @@ class DashboardEndpointsTest {
   @BeforeEach
   void start() throws IOException {
     time = new ManualTimeSource(123_456_789L);
-    dashboard = Dashboard.create(Options.parse("--duration", "30", "--rate", "400", "--workers", "2"),
-        time, EPOCH_MILLIS);
+    dashboard =
+        Dashboard.create(
+            Options.parse("--duration", "30", "--rate", "400", "--workers", "2"),
+            time,
+            EPOCH_MILLIS);
     dashboard.startServer();
   }
 
@@ -40,7 +44,10 @@ class DashboardEndpointsTest {
     dashboard.close();
   }
 
-  /** Runs the simulation for whole seconds in 100 ms steps, sampling once a second like the live run. */
+  /**
+   * Runs the simulation for whole seconds in 100 ms steps, sampling once a second like the live
+   * run.
+   */
   static List<Point> drive(Dashboard dashboard, ManualTimeSource time, int seconds) {
     List<Point> points = new ArrayList<>();
     for (int s = 0; s < seconds; s++) {
@@ -73,16 +80,20 @@ class DashboardEndpointsTest {
       Point p = points.get(i);
       assertThat(d.at("/series/short/count").get(i).asLong()).isEqualTo(p.shortWindow().count());
       assertThat(d.at("/series/long/count").get(i).asLong()).isEqualTo(p.longWindow().count());
-      assertThat(d.at("/series/short/p95Millis").get(i).asDouble()).isEqualTo(p.shortWindow().p95Millis());
-      assertThat(d.at("/series/long/p99Millis").get(i).asDouble()).isEqualTo(p.longWindow().p99Millis());
-      assertThat(d.at("/series/long/meanMillis").get(i).asDouble()).isEqualTo(p.longWindow().meanMillis());
+      assertThat(d.at("/series/short/p95Millis").get(i).asDouble())
+          .isEqualTo(p.shortWindow().p95Millis());
+      assertThat(d.at("/series/long/p99Millis").get(i).asDouble())
+          .isEqualTo(p.longWindow().p99Millis());
+      assertThat(d.at("/series/long/meanMillis").get(i).asDouble())
+          .isEqualTo(p.longWindow().meanMillis());
     }
     assertThat(d.at("/series/long/count").get(11).asLong()).isEqualTo(12 * 400);
     assertThat(d.at("/windows/long/current/count").asLong()).isEqualTo(12 * 400);
     assertThat(d.at("/windows/short/label").asText()).isEqualTo("10 s");
     assertThat(d.at("/windows/short/current/count").asLong()).isBetween(9L * 400, 10L * 400);
     double p95 = d.at("/windows/long/current/p95Millis").asDouble();
-    assertThat(p95).isGreaterThan(d.at("/windows/long/current/meanMillis").asDouble())
+    assertThat(p95)
+        .isGreaterThan(d.at("/windows/long/current/meanMillis").asDouble())
         .isLessThanOrEqualTo(d.at("/windows/long/current/p99Millis").asDouble());
   }
 
@@ -122,22 +133,30 @@ class DashboardEndpointsTest {
     assertThat(d.at("/alert/source").asText()).isEqualTo("io.ringtail.alert");
 
     JsonNode p95 = rule(d, DashboardAlerts.P95_RULE);
-    assertThat(p95.get("state").asText()).as("10 s of recovered traffic clear the P95 rule").isEqualTo("OK");
+    assertThat(p95.get("state").asText())
+        .as("10 s of recovered traffic clear the P95 rule")
+        .isEqualTo("OK");
     assertThat(p95.get("description").asText()).contains("250 ms");
     assertThat(points.get(29).shortWindow().p95Millis()).isLessThan(200);
     JsonNode burn = rule(d, DashboardAlerts.BURN_RULE);
-    assertThat(burn.get("state").asText()).as("the 60 s window still holds the degraded traffic")
+    assertThat(burn.get("state").asText())
+        .as("the 60 s window still holds the degraded traffic")
         .isEqualTo("FIRING");
     assertThat(burn.get("sinceSeconds").asDouble()).isBetween(11.0, 20.0);
     assertThat(d.at("/alert/state").asText()).isEqualTo("FIRING");
 
     List<String> events = new ArrayList<>();
     d.at("/alert/events").forEach(e -> events.add(e.asText()));
-    assertThat(events).anyMatch(e -> e.contains("FIRED p95-10s"))
+    assertThat(events)
+        .anyMatch(e -> e.contains("FIRED p95-10s"))
         .anyMatch(e -> e.contains("RESOLVED p95-10s"))
         .anyMatch(e -> e.contains("FIRED slo-burn-60s"));
-    int fired = points.stream().flatMap(p -> p.alertEvents().stream())
-        .filter(e -> e.startsWith("FIRED p95-10s")).toList().size();
+    int fired =
+        points.stream()
+            .flatMap(p -> p.alertEvents().stream())
+            .filter(e -> e.startsWith("FIRED p95-10s"))
+            .toList()
+            .size();
     assertThat(fired).as("hysteresis: the P95 rule fires once, not on every wobble").isEqualTo(1);
   }
 
@@ -163,7 +182,8 @@ class DashboardEndpointsTest {
     assertThat(metric(body, "ringtail_window_percentile_seconds", "phi=\"0.99\"", "window=\"60s\""))
         .isCloseTo(p.longWindow().p99Millis() / 1000, within(1e-9));
     assertThat(body).contains("service=\"checkout\"");
-    assertThat(body).containsPattern("(?m)^ringtail_window_\\w+\\{[^}]*window=\"60s\"[^}]*} 2000(\\.0)?$");
+    assertThat(body)
+        .containsPattern("(?m)^ringtail_window_\\w+\\{[^}]*window=\"60s\"[^}]*} 2000(\\.0)?$");
   }
 
   @Test
@@ -182,13 +202,17 @@ class DashboardEndpointsTest {
   @Test
   void unknownPathsAndEscapes_areNotFound() throws Exception {
     assertThat(get("/nope").statusCode()).isEqualTo(404);
-    assertThat(get("/webjars/../io/ringtail/examples/dashboard/index.html").statusCode()).isEqualTo(404);
+    assertThat(get("/webjars/../io/ringtail/examples/dashboard/index.html").statusCode())
+        .isEqualTo(404);
     assertThat(get("/webjars/uplot/1.6.30/dist/missing.js").statusCode()).isEqualTo(404);
   }
 
   private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return http.send(HttpRequest.newBuilder(URI.create(dashboard.url()).resolve(path))
-        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    return http.send(
+        HttpRequest.newBuilder(URI.create(dashboard.url()).resolve(path))
+            .timeout(Duration.ofSeconds(10))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static double metric(String scrape, String name, String... labels) {

@@ -31,8 +31,13 @@ class FleetDashboardTest {
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    redis = RedisServer.builder().bind("127.0.0.1").port(port).setting("save \"\"")
-        .setting("appendonly no").build();
+    redis =
+        RedisServer.builder()
+            .bind("127.0.0.1")
+            .port(port)
+            .setting("save \"\"")
+            .setting("appendonly no")
+            .build();
     redis.start();
   }
 
@@ -44,8 +49,18 @@ class FleetDashboardTest {
   @Test
   void fleet_workersShareTheRedisWindows_andThePageShowsTheFleetTotal() throws Exception {
     ManualTimeSource time = new ManualTimeSource(0);
-    Options options = Options.parse("--duration", "30", "--rate", "150", "--workers", "3",
-        "--redis", "redis://127.0.0.1:" + port, "--fleet", "fleet-test-" + System.nanoTime());
+    Options options =
+        Options.parse(
+            "--duration",
+            "30",
+            "--rate",
+            "150",
+            "--workers",
+            "3",
+            "--redis",
+            "redis://127.0.0.1:" + port,
+            "--fleet",
+            "fleet-test-" + System.nanoTime());
     try (Dashboard dashboard = Dashboard.create(options, time, 1_780_000_000_000L)) {
       dashboard.startServer();
       for (int i = 0; i < 30; i++) {
@@ -58,16 +73,24 @@ class FleetDashboardTest {
       assertThat(dashboard.servedPerWorker()).containsExactly(150, 150, 150);
       assertThat(p.longWindow().count()).isEqualTo(450);
       assertThat(p.shortWindow().count()).isEqualTo(450);
-      assertThat(p.longWindow().p95Millis()).isGreaterThan(p.longWindow().meanMillis())
+      assertThat(p.longWindow().p95Millis())
+          .isGreaterThan(p.longWindow().meanMillis())
           .isLessThanOrEqualTo(p.longWindow().p99Millis());
 
       HttpClient http = HttpClient.newHttpClient();
-      JsonNode d = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(
-          URI.create(dashboard.url() + "api/stats")).build(), HttpResponse.BodyHandlers.ofString()).body());
-      assertThat(d.get("mode").asText()).startsWith("fleet in Redis 127.0.0.1:" + port)
+      JsonNode d =
+          new ObjectMapper()
+              .readTree(
+                  http.send(
+                          HttpRequest.newBuilder(URI.create(dashboard.url() + "api/stats")).build(),
+                          HttpResponse.BodyHandlers.ofString())
+                      .body());
+      assertThat(d.get("mode").asText())
+          .startsWith("fleet in Redis 127.0.0.1:" + port)
           .contains("histogram window");
       assertThat(d.at("/fleet/publishers").asInt()).isEqualTo(3);
-      assertThat(d.at("/fleet/ratePerSecond").asDouble()).as("450 samples over the 59 to 60 s the long window covers")
+      assertThat(d.at("/fleet/ratePerSecond").asDouble())
+          .as("450 samples over the 59 to 60 s the long window covers")
           .isBetween(450 / 60.0, 450 / 59.0);
       assertThat(d.at("/fleet/stalenessSeconds").asDouble()).isBetween(0.0, 5.0);
       assertThat(d.at("/windows/long/current/count").asLong()).isEqualTo(450);
@@ -75,13 +98,20 @@ class FleetDashboardTest {
       Arrays.setAll(served, i -> d.get("servedByWorker").get(i).asLong());
       assertThat(served).containsExactly(150, 150, 150);
 
-      String metrics = http.send(HttpRequest.newBuilder(URI.create(dashboard.url() + "metrics")).build(),
-          HttpResponse.BodyHandlers.ofString()).body();
-      assertThat(metrics).containsPattern("(?m)^ringtail_window_samples\\{[^}]*window=\"60s\"[^}]*} 450(\\.0)?$");
+      String metrics =
+          http.send(
+                  HttpRequest.newBuilder(URI.create(dashboard.url() + "metrics")).build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      assertThat(metrics)
+          .containsPattern("(?m)^ringtail_window_samples\\{[^}]*window=\"60s\"[^}]*} 450(\\.0)?$");
     }
   }
 
-  /** Two dashboards (two "processes") given one fleet name see one window: each shows both's requests. */
+  /**
+   * Two dashboards (two "processes") given one fleet name see one window: each shows both's
+   * requests.
+   */
   @Test
   void fleet_twoDashboardsWithOneName_shareTheWindow() throws Exception {
     String fleet = "shared-" + System.nanoTime();
@@ -101,11 +131,15 @@ class FleetDashboardTest {
     }
   }
 
-  /** The SLO burn rule reads "fraction above target" from percentiles: in the tail (under 24 % above) the fleet view's grid keeps it within 0.5 %. */
+  /**
+   * The SLO burn rule reads "fraction above target" from percentiles: in the tail (under 24 %
+   * above) the fleet view's grid keeps it within 0.5 %.
+   */
   @Test
   void fleetView_fractionAboveTarget_isWithinTheGrid() {
-    try (FleetWindows w = FleetWindows.connect(URI.create("redis://127.0.0.1:" + port),
-        "fraction-" + System.nanoTime(), 1, 100)) {
+    try (FleetWindows w =
+        FleetWindows.connect(
+            URI.create("redis://127.0.0.1:" + port), "fraction-" + System.nanoTime(), 1, 100)) {
       for (int ms = 1; ms <= 1000; ms++) {
         w.forWorker(0).get(1).record(ms * 1_000_000L);
       }
@@ -116,7 +150,8 @@ class FleetDashboardTest {
       assertThat(s.count()).isEqualTo(1000);
       for (long target : new long[] {760, 800, 905, 990, 996}) {
         double exact = (1000 - target) / 1000.0;
-        assertThat(Measure.fractionAbove(target * 1_000_000L).of(s)).as("above %d ms", target)
+        assertThat(Measure.fractionAbove(target * 1_000_000L).of(s))
+            .as("above %d ms", target)
             .isCloseTo(exact, within(0.005));
       }
     }
@@ -125,8 +160,18 @@ class FleetDashboardTest {
   @Test
   void fleet_rawWindowFlag_keepsRawSamples_andShowsNoFreshness() throws Exception {
     ManualTimeSource time = new ManualTimeSource(0);
-    Options options = Options.parse("--rate", "100", "--workers", "2", "--redis", "redis://127.0.0.1:" + port,
-        "--fleet", "raw-" + System.nanoTime(), "--fleet-window", "raw");
+    Options options =
+        Options.parse(
+            "--rate",
+            "100",
+            "--workers",
+            "2",
+            "--redis",
+            "redis://127.0.0.1:" + port,
+            "--fleet",
+            "raw-" + System.nanoTime(),
+            "--fleet-window",
+            "raw");
     try (Dashboard dashboard = Dashboard.create(options, time, 0)) {
       time.advance(Duration.ofSeconds(1));
       assertThat(dashboard.serveDue()).isEqualTo(100);
@@ -141,16 +186,29 @@ class FleetDashboardTest {
   @Test
   void fleetWindowFlag_isValidated() {
     assertThat(Options.parse("--redis", "redis://h:1").rawFleetWindow()).isFalse();
-    assertThat(Options.parse("--redis", "redis://h:1", "--fleet-window", "raw").rawFleetWindow()).isTrue();
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Options.parse("--redis", "redis://h:1", "--fleet-window", "exact"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("--fleet-window must be histogram or raw, but was exact");
+    assertThat(Options.parse("--redis", "redis://h:1", "--fleet-window", "raw").rawFleetWindow())
+        .isTrue();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> Options.parse("--redis", "redis://h:1", "--fleet-window", "exact"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--fleet-window must be histogram or raw, but was exact");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Options.parse("--fleet-window", "raw"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--fleet-window needs --redis");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--fleet-window needs --redis");
   }
 
   private static Options fleetOptions(String fleet, String rate, String workers) {
-    return Options.parse("--duration", "30", "--rate", rate, "--workers", workers,
-        "--redis", "redis://127.0.0.1:" + port, "--fleet", fleet);
+    return Options.parse(
+        "--duration",
+        "30",
+        "--rate",
+        rate,
+        "--workers",
+        workers,
+        "--redis",
+        "redis://127.0.0.1:" + port,
+        "--fleet",
+        fleet);
   }
 
   @Test
@@ -160,8 +218,11 @@ class FleetDashboardTest {
       closedPort = s.getLocalPort();
     }
     java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-    int code = SlaDashboard.run(new String[] {"--duration", "2", "--redis", "redis://127.0.0.1:" + closedPort},
-        new java.io.PrintStream(new java.io.ByteArrayOutputStream()), new java.io.PrintStream(err, true));
+    int code =
+        SlaDashboard.run(
+            new String[] {"--duration", "2", "--redis", "redis://127.0.0.1:" + closedPort},
+            new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+            new java.io.PrintStream(err, true));
 
     assertThat(code).isEqualTo(1);
     assertThat(err.toString()).startsWith("Could not start the dashboard").contains("127.0.0.1");

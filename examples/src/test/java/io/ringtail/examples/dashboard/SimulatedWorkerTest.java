@@ -3,12 +3,12 @@ package io.ringtail.examples.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.ringtail.testkit.ExactWindowModel;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.testkit.ExactWindowModel;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,8 +19,9 @@ class SimulatedWorkerTest {
   void catchUp_servesTheRateExactly() {
     ManualTimeSource time = new ManualTimeSource(7_000);
     RollingWindow window = RollingWindow.create(WindowConfig.defaults(), time);
-    SimulatedWorker worker = new SimulatedWorker(new SimulatedService(Duration.ofSeconds(30)),
-        List.of(window), 250, time.nanoTime(), 1);
+    SimulatedWorker worker =
+        new SimulatedWorker(
+            new SimulatedService(Duration.ofSeconds(30)), List.of(window), 250, time.nanoTime(), 1);
 
     assertThat(worker.catchUp(time.nanoTime())).isZero();
     time.advance(Duration.ofMillis(1_000));
@@ -42,21 +43,26 @@ class SimulatedWorkerTest {
     assertThat(service.regimeAt(Duration.ofSeconds(100).toNanos())).isEqualTo(Regime.RECOVERED);
   }
 
-  /** The dashboard's windows, fed by several workers, agree with an exact model of the same stream. */
+  /**
+   * The dashboard's windows, fed by several workers, agree with an exact model of the same stream.
+   */
   @Test
   void windows_matchExactModel_acrossTheRegimeChange() {
     ManualTimeSource time = new ManualTimeSource(-5_000_000_000L);
     ExactWindowModel exactShort = new ExactWindowModel();
-    RollingWindow shortWindow = RollingWindow.create(
-        WindowConfig.builder().length(Duration.ofSeconds(10)).buckets(10).build(), time);
-    RollingWindow longWindow = RollingWindow.create(
-        WindowConfig.builder().length(Duration.ofSeconds(60)).buckets(60).build(), time);
+    RollingWindow shortWindow =
+        RollingWindow.create(
+            WindowConfig.builder().length(Duration.ofSeconds(10)).buckets(10).build(), time);
+    RollingWindow longWindow =
+        RollingWindow.create(
+            WindowConfig.builder().length(Duration.ofSeconds(60)).buckets(60).build(), time);
     RollingWindow exact = new ExactRecorder(exactShort, time);
     SimulatedService service = new SimulatedService(Duration.ofSeconds(40));
     long start = time.nanoTime();
-    List<SimulatedWorker> workers = List.of(
-        new SimulatedWorker(service, List.of(shortWindow, longWindow, exact), 150, start, 1),
-        new SimulatedWorker(service, List.of(shortWindow, longWindow, exact), 150, start, 2));
+    List<SimulatedWorker> workers =
+        List.of(
+            new SimulatedWorker(service, List.of(shortWindow, longWindow, exact), 150, start, 1),
+            new SimulatedWorker(service, List.of(shortWindow, longWindow, exact), 150, start, 2));
 
     double normalP95 = 0;
     double degradedP95 = 0;
@@ -72,9 +78,12 @@ class SimulatedWorkerTest {
       assertThat(s.sum()).isEqualTo(e.sum());
       assertThat(s.min()).isEqualTo(e.min());
       assertThat(s.max()).isEqualTo(e.max());
-      assertThat(s.valueAtPercentile(95)).isCloseTo(e.valueAtPercentile(95), within(e.valueAtPercentile(95) * 0.01));
-      assertThat(s.valueAtPercentile(99)).isCloseTo(e.valueAtPercentile(99), within(e.valueAtPercentile(99) * 0.01));
-      assertThat(longWindow.snapshot().count()).isEqualTo(workers.stream().mapToLong(SimulatedWorker::served).sum());
+      assertThat(s.valueAtPercentile(95))
+          .isCloseTo(e.valueAtPercentile(95), within(e.valueAtPercentile(95) * 0.01));
+      assertThat(s.valueAtPercentile(99))
+          .isCloseTo(e.valueAtPercentile(99), within(e.valueAtPercentile(99) * 0.01));
+      assertThat(longWindow.snapshot().count())
+          .isEqualTo(workers.stream().mapToLong(SimulatedWorker::served).sum());
       if (tick == 130) {
         normalP95 = s.valueAtPercentile(95);
       } else if (tick == 250) {
@@ -86,7 +95,8 @@ class SimulatedWorkerTest {
   }
 
   /** A window that only feeds the exact model; the test reads the model directly. */
-  private record ExactRecorder(ExactWindowModel model, TimeSource timeSource) implements RollingWindow {
+  private record ExactRecorder(ExactWindowModel model, TimeSource timeSource)
+      implements RollingWindow {
     @Override
     public void record(long value) {
       model.record(value, timeSource.nanoTime());

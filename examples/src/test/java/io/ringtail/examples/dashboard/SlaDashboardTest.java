@@ -14,22 +14,32 @@ class SlaDashboardTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-  /** The real program, in real time: prints its address and a summary each second, then exits by itself. */
+  /**
+   * The real program, in real time: prints its address and a summary each second, then exits by
+   * itself.
+   */
   @Test
   void run_printsEachSecond_andExitsAfterItsDuration() throws Exception {
-    int code = SlaDashboard.run(new String[] {"--duration", "3", "--port", "0", "--rate", "500"},
-        print(out), print(err));
+    int code =
+        SlaDashboard.run(
+            new String[] {"--duration", "3", "--port", "0", "--rate", "500"},
+            print(out),
+            print(err));
 
     String text = out.toString(StandardCharsets.UTF_8);
     assertThat(code).isZero();
     assertThat(text).containsPattern("Ringtail SLA dashboard: http://127\\.0\\.0\\.1:\\d+/");
     assertThat(text).contains("   1/3 s [", "   2/3 s [", "Done after");
-    assertThat(text).containsPattern("last 60 s: [\\d,]+ req  mean [\\d.]+ ms  p95 [\\d.]+ ms  p99 [\\d.]+ ms");
+    assertThat(text)
+        .containsPattern("last 60 s: [\\d,]+ req  mean [\\d.]+ ms  p95 [\\d.]+ ms  p99 [\\d.]+ ms");
     assertThat(text).doesNotContain("Exception");
-    java.util.regex.Matcher done = java.util.regex.Pattern
-        .compile("Done after [\\d.]+ s: ([\\d,]+) requests served\\. Final: last 60 s: ([\\d,]+) req").matcher(text);
+    java.util.regex.Matcher done =
+        java.util.regex.Pattern.compile(
+                "Done after [\\d.]+ s: ([\\d,]+) requests served\\. Final: last 60 s: ([\\d,]+) req")
+            .matcher(text);
     assertThat(done.find()).as(text).isTrue();
-    assertThat(done.group(2)).as("four worker threads recorded concurrently; the window lost none")
+    assertThat(done.group(2))
+        .as("four worker threads recorded concurrently; the window lost none")
         .isEqualTo(done.group(1));
     assertThat(Long.parseLong(done.group(1).replace(",", ""))).isPositive();
   }
@@ -46,13 +56,26 @@ class SlaDashboardTest {
   @Test
   void run_help_printsUsage() throws Exception {
     assertThat(SlaDashboard.run(new String[] {"--help"}, print(out), print(err))).isZero();
-    assertThat(out.toString(StandardCharsets.UTF_8)).contains("--duration", "--port", "--rate", "--redis");
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("--duration", "--port", "--rate", "--redis");
   }
 
   @Test
   void parse_readsEveryFlag() {
-    Options o = Options.parse("--duration", "30", "--port", "8080", "--rate", "2000", "--workers", "3",
-        "--slo-ms", "300", "--redis", "redis://localhost:6379");
+    Options o =
+        Options.parse(
+            "--duration",
+            "30",
+            "--port",
+            "8080",
+            "--rate",
+            "2000",
+            "--workers",
+            "3",
+            "--slo-ms",
+            "300",
+            "--redis",
+            "redis://localhost:6379");
 
     assertThat(o.duration()).isEqualTo(Duration.ofSeconds(30));
     assertThat(o.port()).isEqualTo(8080);

@@ -16,16 +16,17 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the documentation's code true: every Java block in README.md and docs/*.md must be, verbatim,
- * a snippet that some test compiles and runs, marked in its source with {@code // docs:NAME:start}
- * and {@code // docs:NAME:end}; every marked snippet must appear in some page; and every relative
- * link of a page must lead to a file that exists.
+ * Keeps the documentation's code true: every Java block in README.md and docs/*.md must be,
+ * verbatim, a snippet that some test compiles and runs, marked in its source with {@code //
+ * docs:NAME:start} and {@code // docs:NAME:end}; every marked snippet must appear in some page; and
+ * every relative link of a page must lead to a file that exists.
  */
 class DocsCodeBlocksTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-  private static final Pattern JAVA_BLOCK = Pattern.compile("(?m)^```java\\n(.*?)^```$", Pattern.DOTALL);
-  private static final Pattern SNIPPET = Pattern.compile(
-      "// docs:([\\w-]+):start\\n(.*?)\\n[ \\t]*// docs:\\1:end", Pattern.DOTALL);
+  private static final Pattern JAVA_BLOCK =
+      Pattern.compile("(?m)^```java\\n(.*?)^```$", Pattern.DOTALL);
+  private static final Pattern SNIPPET =
+      Pattern.compile("// docs:([\\w-]+):start\\n(.*?)\\n[ \\t]*// docs:\\1:end", Pattern.DOTALL);
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)#\\s]+)(#[^)\\s]*)?\\)");
 
   @Test
@@ -56,12 +57,16 @@ class DocsCodeBlocksTest {
       }
     }
     List<String> orphans = new ArrayList<>();
-    snippets().forEach((name, code) -> {
-      if (!all.toString().contains(code + "\n\u0000\n")) {
-        orphans.add(name);
-      }
-    });
-    assertThat(orphans).as("snippets marked for the docs that no page shows as a Java block").isEmpty();
+    snippets()
+        .forEach(
+            (name, code) -> {
+              if (!all.toString().contains(code + "\n\u0000\n")) {
+                orphans.add(name);
+              }
+            });
+    assertThat(orphans)
+        .as("snippets marked for the docs that no page shows as a Java block")
+        .isEmpty();
   }
 
   @Test
@@ -71,7 +76,8 @@ class DocsCodeBlocksTest {
       Matcher m = LINK.matcher(read(page));
       while (m.find()) {
         String target = m.group(1);
-        if (!target.contains("://") && !target.startsWith("mailto:")
+        if (!target.contains("://")
+            && !target.startsWith("mailto:")
             && !Files.exists(page.getParent().resolve(target))) {
           broken.add(ROOT.relativize(page) + " -> " + target);
         }
@@ -82,9 +88,15 @@ class DocsCodeBlocksTest {
 
   @Test
   void thePagesAreFound() {
-    assertThat(pages()).extracting(p -> ROOT.relativize(p).toString())
-        .contains("README.md", "docs/windows.md", "docs/keyed-and-decisions.md",
-            "docs/micrometer-and-alerts.md", "docs/redis.md", "docs/performance.md",
+    assertThat(pages())
+        .extracting(p -> ROOT.relativize(p).toString())
+        .contains(
+            "README.md",
+            "docs/windows.md",
+            "docs/keyed-and-decisions.md",
+            "docs/micrometer-and-alerts.md",
+            "docs/redis.md",
+            "docs/performance.md",
             "docs/dashboard-and-examples.md");
     assertThat(snippets()).containsKeys("first-example", "redis-quick-start", "alert-rule");
   }
@@ -104,18 +116,22 @@ class DocsCodeBlocksTest {
   private static Map<String, String> snippets() {
     Map<String, String> snippets = new LinkedHashMap<>();
     try (Stream<Path> files = Files.walk(ROOT)) {
-      files.filter(p -> p.toString().endsWith(".java"))
+      files
+          .filter(p -> p.toString().endsWith(".java"))
           .filter(p -> !ROOT.relativize(p).toString().contains("target/"))
           .filter(p -> ROOT.relativize(p).toString().contains("src/"))
           .sorted()
-          .forEach(p -> {
-            Matcher m = SNIPPET.matcher(read(p));
-            while (m.find()) {
-              String code = m.group(2).stripIndent().stripTrailing();
-              String previous = snippets.put(m.group(1), code);
-              assertThat(previous).as("snippet %s marked twice (again in %s)", m.group(1), p).isNull();
-            }
-          });
+          .forEach(
+              p -> {
+                Matcher m = SNIPPET.matcher(read(p));
+                while (m.find()) {
+                  String code = m.group(2).stripIndent().stripTrailing();
+                  String previous = snippets.put(m.group(1), code);
+                  assertThat(previous)
+                      .as("snippet %s marked twice (again in %s)", m.group(1), p)
+                      .isNull();
+                }
+              });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The code blocks of the dashboard and examples page, verbatim between the docs markers: the
- * essence of each example program, compiled and run here (the programs themselves are tested
- * end to end beside them).
+ * essence of each example program, compiled and run here (the programs themselves are tested end to
+ * end beside them).
  */
 class ExamplesPageSnippetsTest {
   private final List<String> alerts = new ArrayList<>();
@@ -32,8 +32,9 @@ class ExamplesPageSnippetsTest {
   @Test
   void rateLimitedApi_answers429WithRetryAfterInWholeSeconds() {
     // docs:rate-limited-api-limiter:start
-    RateLimiter limiter = RateLimiter.inProcess(RateLimitConfig.builder()
-        .limit(10).window(Duration.ofMinutes(1)).build());
+    RateLimiter limiter =
+        RateLimiter.inProcess(
+            RateLimitConfig.builder().limit(10).window(Duration.ofMinutes(1)).build());
     // or, shared by every instance of the API: the one line that changes
     // RateLimiter limiter =
     //     RedisBackend.builder(connection).build().rateLimiter("api-quota", config);
@@ -48,11 +49,12 @@ class ExamplesPageSnippetsTest {
   /** The page's per-request code; returns the response headers it set. */
   private static Headers serve(RateLimiter limiter, String apiKey) {
     Headers headers = new Headers();
-    var exchange = new Object() {
-      Headers getResponseHeaders() {
-        return headers;
-      }
-    };
+    var exchange =
+        new Object() {
+          Headers getResponseHeaders() {
+            return headers;
+          }
+        };
     // docs:rate-limited-api-request:start
     RateDecision d = limiter.tryAcquire(apiKey);
     if (!d.allowed()) {
@@ -68,10 +70,13 @@ class ExamplesPageSnippetsTest {
   void bruteForceLogons_alertsAtTheTenthDistinctFailure() {
     long start = eventTimeNanos;
     // docs:brute-force-logons:start
-    ThresholdDetector detector = ThresholdDetector.inProcess(ThresholdConfig.builder()
-        .threshold(10).window(Duration.ofSeconds(60))
-        .listener((account, decision) -> alert(account))
-        .build());
+    ThresholdDetector detector =
+        ThresholdDetector.inProcess(
+            ThresholdConfig.builder()
+                .threshold(10)
+                .window(Duration.ofSeconds(60))
+                .listener((account, decision) -> alert(account))
+                .build());
     detector.record(account, eventId, eventTimeNanos);
     // docs:brute-force-logons:end
     for (int i = 2; i <= 9; i++) {
@@ -86,8 +91,13 @@ class ExamplesPageSnippetsTest {
   void spendCap_reachesTenExactly() {
     String user = "bob";
     // docs:spend-cap:start
-    SumCap cap = SumCap.inProcess(SumCapConfig.builder()
-        .cap(new BigDecimal("10.00")).window(Duration.ofDays(7)).scale(2).build());
+    SumCap cap =
+        SumCap.inProcess(
+            SumCapConfig.builder()
+                .cap(new BigDecimal("10.00"))
+                .window(Duration.ofDays(7))
+                .scale(2)
+                .build());
     SumDecision d = cap.tryAdd(user, new BigDecimal("3.34"));
     // docs:spend-cap:end
     assertThat(d.allowed()).isTrue();

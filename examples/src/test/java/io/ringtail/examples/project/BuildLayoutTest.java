@@ -17,9 +17,9 @@ import org.w3c.dom.NodeList;
 
 /**
  * The promises the build makes to people who depend on it, read from the POMs: the BOM manages
- * every library artifact at the project's version, every library jar names its module, the
- * programs are neither installed nor deployed, and no module pins a dependency or plugin version
- * of its own (the parent manages them all).
+ * every library artifact at the project's version, every library jar names its module, the programs
+ * are neither installed nor deployed, and no module pins a dependency or plugin version of its own
+ * (the parent manages them all).
  */
 class BuildLayoutTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -37,7 +37,8 @@ class BuildLayoutTest {
       assertThat(child(d, "version")).isIn("${project.version}", version);
     }
     assertThat(libraries().keySet()).isNotEmpty().allSatisfy(a -> assertThat(managed).contains(a));
-    assertThat(libraries().keySet()).contains("ringtail-core", "ringtail-testkit", "ringtail-micrometer", "ringtail-redis");
+    assertThat(libraries().keySet())
+        .contains("ringtail-core", "ringtail-testkit", "ringtail-micrometer", "ringtail-redis");
   }
 
   @Test
@@ -48,7 +49,8 @@ class BuildLayoutTest {
     }
     for (String program : List.of("benchmarks", "examples")) {
       String pom = Files.readString(ROOT.resolve(program).resolve("pom.xml"));
-      assertThat(pom).as(program)
+      assertThat(pom)
+          .as(program)
           .contains("<maven.install.skip>true</maven.install.skip>")
           .contains("<maven.deploy.skip>true</maven.deploy.skip>");
     }
@@ -68,7 +70,11 @@ class BuildLayoutTest {
         Node owner = versions.item(i).getParentNode();
         String kind = owner.getNodeName();
         if ((kind.equals("dependency") || kind.equals("plugin"))
-            && !owner.getParentNode().getParentNode().getNodeName().equals("dependencyManagement")) {
+            && !owner
+                .getParentNode()
+                .getParentNode()
+                .getNodeName()
+                .equals("dependencyManagement")) {
           pinned.add(module + ": " + child((Element) owner, "artifactId"));
         }
       }
@@ -83,7 +89,8 @@ class BuildLayoutTest {
       Path path = ROOT.resolve(module).resolve("pom.xml");
       Document pom = parse(path);
       String packaging = child(pom.getDocumentElement(), "packaging");
-      boolean published = !Files.readString(path).contains("<maven.install.skip>true</maven.install.skip>");
+      boolean published =
+          !Files.readString(path).contains("<maven.install.skip>true</maven.install.skip>");
       if ((packaging == null || packaging.equals("jar")) && published) {
         libraries.put(child(pom.getDocumentElement(), "artifactId"), path);
       }

@@ -16,7 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.embedded.RedisServer;
 
-/** Two API instances with the Redis limiter share one limit per key, against a real redis-server. */
+/**
+ * Two API instances with the Redis limiter share one limit per key, against a real redis-server.
+ */
 class FleetRateLimitTest {
   private static RedisServer redis;
   private static RedisClient client;
@@ -55,19 +57,23 @@ class FleetRateLimitTest {
       HttpResponse<String> denied = get(http, b, "alice");
 
       assertThat(denied.statusCode()).as("the 4th request, on the other instance").isEqualTo(429);
-      assertThat(Long.parseLong(denied.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 60L);
+      assertThat(Long.parseLong(denied.headers().firstValue("Retry-After").orElseThrow()))
+          .isBetween(1L, 60L);
       assertThat(get(http, b, "bob").statusCode()).isEqualTo(200);
     }
   }
 
   private static RateLimiter limiter(StatefulRedisConnection<String, String> connection) {
     RedisBackend backend = RedisBackend.builder(connection).build();
-    return backend.rateLimiter("api-test-" + ProcessHandle.current().pid(),
+    return backend.rateLimiter(
+        "api-test-" + ProcessHandle.current().pid(),
         RateLimitedApi.config(3, backend.serverClock()));
   }
 
-  private static HttpResponse<String> get(HttpClient http, RateLimitedApi api, String key) throws Exception {
-    return http.send(HttpRequest.newBuilder(api.uri()).header(RateLimitedApi.KEY_HEADER, key).build(),
+  private static HttpResponse<String> get(HttpClient http, RateLimitedApi api, String key)
+      throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(api.uri()).header(RateLimitedApi.KEY_HEADER, key).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -45,14 +45,17 @@ class RateLimitedApiTest {
 
     HttpResponse<String> denied = get("alice");
     assertThat(denied.statusCode()).isEqualTo(429);
-    assertThat(denied.headers().firstValue("Retry-After")).as("oldest at 0 s leaves at 10 s; now 2.5 s")
+    assertThat(denied.headers().firstValue("Retry-After"))
+        .as("oldest at 0 s leaves at 10 s; now 2.5 s")
         .hasValue("8");
     assertThat(denied.body()).contains("3 requests per 10 s");
 
     time.advance(Duration.ofMillis(7_499));
     assertThat(get("alice").headers().firstValue("Retry-After")).hasValue("1");
     time.advance(Duration.ofMillis(1));
-    assertThat(get("alice").statusCode()).as("the oldest request has left the window").isEqualTo(200);
+    assertThat(get("alice").statusCode())
+        .as("the oldest request has left the window")
+        .isEqualTo(200);
   }
 
   @Test
@@ -66,8 +69,8 @@ class RateLimitedApiTest {
 
   @Test
   void missingKey_isUnauthorized() throws Exception {
-    HttpResponse<String> r = http.send(HttpRequest.newBuilder(api.uri()).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        http.send(HttpRequest.newBuilder(api.uri()).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).isEqualTo(401);
   }
 
@@ -76,9 +79,11 @@ class RateLimitedApiTest {
   void run_burstOverTheLimit_getsTwo429s() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-    Map<Integer, Integer> statuses = RateLimitedApi.run(
-        RateLimiter.inProcess(RateLimitedApi.config(10, TimeSource.system())), 12,
-        new PrintStream(out, true, StandardCharsets.UTF_8));
+    Map<Integer, Integer> statuses =
+        RateLimitedApi.run(
+            RateLimiter.inProcess(RateLimitedApi.config(10, TimeSource.system())),
+            12,
+            new PrintStream(out, true, StandardCharsets.UTF_8));
 
     assertThat(statuses).containsExactly(Map.entry(200, 13), Map.entry(429, 2));
     assertThat(out.toString(StandardCharsets.UTF_8))
@@ -87,7 +92,8 @@ class RateLimitedApiTest {
   }
 
   private HttpResponse<String> get(String key) throws Exception {
-    return http.send(HttpRequest.newBuilder(api.uri()).header(RateLimitedApi.KEY_HEADER, key).build(),
+    return http.send(
+        HttpRequest.newBuilder(api.uri()).header(RateLimitedApi.KEY_HEADER, key).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -17,23 +17,22 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Binds a keyed collection of windows (one {@link RollingWindow} per account, endpoint, tool...)
- * to a Micrometer {@link MeterRegistry}: each key gets the gauges {@link WindowMetrics} gives one
+ * Binds a keyed collection of windows (one {@link RollingWindow} per account, endpoint, tool...) to
+ * a Micrometer {@link MeterRegistry}: each key gets the gauges {@link WindowMetrics} gives one
  * window, tagged with the key, while it is in the collection.
  *
- * <p>The collection is a {@link KeyedWindows} or any live {@link Map} view of windows (a
- * Caffeine {@code asMap()}, a {@code ConcurrentHashMap}). Keys are reconciled with the registry
- * on every scrape (when {@code P.keys} is read) and on {@link #refresh()}: a key that appeared
- * gets its meters, a key that was evicted (or whose window was replaced) has them removed. At
- * most {@link Builder#maximumKeys(int) maximumKeys} keys have meters at a time, so the meter
- * count stays at or below {@code 2 + maximumKeys * (9 + percentiles)}; keys beyond that wait,
- * in the map's iteration order, until a bound key leaves. Reconciling costs one pass over the
- * keys, at scrape time only.
+ * <p>The collection is a {@link KeyedWindows} or any live {@link Map} view of windows (a Caffeine
+ * {@code asMap()}, a {@code ConcurrentHashMap}). Keys are reconciled with the registry on every
+ * scrape (when {@code P.keys} is read) and on {@link #refresh()}: a key that appeared gets its
+ * meters, a key that was evicted (or whose window was replaced) has them removed. At most {@link
+ * Builder#maximumKeys(int) maximumKeys} keys have meters at a time, so the meter count stays at or
+ * below {@code 2 + maximumKeys * (9 + percentiles)}; keys beyond that wait, in the map's iteration
+ * order, until a bound key leaves. Reconciling costs one pass over the keys, at scrape time only.
  *
- * <p>{@code P} is {@code ringtail.keyed} by default (not {@code ringtail.window}: Prometheus
- * needs every meter of one name to carry the same tag keys, and these carry the key tag). Extra
- * meters, tagged {@code window=<name>} and the user's tags: {@code P.keys} (keys in the
- * collection) and {@code P.keys.bound} (keys that have meters).
+ * <p>{@code P} is {@code ringtail.keyed} by default (not {@code ringtail.window}: Prometheus needs
+ * every meter of one name to carry the same tag keys, and these carry the key tag). Extra meters,
+ * tagged {@code window=<name>} and the user's tags: {@code P.keys} (keys in the collection) and
+ * {@code P.keys.bound} (keys that have meters).
  *
  * <p>Thread-safe: the collection may change while a scrape reconciles.
  */
@@ -59,17 +58,26 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     this.maximumKeys = b.maximumKeys;
   }
 
-  /** Binds every key of {@code windows} under {@code name} with the default options, and returns the binder. */
-  public static <K> KeyedWindowMetrics<K> monitor(MeterRegistry registry,
-      Map<K, ? extends RollingWindow> windows, String name, String... tags) {
+  /**
+   * Binds every key of {@code windows} under {@code name} with the default options, and returns the
+   * binder.
+   */
+  public static <K> KeyedWindowMetrics<K> monitor(
+      MeterRegistry registry,
+      Map<K, ? extends RollingWindow> windows,
+      String name,
+      String... tags) {
     KeyedWindowMetrics<K> metrics = KeyedWindowMetrics.builder(windows, name).tags(tags).build();
     metrics.bindTo(registry);
     return metrics;
   }
 
-  /** Binds every key of {@code keyed} under {@code name} with the default options, and returns the binder. */
-  public static KeyedWindowMetrics<String> monitor(MeterRegistry registry, KeyedWindows keyed,
-      String name, String... tags) {
+  /**
+   * Binds every key of {@code keyed} under {@code name} with the default options, and returns the
+   * binder.
+   */
+  public static KeyedWindowMetrics<String> monitor(
+      MeterRegistry registry, KeyedWindows keyed, String name, String... tags) {
     KeyedWindowMetrics<String> metrics = KeyedWindowMetrics.builder(keyed, name).tags(tags).build();
     metrics.bindTo(registry);
     return metrics;
@@ -82,19 +90,21 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
   }
 
   /**
-   * A builder binding the keys of {@code keyed} under {@code name}. {@code KeyedWindows} lists
-   * its keys only by snapshotting them all, so reconciling snapshots every key held; the key's
-   * gauges reuse those snapshots within {@link Builder#maxSnapshotAge maxSnapshotAge}, and a
-   * scrape costs about one snapshot per key held (bound or not).
+   * A builder binding the keys of {@code keyed} under {@code name}. {@code KeyedWindows} lists its
+   * keys only by snapshotting them all, so reconciling snapshots every key held; the key's gauges
+   * reuse those snapshots within {@link Builder#maxSnapshotAge maxSnapshotAge}, and a scrape costs
+   * about one snapshot per key held (bound or not).
    */
   public static Builder<String> builder(KeyedWindows keyed, String name) {
     return new Builder<>(null, Checks.requireNonNull("keyed", keyed), name);
   }
 
-  private static <K> Supplier<Map<K, RollingWindow>> keyedSource(KeyedWindows keyed, long maxAgeNanos) {
+  private static <K> Supplier<Map<K, RollingWindow>> keyedSource(
+      KeyedWindows keyed, long maxAgeNanos) {
     KeyedWindowsSource source = new KeyedWindowsSource(keyed, maxAgeNanos);
     @SuppressWarnings("unchecked")
-    Supplier<Map<K, RollingWindow>> typed = () -> (Map<K, RollingWindow>) (Map<?, ?>) source.current();
+    Supplier<Map<K, RollingWindow>> typed =
+        () -> (Map<K, RollingWindow>) (Map<?, ?>) source.current();
     return typed;
   }
 
@@ -117,8 +127,8 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
   }
 
   /**
-   * Reconciles every registry this binder is bound to with the current keys now, rather than at
-   * the next scrape: call it from the collection's eviction listener or a scheduler of yours.
+   * Reconciles every registry this binder is bound to with the current keys now, rather than at the
+   * next scrape: call it from the collection's eviction listener or a scheduler of yours.
    */
   public void refresh() {
     for (Binding binding : bindings) {
@@ -128,7 +138,13 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
 
   @Override
   public String toString() {
-    return "KeyedWindowMetrics[" + spec + ", keyTag=" + keyTag + ", maximumKeys=" + maximumKeys + "]";
+    return "KeyedWindowMetrics["
+        + spec
+        + ", keyTag="
+        + keyTag
+        + ", maximumKeys="
+        + maximumKeys
+        + "]";
   }
 
   private final class Binding {
@@ -176,14 +192,19 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     private Function<? super K, String> keyFormatter = String::valueOf;
     private int maximumKeys = 100;
 
-    private Builder(Supplier<? extends Map<K, ? extends RollingWindow>> windows, KeyedWindows keyed,
+    private Builder(
+        Supplier<? extends Map<K, ? extends RollingWindow>> windows,
+        KeyedWindows keyed,
         String name) {
       super(name, MeterSpec.DEFAULT_KEYED_PREFIX);
       this.windows = windows;
       this.keyed = keyed;
     }
 
-    /** The tag carrying the key, non-blank and neither {@code window} nor {@code phi}; {@code key} unless set. */
+    /**
+     * The tag carrying the key, non-blank and neither {@code window} nor {@code phi}; {@code key}
+     * unless set.
+     */
     public Builder<K> keyTag(String keyTag) {
       this.keyTag = keyTag;
       return this;

@@ -13,10 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Presents a {@link KeyedWindows} as the map of windows {@link KeyedWindowMetrics} reconciles.
  *
  * <p>{@code KeyedWindows} lists its keys only through {@link KeyedWindows#snapshots()}, which
- * snapshots every key. Those snapshots are not wasted: each is kept for the key's gauges and
- * handed out once, if no older than the binder's maximum snapshot age, so a scrape that reads
- * {@code P.keys} before a key's gauges takes one snapshot per key in all. Otherwise the key's
- * gauges take their own with {@link KeyedWindows#snapshot(String)}.
+ * snapshots every key. Those snapshots are not wasted: each is kept for the key's gauges and handed
+ * out once, if no older than the binder's maximum snapshot age, so a scrape that reads {@code
+ * P.keys} before a key's gauges takes one snapshot per key in all. Otherwise the key's gauges take
+ * their own with {@link KeyedWindows#snapshot(String)}.
  *
  * <p>Thread-safe.
  */

@@ -40,8 +40,14 @@ final class MeterSpec {
   final String baseUnit;
   final long maxAgeNanos;
 
-  MeterSpec(String prefix, String name, Tags tags, double[] percentiles, TimeUnit timeUnit,
-      String baseUnit, long maxAgeNanos) {
+  MeterSpec(
+      String prefix,
+      String name,
+      Tags tags,
+      double[] percentiles,
+      TimeUnit timeUnit,
+      String baseUnit,
+      long maxAgeNanos) {
     this.prefix = prefix;
     this.name = name;
     this.tags = tags;
@@ -54,7 +60,8 @@ final class MeterSpec {
   static String requirePrefix(String prefix) {
     Checks.requireNonNull("prefix", prefix);
     if (!NAME.matcher(prefix).matches()) {
-      throw Checks.invalid("prefix", "lowercase dot-separated words (like ringtail.window)", prefix);
+      throw Checks.invalid(
+          "prefix", "lowercase dot-separated words (like ringtail.window)", prefix);
     }
     return prefix;
   }
@@ -73,8 +80,8 @@ final class MeterSpec {
       distinct.add(p);
     }
     if (distinct.size() > MAX_PERCENTILES) {
-      throw Checks.invalid("percentiles", "at most " + MAX_PERCENTILES + " distinct values",
-          distinct.size());
+      throw Checks.invalid(
+          "percentiles", "at most " + MAX_PERCENTILES + " distinct values", distinct.size());
     }
     return distinct.stream().mapToDouble(Double::doubleValue).toArray();
   }
@@ -91,38 +98,119 @@ final class MeterSpec {
     Tags all = Tags.of("window", name).and(tags).and(extraTags);
     ScrapeSnapshot scrape = new ScrapeSnapshot(window, meterCount(), maxAgeNanos);
     List<Meter> meters = new ArrayList<>(meterCount());
-    meters.add(plain(registry, scrape, 0, "samples", all, null,
-        "Samples recorded in the rolling window", WindowSnapshot::count));
-    meters.add(plain(registry, scrape, 1, "rejected", all, null,
-        "Samples rejected as out of range in the rolling window", WindowSnapshot::rejected));
-    meters.add(value(registry, scrape, 2, "sum", all,
-        "Sum of the samples in the rolling window", WindowSnapshot::sum));
-    meters.add(value(registry, scrape, 3, "mean", all,
-        "Mean of the samples in the rolling window; NaN when empty", WindowSnapshot::mean));
-    meters.add(value(registry, scrape, 4, "min", all,
-        "Smallest sample in the rolling window; NaN when empty", WindowSnapshot::min));
-    meters.add(value(registry, scrape, 5, "max", all,
-        "Largest sample in the rolling window; NaN when empty", WindowSnapshot::max));
+    meters.add(
+        plain(
+            registry,
+            scrape,
+            0,
+            "samples",
+            all,
+            null,
+            "Samples recorded in the rolling window",
+            WindowSnapshot::count));
+    meters.add(
+        plain(
+            registry,
+            scrape,
+            1,
+            "rejected",
+            all,
+            null,
+            "Samples rejected as out of range in the rolling window",
+            WindowSnapshot::rejected));
+    meters.add(
+        value(
+            registry,
+            scrape,
+            2,
+            "sum",
+            all,
+            "Sum of the samples in the rolling window",
+            WindowSnapshot::sum));
+    meters.add(
+        value(
+            registry,
+            scrape,
+            3,
+            "mean",
+            all,
+            "Mean of the samples in the rolling window; NaN when empty",
+            WindowSnapshot::mean));
+    meters.add(
+        value(
+            registry,
+            scrape,
+            4,
+            "min",
+            all,
+            "Smallest sample in the rolling window; NaN when empty",
+            WindowSnapshot::min));
+    meters.add(
+        value(
+            registry,
+            scrape,
+            5,
+            "max",
+            all,
+            "Largest sample in the rolling window; NaN when empty",
+            WindowSnapshot::max));
     for (int i = 0; i < percentiles.length; i++) {
       double phi = percentiles[i];
       double percentile = phi * 100.0;
-      meters.add(value(registry, scrape, 6 + i, "percentile",
-          all.and("phi", DoubleFormat.decimalOrNan(phi)),
-          "Nearest-rank percentile of the samples in the rolling window; NaN when empty",
-          s -> s.valueAtPercentile(percentile)));
+      meters.add(
+          value(
+              registry,
+              scrape,
+              6 + i,
+              "percentile",
+              all.and("phi", DoubleFormat.decimalOrNan(phi)),
+              "Nearest-rank percentile of the samples in the rolling window; NaN when empty",
+              s -> s.valueAtPercentile(percentile)));
     }
     int c = 6 + percentiles.length;
-    meters.add(counter(registry, scrape, c, "recorded", all, null,
-        "Samples recorded since the window was created", t -> t.count()));
-    meters.add(counter(registry, scrape, c + 1, "rejections", all, null,
-        "Samples rejected as out of range since the window was created", t -> t.rejected()));
+    meters.add(
+        counter(
+            registry,
+            scrape,
+            c,
+            "recorded",
+            all,
+            null,
+            "Samples recorded since the window was created",
+            t -> t.count()));
+    meters.add(
+        counter(
+            registry,
+            scrape,
+            c + 1,
+            "rejections",
+            all,
+            null,
+            "Samples rejected as out of range since the window was created",
+            t -> t.rejected()));
     if (timeUnit == null) {
-      meters.add(counter(registry, scrape, c + 2, "recorded.sum", all, baseUnit,
-          "Sum of the samples recorded since the window was created", WindowTotals::sum));
+      meters.add(
+          counter(
+              registry,
+              scrape,
+              c + 2,
+              "recorded.sum",
+              all,
+              baseUnit,
+              "Sum of the samples recorded since the window was created",
+              WindowTotals::sum));
     } else {
       double toSeconds = timeUnit.toNanos(1) / 1e9;
-      meters.add(counter(registry, scrape, c + 2, "recorded.sum", all, "seconds",
-          "Sum of the samples recorded since the window was created", t -> t.sum() * toSeconds));
+      meters.add(
+          counter(
+              registry,
+              scrape,
+              c + 2,
+              "recorded.sum",
+              all,
+              "seconds",
+              "Sum of the samples recorded since the window was created",
+              t -> t.sum() * toSeconds));
     }
     return meters;
   }
@@ -132,8 +220,15 @@ final class MeterSpec {
    * counters hold their object weakly: the scrape snapshot stays reachable through the window's
    * gauges, which hold it strongly.
    */
-  private Meter counter(MeterRegistry registry, ScrapeSnapshot scrape, int index, String suffix,
-      Tags tags, String unit, String description, ToDoubleFunction<WindowTotals> total) {
+  private Meter counter(
+      MeterRegistry registry,
+      ScrapeSnapshot scrape,
+      int index,
+      String suffix,
+      Tags tags,
+      String unit,
+      String description,
+      ToDoubleFunction<WindowTotals> total) {
     ToDoubleFunction<WindowSnapshot> statistic =
         s -> s.totals().map(total::applyAsDouble).orElse(Double.NaN);
     return FunctionCounter.builder(prefix + "." + suffix, scrape, sc -> sc.read(index, statistic))
@@ -143,23 +238,34 @@ final class MeterSpec {
         .register(registry);
   }
 
-  private Meter value(MeterRegistry registry, ScrapeSnapshot scrape, int index, String suffix,
-      Tags tags, String description, ToDoubleFunction<WindowSnapshot> statistic) {
+  private Meter value(
+      MeterRegistry registry,
+      ScrapeSnapshot scrape,
+      int index,
+      String suffix,
+      Tags tags,
+      String description,
+      ToDoubleFunction<WindowSnapshot> statistic) {
     if (timeUnit == null) {
       return plain(registry, scrape, index, suffix, tags, baseUnit, description, statistic);
     }
-    return TimeGauge.builder(prefix + "." + suffix, scrape, timeUnit,
-            s -> s.read(index, statistic))
+    return TimeGauge.builder(prefix + "." + suffix, scrape, timeUnit, s -> s.read(index, statistic))
         .tags(tags)
         .description(description)
         .strongReference(true)
         .register(registry);
   }
 
-  private Meter plain(MeterRegistry registry, ScrapeSnapshot scrape, int index, String suffix,
-      Tags tags, String unit, String description, ToDoubleFunction<WindowSnapshot> statistic) {
-    return Gauge.builder(prefix + "." + suffix, scrape,
-            s -> s.read(index, statistic))
+  private Meter plain(
+      MeterRegistry registry,
+      ScrapeSnapshot scrape,
+      int index,
+      String suffix,
+      Tags tags,
+      String unit,
+      String description,
+      ToDoubleFunction<WindowSnapshot> statistic) {
+    return Gauge.builder(prefix + "." + suffix, scrape, s -> s.read(index, statistic))
         .tags(tags)
         .baseUnit(unit)
         .description(description)
@@ -169,8 +275,18 @@ final class MeterSpec {
 
   @Override
   public String toString() {
-    return "MeterSpec[prefix=" + prefix + ", name=" + name + ", tags=" + tags
-        + ", percentiles=" + Arrays.toString(percentiles) + ", timeUnit=" + timeUnit
-        + ", baseUnit=" + baseUnit + "]";
+    return "MeterSpec[prefix="
+        + prefix
+        + ", name="
+        + name
+        + ", tags="
+        + tags
+        + ", percentiles="
+        + Arrays.toString(percentiles)
+        + ", timeUnit="
+        + timeUnit
+        + ", baseUnit="
+        + baseUnit
+        + "]";
   }
 }

@@ -10,13 +10,13 @@ import java.util.function.ToDoubleFunction;
 /**
  * The snapshot one window's gauges and counters (its "gauges" below) share within a scrape.
  *
- * <p>Micrometer has no "scrape begins" callback, so a scrape is recognised by its reads: each
- * gauge of the window has an index, and a scrape reads each gauge once. A read by a gauge that
- * has already read the current snapshot therefore belongs to a new scrape, and takes a new
- * snapshot; every other read returns the current one. One scrape thus takes exactly one
- * snapshot and all the window's gauges in it agree (P95 never exceeds P99). A snapshot older
- * than {@code maxAgeNanos} (by the window's time source) is never served, so a scrape that reads
- * only some gauges (a name filter) cannot see an old one.
+ * <p>Micrometer has no "scrape begins" callback, so a scrape is recognised by its reads: each gauge
+ * of the window has an index, and a scrape reads each gauge once. A read by a gauge that has
+ * already read the current snapshot therefore belongs to a new scrape, and takes a new snapshot;
+ * every other read returns the current one. One scrape thus takes exactly one snapshot and all the
+ * window's gauges in it agree (P95 never exceeds P99). A snapshot older than {@code maxAgeNanos}
+ * (by the window's time source) is never served, so a scrape that reads only some gauges (a name
+ * filter) cannot see an old one.
  *
  * <p>If the window fails to give a snapshot (a Redis window while Redis is down), the failure is
  * logged and stands for the scrape like a snapshot would: every gauge of that scrape reads NaN
@@ -58,7 +58,10 @@ final class ScrapeSnapshot {
         current = window.snapshot();
       } catch (RuntimeException e) {
         current = null;
-        LOG.log(Level.WARNING, "Window " + window + " gave no snapshot; its gauges read NaN this scrape", e);
+        LOG.log(
+            Level.WARNING,
+            "Window " + window + " gave no snapshot; its gauges read NaN this scrape",
+            e);
       }
     }
     consumed[word] |= bit;

@@ -59,8 +59,8 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
   private static final Object NULL_TAGS = new Object();
 
   /**
-   * The percentiles published, as fractions like Micrometer's ({@code 0.95} for P95), each
-   * tagged {@code phi}; 0.5, 0.95 and 0.99 unless set. An empty list publishes none.
+   * The percentiles published, as fractions like Micrometer's ({@code 0.95} for P95), each tagged
+   * {@code phi}; 0.5, 0.95 and 0.99 unless set. An empty list publishes none.
    */
   public B percentiles(double... percentiles) {
     this.percentiles = percentiles == null ? null : percentiles.clone();
@@ -76,7 +76,8 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
    */
   public B timeUnit(TimeUnit timeUnit) {
     if (baseUnitSet) {
-      throw new IllegalStateException("timeUnit and baseUnit are exclusive; baseUnit was set to " + baseUnit);
+      throw new IllegalStateException(
+          "timeUnit and baseUnit are exclusive; baseUnit was set to " + baseUnit);
     }
     this.timeUnit = timeUnit;
     this.timeUnitSet = true;
@@ -84,14 +85,15 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
   }
 
   /**
-   * The window records values that are not durations, in this base unit (like "bytes"): sum,
-   * mean, min, max and percentiles become plain gauges with this unit.
+   * The window records values that are not durations, in this base unit (like "bytes"): sum, mean,
+   * min, max and percentiles become plain gauges with this unit.
    *
    * @throws IllegalStateException if {@link #timeUnit} was set
    */
   public B baseUnit(String baseUnit) {
     if (timeUnitSet) {
-      throw new IllegalStateException("timeUnit and baseUnit are exclusive; timeUnit was set to " + timeUnit);
+      throw new IllegalStateException(
+          "timeUnit and baseUnit are exclusive; timeUnit was set to " + timeUnit);
     }
     this.baseUnit = baseUnit;
     this.baseUnitSet = true;
@@ -100,8 +102,8 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
 
   /**
    * The oldest snapshot a gauge may read, by the window's time source; 1 s unless set. Gauges
-   * normally share one snapshot per scrape; this bounds staleness for scrapes that read only
-   * some of them. Keep it well below the scrape interval and above how long one scrape takes.
+   * normally share one snapshot per scrape; this bounds staleness for scrapes that read only some
+   * of them. Keep it well below the scrape interval and above how long one scrape takes.
    */
   public B maxSnapshotAge(Duration maxAge) {
     this.maxAge = maxAge;
@@ -118,8 +120,8 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
       }
       if (t instanceof String[] keyValues) {
         if (keyValues.length % 2 != 0) {
-          throw Checks.invalid("tags", "key-value pairs (an even number of strings)",
-              keyValues.length + " strings");
+          throw Checks.invalid(
+              "tags", "key-value pairs (an even number of strings)", keyValues.length + " strings");
         }
         for (int i = 0; i < keyValues.length; i++) {
           Checks.requireNonNull(i % 2 == 0 ? "tag key" : "tag value", keyValues[i]);

@@ -8,28 +8,28 @@ import io.ringtail.RollingWindow;
 import io.ringtail.internal.Checks;
 
 /**
- * Binds one {@link RollingWindow} (in-process, in Redis, any implementation) to a Micrometer
- * {@link MeterRegistry} as gauges of its rolling statistics.
+ * Binds one {@link RollingWindow} (in-process, in Redis, any implementation) to a Micrometer {@link
+ * MeterRegistry} as gauges of its rolling statistics.
  *
- * <p>Meters, with {@code P} the prefix ({@code ringtail.window} by default), each tagged
- * {@code window=<name>} plus the user's tags: {@code P.samples}, {@code P.rejected},
- * {@code P.sum}, {@code P.mean}, {@code P.min}, {@code P.max} and one {@code P.percentile} per
- * percentile, tagged {@code phi} the way Micrometer tags percentiles ({@code phi="0.95"}). For
- * duration windows (the default, nanoseconds) the value gauges are {@code TimeGauge}s reported
- * in the registry's base time unit. Mean, min, max and percentiles of an empty window read
- * {@code NaN}, never 0. Gauges hold the window strongly.
+ * <p>Meters, with {@code P} the prefix ({@code ringtail.window} by default), each tagged {@code
+ * window=<name>} plus the user's tags: {@code P.samples}, {@code P.rejected}, {@code P.sum}, {@code
+ * P.mean}, {@code P.min}, {@code P.max} and one {@code P.percentile} per percentile, tagged {@code
+ * phi} the way Micrometer tags percentiles ({@code phi="0.95"}). For duration windows (the default,
+ * nanoseconds) the value gauges are {@code TimeGauge}s reported in the registry's base time unit.
+ * Mean, min, max and percentiles of an empty window read {@code NaN}, never 0. Gauges hold the
+ * window strongly.
  *
- * <p>Beside these rolling gauges, three {@code FunctionCounter}s report the window's
- * {@link io.ringtail.WindowTotals totals since creation}, monotonic, for {@code rate()} and
- * {@code increase()}: {@code P.recorded} (samples), {@code P.recorded.sum} (their sum, in
- * seconds for duration windows) and {@code P.rejections}. Prometheus shows them as
- * {@code ringtail_window_recorded_total}, {@code ringtail_window_recorded_sum_seconds_total} and
- * {@code ringtail_window_rejections_total}. They read NaN for a window that keeps no totals.
+ * <p>Beside these rolling gauges, three {@code FunctionCounter}s report the window's {@link
+ * io.ringtail.WindowTotals totals since creation}, monotonic, for {@code rate()} and {@code
+ * increase()}: {@code P.recorded} (samples), {@code P.recorded.sum} (their sum, in seconds for
+ * duration windows) and {@code P.rejections}. Prometheus shows them as {@code
+ * ringtail_window_recorded_total}, {@code ringtail_window_recorded_sum_seconds_total} and {@code
+ * ringtail_window_rejections_total}. They read NaN for a window that keeps no totals.
  *
- * <p>One scrape, one snapshot: all gauges of a window read the same {@link io.ringtail.WindowSnapshot},
- * taken once per scrape, so P95 never exceeds P99 within a scrape and the counters agree with
- * the gauges. Each {@link #bindTo} gets its
- * own snapshot, so two registries never disturb each other.
+ * <p>One scrape, one snapshot: all gauges of a window read the same {@link
+ * io.ringtail.WindowSnapshot}, taken once per scrape, so P95 never exceeds P99 within a scrape and
+ * the counters agree with the gauges. Each {@link #bindTo} gets its own snapshot, so two registries
+ * never disturb each other.
  *
  * <p>Immutable and thread-safe; binding may be repeated on several registries.
  */
@@ -43,19 +43,19 @@ public final class WindowMetrics implements MeterBinder {
   }
 
   /**
-   * Binds a window of nanosecond durations under {@code name} with the default options and
-   * returns it: {@code WindowMetrics.monitor(registry, RollingWindow.create(config), "checkout")}.
+   * Binds a window of nanosecond durations under {@code name} with the default options and returns
+   * it: {@code WindowMetrics.monitor(registry, RollingWindow.create(config), "checkout")}.
    *
    * @param tags extra tags as key-value pairs
    */
-  public static <W extends RollingWindow> W monitor(MeterRegistry registry, W window, String name,
-      String... tags) {
+  public static <W extends RollingWindow> W monitor(
+      MeterRegistry registry, W window, String name, String... tags) {
     return monitor(registry, window, name, Tags.of(tags));
   }
 
   /** Binds a window of nanosecond durations under {@code name} with extra tags and returns it. */
-  public static <W extends RollingWindow> W monitor(MeterRegistry registry, W window, String name,
-      Iterable<Tag> tags) {
+  public static <W extends RollingWindow> W monitor(
+      MeterRegistry registry, W window, String name, Iterable<Tag> tags) {
     builder(window, name).tags(tags).build().bindTo(registry);
     return window;
   }

@@ -26,7 +26,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** {@link KeyedWindowMetrics}: one set of meters per key, bound to a map of windows or to {@link KeyedWindows}. */
+/**
+ * {@link KeyedWindowMetrics}: one set of meters per key, bound to a map of windows or to {@link
+ * KeyedWindows}.
+ */
 class KeyedWindowMetricsTest {
   /** Bound to a map of windows (a plain map or a Caffeine cache's view). */
   @Nested
@@ -60,8 +63,10 @@ class KeyedWindowMetricsTest {
       windows.get("bob").record(TimeUnit.MILLISECONDS.toNanos(30));
       assertThat(keys(registry)).isEqualTo(2);
       assertThat(metersOf(registry, "bob")).isEqualTo(12);
-      RequiredSearch bobMax = registry.get("ringtail.keyed.max")
-          .tags("key", "bob", "window", "per-user", "service", "login");
+      RequiredSearch bobMax =
+          registry
+              .get("ringtail.keyed.max")
+              .tags("key", "bob", "window", "per-user", "service", "login");
       assertThat(bobMax.timeGauge().value(TimeUnit.MILLISECONDS)).isCloseTo(30, within(1e-9));
 
       windows.remove("alice");
@@ -78,7 +83,8 @@ class KeyedWindowMetricsTest {
       windows.put("k", window());
       windows.get("k").record(1000);
       KeyedWindowMetrics<String> metrics = KeyedWindowMetrics.monitor(registry, windows, "w");
-      assertThat(registry.get("ringtail.keyed.samples").tag("key", "k").gauge().value()).isEqualTo(1);
+      assertThat(registry.get("ringtail.keyed.samples").tag("key", "k").gauge().value())
+          .isEqualTo(1);
 
       windows.put("k", window());
       metrics.refresh();
@@ -89,13 +95,17 @@ class KeyedWindowMetricsTest {
     @Test
     void caffeineEviction_removesMeters() {
       SimpleMeterRegistry registry = new SimpleMeterRegistry();
-      Cache<Integer, RollingWindow> cache = Caffeine.newBuilder()
-          .expireAfterAccess(Duration.ofSeconds(60))
-          .ticker(time::nanoTime)
-          .executor(Runnable::run)
-          .build();
-      KeyedWindowMetrics.builder(cache.asMap(), "per-ip").keyFormatter(ip -> "10.0.0." + ip)
-          .keyTag("ip").build().bindTo(registry);
+      Cache<Integer, RollingWindow> cache =
+          Caffeine.newBuilder()
+              .expireAfterAccess(Duration.ofSeconds(60))
+              .ticker(time::nanoTime)
+              .executor(Runnable::run)
+              .build();
+      KeyedWindowMetrics.builder(cache.asMap(), "per-ip")
+          .keyFormatter(ip -> "10.0.0." + ip)
+          .keyTag("ip")
+          .build()
+          .bindTo(registry);
       for (int ip = 1; ip <= 3; ip++) {
         cache.get(ip, k -> window()).record(100);
       }
@@ -109,14 +119,19 @@ class KeyedWindowMetricsTest {
       assertThat(keys(registry)).isEqualTo(1);
       assertThat(registry.find("ringtail.keyed.samples").tag("ip", "10.0.0.1").gauge()).isNull();
       assertThat(registry.find("ringtail.keyed.samples").tag("ip", "10.0.0.3").gauge()).isNull();
-      assertThat(registry.get("ringtail.keyed.samples").tag("ip", "10.0.0.2").gauge().value()).isEqualTo(1);
+      assertThat(registry.get("ringtail.keyed.samples").tag("ip", "10.0.0.2").gauge().value())
+          .isEqualTo(1);
     }
 
     @Test
     void meterCount_staysBoundedUnderKeyChurn() {
       SimpleMeterRegistry registry = new SimpleMeterRegistry();
       Map<Integer, RollingWindow> windows = new ConcurrentHashMap<>();
-      KeyedWindowMetrics.builder(windows, "churn").maximumKeys(10).percentiles(0.99).build().bindTo(registry);
+      KeyedWindowMetrics.builder(windows, "churn")
+          .maximumKeys(10)
+          .percentiles(0.99)
+          .build()
+          .bindTo(registry);
       int perKey = 10; // 6 gauges, 1 percentile, 3 counters
       SplittableRandom random = new SplittableRandom(6);
       for (int step = 0; step < 2_000; step++) {
@@ -128,11 +143,14 @@ class KeyedWindowMetricsTest {
         }
         if (step % 10 == 0) {
           keys(registry);
-          long bound = registry.getMeters().stream().filter(m -> m.getId().getTag("key") != null).count();
+          long bound =
+              registry.getMeters().stream().filter(m -> m.getId().getTag("key") != null).count();
           assertThat(bound).isLessThanOrEqualTo(10L * perKey);
           assertThat(bound).isEqualTo(Math.min(10, windows.size()) * (long) perKey);
           assertThat(registry.getMeters()).hasSizeLessThanOrEqualTo(2 + 10 * perKey);
-          registry.getMeters().stream().map(m -> m.getId().getTag("key")).filter(k -> k != null)
+          registry.getMeters().stream()
+              .map(m -> m.getId().getTag("key"))
+              .filter(k -> k != null)
               .forEach(k -> assertThat(windows).containsKey(Integer.valueOf(k)));
         }
       }
@@ -151,15 +169,18 @@ class KeyedWindowMetricsTest {
 
       String first = registry.scrape();
       String second = registry.scrape();
-      assertThat(second).contains(
-          "ringtail_keyed_percentile_seconds{key=\"search\",phi=\"0.95\",window=\"tool\"} 0.12");
+      assertThat(second)
+          .contains(
+              "ringtail_keyed_percentile_seconds{key=\"search\",phi=\"0.95\",window=\"tool\"} 0.12");
       assertThat(second).contains("ringtail_keyed_keys{window=\"tool\"} 1");
       assertThat(first).contains("ringtail_keyed_keys{window=\"tool\"} 1");
 
       windows.remove("search");
       registry.scrape();
       String after = registry.scrape();
-      assertThat(after).doesNotContain("key=\"search\"").contains("ringtail_keyed_keys{window=\"tool\"} 0");
+      assertThat(after)
+          .doesNotContain("key=\"search\"")
+          .contains("ringtail_keyed_keys{window=\"tool\"} 0");
     }
 
     @Test
@@ -178,11 +199,17 @@ class KeyedWindowMetricsTest {
   @Nested
   class OverKeyedWindows {
     private final ManualTimeSource time = new ManualTimeSource(9_000_000_000L);
-    private final KeyedWindows keyed = KeyedWindows.builder()
-        .window(WindowConfig.builder().length(Duration.ofSeconds(60)).buckets(12).stripes(1).build())
-        .maximumKeys(50)
-        .timeSource(time)
-        .build();
+    private final KeyedWindows keyed =
+        KeyedWindows.builder()
+            .window(
+                WindowConfig.builder()
+                    .length(Duration.ofSeconds(60))
+                    .buckets(12)
+                    .stripes(1)
+                    .build())
+            .maximumKeys(50)
+            .timeSource(time)
+            .build();
 
     private static long ms(long millis) {
       return TimeUnit.MILLISECONDS.toNanos(millis);
@@ -202,7 +229,8 @@ class KeyedWindowMetricsTest {
       assertThat(text)
           .contains("ringtail_keyed_keys{window=\"tool\"} 2")
           .contains("ringtail_keyed_samples{tool=\"search\",window=\"tool\"} 100")
-          .contains("ringtail_keyed_percentile_seconds{phi=\"0.95\",tool=\"search\",window=\"tool\"} 0.095")
+          .contains(
+              "ringtail_keyed_percentile_seconds{phi=\"0.95\",tool=\"search\",window=\"tool\"} 0.095")
           .contains("ringtail_keyed_max_seconds{tool=\"fetch\",window=\"tool\"} 0.7");
 
       time.advance(Duration.ofSeconds(45));
@@ -230,7 +258,8 @@ class KeyedWindowMetricsTest {
         counting.single.set(0);
         keyed.record("key7", ms(100 * scrape));
         String text = registry.scrape();
-        assertThat(text).contains("ringtail_keyed_max_seconds{key=\"key7\",window=\"tool\"} 0." + scrape);
+        assertThat(text)
+            .contains("ringtail_keyed_max_seconds{key=\"key7\",window=\"tool\"} 0." + scrape);
         assertThat(counting.listings.get()).isEqualTo(1);
         // the Prometheus registry reads P.keys first: the listing's snapshots serve every key
         assertThat(counting.single.get()).isZero();
@@ -255,7 +284,8 @@ class KeyedWindowMetricsTest {
     @Test
     void keysBeyondMaximum_waitForRoom() {
       SimpleMeterRegistry registry = new SimpleMeterRegistry();
-      KeyedWindowMetrics<String> metrics = KeyedWindowMetrics.builder(keyed, "w").maximumKeys(3).build();
+      KeyedWindowMetrics<String> metrics =
+          KeyedWindowMetrics.builder(keyed, "w").maximumKeys(3).build();
       metrics.bindTo(registry);
       for (int k = 0; k < 5; k++) {
         keyed.record("k" + k, 1000);
@@ -263,7 +293,8 @@ class KeyedWindowMetricsTest {
       metrics.refresh();
       assertThat(registry.get("ringtail.keyed.keys").gauge().value()).isEqualTo(5);
       assertThat(registry.get("ringtail.keyed.keys.bound").gauge().value()).isEqualTo(3);
-      assertThat(registry.get("ringtail.keyed.samples").gauges()).hasSize(3)
+      assertThat(registry.get("ringtail.keyed.samples").gauges())
+          .hasSize(3)
           .allSatisfy(g -> assertThat(g.value()).isEqualTo(1));
       assertThat(registry.get("ringtail.keyed.max").timeGauge().value(TimeUnit.NANOSECONDS))
           .isCloseTo(1000, within(10.0));
@@ -279,12 +310,35 @@ class KeyedWindowMetricsTest {
         this.delegate = delegate;
       }
 
-      @Override public void record(String key, long value) { delegate.record(key, value); }
-      @Override public void recordAt(String key, long value, long timeNanos) { delegate.recordAt(key, value, timeNanos); }
-      @Override public long estimatedKeys() { return delegate.estimatedKeys(); }
-      @Override public long footprintBytes() { return delegate.footprintBytes(); }
-      @Override public WindowConfig windowConfig() { return delegate.windowConfig(); }
-      @Override public TimeSource timeSource() { return delegate.timeSource(); }
+      @Override
+      public void record(String key, long value) {
+        delegate.record(key, value);
+      }
+
+      @Override
+      public void recordAt(String key, long value, long timeNanos) {
+        delegate.recordAt(key, value, timeNanos);
+      }
+
+      @Override
+      public long estimatedKeys() {
+        return delegate.estimatedKeys();
+      }
+
+      @Override
+      public long footprintBytes() {
+        return delegate.footprintBytes();
+      }
+
+      @Override
+      public WindowConfig windowConfig() {
+        return delegate.windowConfig();
+      }
+
+      @Override
+      public TimeSource timeSource() {
+        return delegate.timeSource();
+      }
 
       @Override
       public WindowSnapshot snapshot(String key) {

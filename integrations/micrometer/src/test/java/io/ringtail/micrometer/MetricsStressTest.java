@@ -42,48 +42,57 @@ class MetricsStressTest {
     // serialised so every snapshot is internally consistent: this test is about the binder
     // (StripedWindow's own snapshots can be inconsistent while writers race a rotation)
     RollingWindow window = new SerializedWindow(window());
-    WindowMetrics.builder(window, "w").baseUnit("units").percentiles(0.5, 0.95, 0.99).build().bindTo(registry);
+    WindowMetrics.builder(window, "w")
+        .baseUnit("units")
+        .percentiles(0.5, 0.95, 0.99)
+        .build()
+        .bindTo(registry);
     AtomicBoolean done = new AtomicBoolean();
     ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
       List<Future<?>> writers = new ArrayList<>();
       for (int t = 0; t < 2; t++) {
         int seed = t;
-        writers.add(pool.submit(() -> {
-          SplittableRandom random = new SplittableRandom(seed);
-          // values rise over time, so gauges read from different snapshots would disagree
-          for (long i = 1; !done.get(); i++) {
-            window.record(i * 10 + random.nextInt(10));
-          }
-        }));
+        writers.add(
+            pool.submit(
+                () -> {
+                  SplittableRandom random = new SplittableRandom(seed);
+                  // values rise over time, so gauges read from different snapshots would disagree
+                  for (long i = 1; !done.get(); i++) {
+                    window.record(i * 10 + random.nextInt(10));
+                  }
+                }));
       }
-      Callable<Integer> scraper = () -> {
-        for (int scrape = 0; scrape < 20_000; scrape++) {
-          // read high to low while values rise: gauges reading different snapshots would disagree
-          double max = read(registry, "ringtail.window.max", null);
-          double p99 = read(registry, "ringtail.window.percentile", "0.99");
-          double p95 = read(registry, "ringtail.window.percentile", "0.95");
-          double p50 = read(registry, "ringtail.window.percentile", "0.5");
-          double min = read(registry, "ringtail.window.min", null);
-          double mean = read(registry, "ringtail.window.mean", null);
-          double sum = read(registry, "ringtail.window.sum", null);
-          double samples = read(registry, "ringtail.window.samples", null);
-          // a scrape shorter than maxSnapshotAge (1 s) never straddles a refresh; buckets
-          // rotate and the age limit expires between scrapes
-          time.advance(Duration.ofMillis(300));
-          if (samples == 0) {
-            continue;
-          }
-          // within one snapshot: mean is sum / count and percentiles are ordered within [min, max]
-          assertThat(mean).isEqualTo(sum / samples);
-          assertThat(min).isLessThanOrEqualTo(p50);
-          assertThat(p50).isLessThanOrEqualTo(p95);
-          assertThat(p95).isLessThanOrEqualTo(p99);
-          assertThat(p99).isLessThanOrEqualTo(max);
-          assertThat(mean).isBetween(min, max);
-        }
-        return 0;
-      };
+      Callable<Integer> scraper =
+          () -> {
+            for (int scrape = 0; scrape < 20_000; scrape++) {
+              // read high to low while values rise: gauges reading different snapshots would
+              // disagree
+              double max = read(registry, "ringtail.window.max", null);
+              double p99 = read(registry, "ringtail.window.percentile", "0.99");
+              double p95 = read(registry, "ringtail.window.percentile", "0.95");
+              double p50 = read(registry, "ringtail.window.percentile", "0.5");
+              double min = read(registry, "ringtail.window.min", null);
+              double mean = read(registry, "ringtail.window.mean", null);
+              double sum = read(registry, "ringtail.window.sum", null);
+              double samples = read(registry, "ringtail.window.samples", null);
+              // a scrape shorter than maxSnapshotAge (1 s) never straddles a refresh; buckets
+              // rotate and the age limit expires between scrapes
+              time.advance(Duration.ofMillis(300));
+              if (samples == 0) {
+                continue;
+              }
+              // within one snapshot: mean is sum / count and percentiles are ordered within [min,
+              // max]
+              assertThat(mean).isEqualTo(sum / samples);
+              assertThat(min).isLessThanOrEqualTo(p50);
+              assertThat(p50).isLessThanOrEqualTo(p95);
+              assertThat(p95).isLessThanOrEqualTo(p99);
+              assertThat(p99).isLessThanOrEqualTo(max);
+              assertThat(mean).isBetween(min, max);
+            }
+            return 0;
+          };
       Future<Integer> scrapes = pool.submit(scraper);
       scrapes.get(120, TimeUnit.SECONDS);
       done.set(true);
@@ -109,30 +118,34 @@ class MetricsStressTest {
       List<Future<?>> tasks = new ArrayList<>();
       for (int t = 0; t < 2; t++) {
         int seed = t;
-        tasks.add(pool.submit(() -> {
-          SplittableRandom random = new SplittableRandom(seed);
-          for (int i = 0; i < 50_000; i++) {
-            String key = "k" + random.nextInt(200);
-            if (random.nextBoolean()) {
-              windows.computeIfAbsent(key, k -> window()).record(i);
-            } else {
-              windows.remove(key);
-            }
-          }
-        }));
+        tasks.add(
+            pool.submit(
+                () -> {
+                  SplittableRandom random = new SplittableRandom(seed);
+                  for (int i = 0; i < 50_000; i++) {
+                    String key = "k" + random.nextInt(200);
+                    if (random.nextBoolean()) {
+                      windows.computeIfAbsent(key, k -> window()).record(i);
+                    } else {
+                      windows.remove(key);
+                    }
+                  }
+                }));
       }
       for (int t = 0; t < 2; t++) {
         boolean viaGauge = t == 0;
-        tasks.add(pool.submit(() -> {
-          while (!done.get()) {
-            if (viaGauge) {
-              registry.get("ringtail.keyed.keys").gauge().value();
-              registry.getMeters().forEach(m -> m.measure().forEach(ms -> ms.getValue()));
-            } else {
-              metrics.refresh();
-            }
-          }
-        }));
+        tasks.add(
+            pool.submit(
+                () -> {
+                  while (!done.get()) {
+                    if (viaGauge) {
+                      registry.get("ringtail.keyed.keys").gauge().value();
+                      registry.getMeters().forEach(m -> m.measure().forEach(ms -> ms.getValue()));
+                    } else {
+                      metrics.refresh();
+                    }
+                  }
+                }));
       }
       tasks.get(0).get(120, TimeUnit.SECONDS);
       tasks.get(1).get(120, TimeUnit.SECONDS);
@@ -145,8 +158,11 @@ class MetricsStressTest {
       pool.shutdownNow();
     }
     metrics.refresh();
-    Set<String> boundKeys = registry.getMeters().stream().map(m -> m.getId().getTag("key"))
-        .filter(k -> k != null).collect(Collectors.toSet());
+    Set<String> boundKeys =
+        registry.getMeters().stream()
+            .map(m -> m.getId().getTag("key"))
+            .filter(k -> k != null)
+            .collect(Collectors.toSet());
     assertThat(boundKeys).isEqualTo(windows.keySet());
     assertThat(registry.getMeters()).hasSize(2 + windows.size() * 10);
     for (String key : windows.keySet()) {

@@ -7,10 +7,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConfig;
-import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.alert.AlertMonitor;
 import io.ringtail.alert.AlertRule;
 import io.ringtail.alert.Measure;
+import io.ringtail.keyed.KeyedWindows;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The code of the Micrometer and alerts page, verbatim between the docs markers, kept compiling and true. */
+/**
+ * The code of the Micrometer and alerts page, verbatim between the docs markers, kept compiling and
+ * true.
+ */
 class MicrometerReadmeExampleTest {
 
   @Test
@@ -28,21 +31,35 @@ class MicrometerReadmeExampleTest {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     List<String> pages = new ArrayList<>();
 
-    RollingWindow latency = WindowMetrics.monitor(registry,
-        RollingWindow.create(WindowConfig.defaults(), time), "checkout", "region", "eu");
+    RollingWindow latency =
+        WindowMetrics.monitor(
+            registry,
+            RollingWindow.create(WindowConfig.defaults(), time),
+            "checkout",
+            "region",
+            "eu");
 
     // docs:alert-rule:start
-    AlertRule slowCheckout = AlertRule.threshold("checkout-p95", latency, Measure.percentile(95))
-        .above(TimeUnit.MILLISECONDS.toNanos(250))        // fire when P95 > 250 ms
-        .resolveBelow(TimeUnit.MILLISECONDS.toNanos(200)) // resolve only under 200 ms
-        .fireAfter(Duration.ofSeconds(30))                // ... sustained for 30 s
-        .cooldown(Duration.ofMinutes(5))                  // then stay quiet for 5 min
-        .minimumSamples(50)
-        .build();
-    AlertMonitor monitor = AlertMonitor.create(time)
-        .add(slowCheckout)
-        .addListener(event -> pages.add(event.type() + " " + event.rule().name()
-            + " p95=" + event.snapshot().valueAtPercentile(95) / 1e6 + " ms"));
+    AlertRule slowCheckout =
+        AlertRule.threshold("checkout-p95", latency, Measure.percentile(95))
+            .above(TimeUnit.MILLISECONDS.toNanos(250)) // fire when P95 > 250 ms
+            .resolveBelow(TimeUnit.MILLISECONDS.toNanos(200)) // resolve only under 200 ms
+            .fireAfter(Duration.ofSeconds(30)) // ... sustained for 30 s
+            .cooldown(Duration.ofMinutes(5)) // then stay quiet for 5 min
+            .minimumSamples(50)
+            .build();
+    AlertMonitor monitor =
+        AlertMonitor.create(time)
+            .add(slowCheckout)
+            .addListener(
+                event ->
+                    pages.add(
+                        event.type()
+                            + " "
+                            + event.rule().name()
+                            + " p95="
+                            + event.snapshot().valueAtPercentile(95) / 1e6
+                            + " ms"));
     // monitor.scheduleWith(yourScheduler, Duration.ofSeconds(10)); or monitor.evaluate() on demand
     // docs:alert-rule:end
 
@@ -55,15 +72,17 @@ class MicrometerReadmeExampleTest {
     }
     assertThat(pages).containsExactly("FIRED checkout-p95 p95=400.0 ms");
     assertThat(registry.scrape())
-        .contains("ringtail_window_percentile_seconds{phi=\"0.95\",region=\"eu\",window=\"checkout\"} 0.4");
+        .contains(
+            "ringtail_window_percentile_seconds{phi=\"0.95\",region=\"eu\",window=\"checkout\"} 0.4");
   }
 
   @Test
   void pageSnippet_monitorInOneLine() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     // docs:micrometer-monitor:start
-    RollingWindow latency = WindowMetrics.monitor(registry,
-        RollingWindow.create(WindowConfig.defaults()), "checkout", "region", "eu");
+    RollingWindow latency =
+        WindowMetrics.monitor(
+            registry, RollingWindow.create(WindowConfig.defaults()), "checkout", "region", "eu");
     // docs:micrometer-monitor:end
     latency.record(TimeUnit.MILLISECONDS.toNanos(300));
     assertThat(registry.scrape())
@@ -75,14 +94,14 @@ class MicrometerReadmeExampleTest {
   void pageSnippet_builder() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     RollingWindow window = RollingWindow.create(WindowConfig.defaults());
-    window.record(250_000);  // 250 ms in microseconds
+    window.record(250_000); // 250 ms in microseconds
     // docs:micrometer-builder:start
     WindowMetrics.builder(window, "checkout")
-        .tags("region", "eu")                  // extra tags on every meter
-        .percentiles(0.5, 0.95, 0.99, 0.999)   // Micrometer-style fractions; default 0.5, 0.95, 0.99
-        .timeUnit(TimeUnit.MICROSECONDS)       // unit the window records in; default NANOSECONDS
+        .tags("region", "eu") // extra tags on every meter
+        .percentiles(0.5, 0.95, 0.99, 0.999) // Micrometer-style fractions; default 0.5, 0.95, 0.99
+        .timeUnit(TimeUnit.MICROSECONDS) // unit the window records in; default NANOSECONDS
         // .baseUnit("bytes") // or: values are not durations
-        .prefix("ringtail.window")             // default
+        .prefix("ringtail.window") // default
         .maxSnapshotAge(Duration.ofSeconds(1)) // default, see "One scrape, one snapshot"
         .build()
         .bindTo(registry);
@@ -101,14 +120,17 @@ class MicrometerReadmeExampleTest {
     windowsByEndpoint.get("GET /orders").record(1_000_000);
     // docs:micrometer-keyed:start
     KeyedWindows perTool = KeyedWindows.builder().timeSource(time).build();
-    KeyedWindowMetrics.builder(perTool, "tool-latency").keyTag("tool").maximumKeys(200)
-        .prefix("ringtail.tool")  // tag keys differ from the default binding's: another name
-        .build().bindTo(registry);
+    KeyedWindowMetrics.builder(perTool, "tool-latency")
+        .keyTag("tool")
+        .maximumKeys(200)
+        .prefix("ringtail.tool") // tag keys differ from the default binding's: another name
+        .build()
+        .bindTo(registry);
     // or any live Map<K, RollingWindow> (a Caffeine asMap(), a ConcurrentHashMap):
     KeyedWindowMetrics.monitor(registry, windowsByEndpoint, "endpoint-latency");
     // docs:micrometer-keyed:end
     perTool.record("whois", 2_000_000);
-    registry.scrape();   // the first scrape binds the new key's meters
+    registry.scrape(); // the first scrape binds the new key's meters
     String scrape = registry.scrape();
     assertThat(scrape)
         .contains("ringtail_tool_samples{tool=\"whois\",window=\"tool-latency\"} 1.0")

@@ -18,8 +18,8 @@ import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.testkit.CountingWindow;
 import java.time.Duration;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -49,15 +49,29 @@ class WindowMetricsTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RollingWindow window = WindowMetrics.monitor(registry, window(), "checkout", "region", "eu");
 
-    List<String> names = registry.getMeters().stream().map(m -> m.getId().getName()).distinct().sorted().toList();
-    assertThat(names).containsExactly("ringtail.window.max", "ringtail.window.mean",
-        "ringtail.window.min", "ringtail.window.percentile", "ringtail.window.recorded",
-        "ringtail.window.recorded.sum", "ringtail.window.rejected", "ringtail.window.rejections",
-        "ringtail.window.samples", "ringtail.window.sum");
-    assertThat(registry.getMeters()).hasSize(12).allSatisfy(m -> assertThat(m.getId().getTags())
-        .contains(Tag.of("window", "checkout"), Tag.of("region", "eu")));
+    List<String> names =
+        registry.getMeters().stream().map(m -> m.getId().getName()).distinct().sorted().toList();
+    assertThat(names)
+        .containsExactly(
+            "ringtail.window.max",
+            "ringtail.window.mean",
+            "ringtail.window.min",
+            "ringtail.window.percentile",
+            "ringtail.window.recorded",
+            "ringtail.window.recorded.sum",
+            "ringtail.window.rejected",
+            "ringtail.window.rejections",
+            "ringtail.window.samples",
+            "ringtail.window.sum");
+    assertThat(registry.getMeters())
+        .hasSize(12)
+        .allSatisfy(
+            m ->
+                assertThat(m.getId().getTags())
+                    .contains(Tag.of("window", "checkout"), Tag.of("region", "eu")));
     assertThat(registry.get("ringtail.window.percentile").gauges())
-        .extracting(g -> g.getId().getTag("phi")).containsExactlyInAnyOrder("0.5", "0.95", "0.99");
+        .extracting(g -> g.getId().getTag("phi"))
+        .containsExactlyInAnyOrder("0.5", "0.95", "0.99");
     Meter p95 = registry.get("ringtail.window.percentile").tag("phi", "0.95").meter();
     assertThat(p95).isInstanceOf(TimeGauge.class);
     assertThat(p95.getId().getBaseUnit()).isEqualTo("seconds");
@@ -97,22 +111,48 @@ class WindowMetricsTest {
         .isEqualTo("bytes");
 
     SimpleMeterRegistry other = new SimpleMeterRegistry();
-    WindowMetrics.monitor(other, new CountingWindow(window) {
-      @Override
-      public WindowSnapshot snapshot() {
-        WindowSnapshot s = super.snapshot();
-        return new WindowSnapshot() {
-          public long count() { return s.count(); }
-          public long sum() { return s.sum(); }
-          public long rejected() { return s.rejected(); }
-          public double min() { return s.min(); }
-          public double max() { return s.max(); }
-          public double valueAtPercentile(double p) { return s.valueAtPercentile(p); }
-          public long startNanos() { return s.startNanos(); }
-          public long endNanos() { return s.endNanos(); }
-        };
-      }
-    }, "plain");
+    WindowMetrics.monitor(
+        other,
+        new CountingWindow(window) {
+          @Override
+          public WindowSnapshot snapshot() {
+            WindowSnapshot s = super.snapshot();
+            return new WindowSnapshot() {
+              public long count() {
+                return s.count();
+              }
+
+              public long sum() {
+                return s.sum();
+              }
+
+              public long rejected() {
+                return s.rejected();
+              }
+
+              public double min() {
+                return s.min();
+              }
+
+              public double max() {
+                return s.max();
+              }
+
+              public double valueAtPercentile(double p) {
+                return s.valueAtPercentile(p);
+              }
+
+              public long startNanos() {
+                return s.startNanos();
+              }
+
+              public long endNanos() {
+                return s.endNanos();
+              }
+            };
+          }
+        },
+        "plain");
     assertThat(counter(other, "ringtail.window.recorded")).isNaN();
     assertThat(gauge(other, "ringtail.window.samples")).isEqualTo(1);
   }
@@ -152,9 +192,12 @@ class WindowMetricsTest {
     assertThat(seconds(registry, "ringtail.window.mean")).isCloseTo(0.0505, within(1e-9));
     assertThat(seconds(registry, "ringtail.window.min")).isCloseTo(0.001, within(1e-9));
     assertThat(seconds(registry, "ringtail.window.max")).isCloseTo(0.100, within(1e-9));
-    assertThat(seconds(registry, "ringtail.window.percentile", "phi", "0.5")).isCloseTo(0.050, within(0.0005));
-    assertThat(seconds(registry, "ringtail.window.percentile", "phi", "0.95")).isCloseTo(0.095, within(0.001));
-    assertThat(seconds(registry, "ringtail.window.percentile", "phi", "0.99")).isCloseTo(0.099, within(0.001));
+    assertThat(seconds(registry, "ringtail.window.percentile", "phi", "0.5"))
+        .isCloseTo(0.050, within(0.0005));
+    assertThat(seconds(registry, "ringtail.window.percentile", "phi", "0.95"))
+        .isCloseTo(0.095, within(0.001));
+    assertThat(seconds(registry, "ringtail.window.percentile", "phi", "0.99"))
+        .isCloseTo(0.099, within(0.001));
 
     time.advance(Duration.ofSeconds(61));
     assertThat(gauge(registry, "ringtail.window.samples")).isZero();
@@ -192,7 +235,10 @@ class WindowMetricsTest {
   void scrape_allGaugesReadTheSameSnapshot() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     ShiftingWindow window = new ShiftingWindow(window());
-    WindowMetrics.builder(window, "w").percentiles(0.01, 0.5, 0.95, 0.99, 1.0).build().bindTo(registry);
+    WindowMetrics.builder(window, "w")
+        .percentiles(0.01, 0.5, 0.95, 0.99, 1.0)
+        .build()
+        .bindTo(registry);
 
     for (int scrape = 1; scrape <= 20; scrape++) {
       double samples = gauge(registry, "ringtail.window.samples");
@@ -224,7 +270,10 @@ class WindowMetricsTest {
   void scrape_partialReadsNeverServeSnapshotOlderThanMaxAge() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     CountingWindow window = new CountingWindow(window());
-    WindowMetrics.builder(window, "w").maxSnapshotAge(Duration.ofSeconds(1)).build().bindTo(registry);
+    WindowMetrics.builder(window, "w")
+        .maxSnapshotAge(Duration.ofSeconds(1))
+        .build()
+        .bindTo(registry);
     window.record(ms(1));
     assertThat(gauge(registry, "ringtail.window.samples")).isEqualTo(1);
 
@@ -259,7 +308,10 @@ class WindowMetricsTest {
   void timeUnit_convertsFromWindowUnit() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RollingWindow window = window();
-    WindowMetrics.builder(window, "micros").timeUnit(TimeUnit.MICROSECONDS).build().bindTo(registry);
+    WindowMetrics.builder(window, "micros")
+        .timeUnit(TimeUnit.MICROSECONDS)
+        .build()
+        .bindTo(registry);
     window.record(250_000);
     assertThat(seconds(registry, "ringtail.window.max")).isCloseTo(0.25, within(1e-9));
     assertThat(registry.get("ringtail.window.max").timeGauge().value(TimeUnit.MILLISECONDS))
@@ -270,8 +322,13 @@ class WindowMetricsTest {
   void baseUnit_publishesPlainGaugesWithThatUnit() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RollingWindow window = window();
-    WindowMetrics.builder(window, "payload").baseUnit("bytes").percentiles(0.5)
-        .prefix("app.payload").tags("route", "/upload").build().bindTo(registry);
+    WindowMetrics.builder(window, "payload")
+        .baseUnit("bytes")
+        .percentiles(0.5)
+        .prefix("app.payload")
+        .tags("route", "/upload")
+        .build()
+        .bindTo(registry);
     window.record(1024);
     window.record(2048);
     Gauge max = registry.get("app.payload.max").tag("route", "/upload").gauge();
@@ -285,12 +342,20 @@ class WindowMetricsTest {
   @Test
   void maxSnapshotAge_beyondLongNanos_isRejectedNamingIt() {
     RollingWindow window = window();
-    assertThatThrownBy(() -> WindowMetrics.builder(window, "w")
-        .maxSnapshotAge(Duration.ofSeconds(Long.MAX_VALUE)).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("maxSnapshotAge must be within");
-    assertThatThrownBy(() -> KeyedWindowMetrics.builder(Map.<String, RollingWindow>of(), "w")
-        .maxSnapshotAge(Duration.ofDays(365L * 300)).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("maxSnapshotAge must be within");
+    assertThatThrownBy(
+            () ->
+                WindowMetrics.builder(window, "w")
+                    .maxSnapshotAge(Duration.ofSeconds(Long.MAX_VALUE))
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("maxSnapshotAge must be within");
+    assertThatThrownBy(
+            () ->
+                KeyedWindowMetrics.builder(Map.<String, RollingWindow>of(), "w")
+                    .maxSnapshotAge(Duration.ofDays(365L * 300))
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("maxSnapshotAge must be within");
   }
 
   @Test
@@ -298,24 +363,31 @@ class WindowMetricsTest {
     RollingWindow window = window();
     assertThatThrownBy(() -> WindowMetrics.builder(window, "w").prefix("Ringtail.Window").build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("prefix must be lowercase dot-separated words (like ringtail.window), but was \"Ringtail.Window\"");
+        .hasMessage(
+            "prefix must be lowercase dot-separated words (like ringtail.window), but was \"Ringtail.Window\"");
     assertThatThrownBy(() -> WindowMetrics.builder(window, "w").percentiles(0.5, 95).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("percentiles must be between 0 and 1 (0.95 for P95), but was 95.0");
     assertThatThrownBy(() -> WindowMetrics.builder(window, " "))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("name must be non-blank, but was \" \"");
-    assertThatThrownBy(() -> WindowMetrics.builder(window, "w").maxSnapshotAge(Duration.ofSeconds(-1)).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("maxSnapshotAge must be zero or positive, but was PT-1S");
-    assertThatThrownBy(() -> WindowMetrics.builder(window, "w").baseUnit("bytes").timeUnit(TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("name must be non-blank, but was \" \"");
+    assertThatThrownBy(
+            () -> WindowMetrics.builder(window, "w").maxSnapshotAge(Duration.ofSeconds(-1)).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxSnapshotAge must be zero or positive, but was PT-1S");
+    assertThatThrownBy(
+            () -> WindowMetrics.builder(window, "w").baseUnit("bytes").timeUnit(TimeUnit.SECONDS))
         .isInstanceOf(IllegalStateException.class);
-    assertThatThrownBy(() -> WindowMetrics.builder(window, "w").timeUnit(TimeUnit.SECONDS).baseUnit("bytes"))
+    assertThatThrownBy(
+            () -> WindowMetrics.builder(window, "w").timeUnit(TimeUnit.SECONDS).baseUnit("bytes"))
         .isInstanceOf(IllegalStateException.class);
   }
 
   @Test
   void prometheusScrape_showsRollingValuesAndNaNWhenEmpty() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    CountingWindow window = WindowMetrics.monitor(registry, new CountingWindow(window()), "checkout", "region", "eu");
+    CountingWindow window =
+        WindowMetrics.monitor(registry, new CountingWindow(window()), "checkout", "region", "eu");
     for (int i = 1; i <= 100; i++) {
       window.record(ms(i));
     }
@@ -328,9 +400,12 @@ class WindowMetricsTest {
         .contains("ringtail_window_mean_seconds{region=\"eu\",window=\"checkout\"} 0.0505")
         .contains("ringtail_window_min_seconds{region=\"eu\",window=\"checkout\"} 0.001")
         .contains("ringtail_window_max_seconds{region=\"eu\",window=\"checkout\"} 0.1")
-        .contains("ringtail_window_percentile_seconds{phi=\"0.5\",region=\"eu\",window=\"checkout\"} 0.05")
-        .contains("ringtail_window_percentile_seconds{phi=\"0.95\",region=\"eu\",window=\"checkout\"} 0.095")
-        .contains("ringtail_window_percentile_seconds{phi=\"0.99\",region=\"eu\",window=\"checkout\"} 0.099");
+        .contains(
+            "ringtail_window_percentile_seconds{phi=\"0.5\",region=\"eu\",window=\"checkout\"} 0.05")
+        .contains(
+            "ringtail_window_percentile_seconds{phi=\"0.95\",region=\"eu\",window=\"checkout\"} 0.095")
+        .contains(
+            "ringtail_window_percentile_seconds{phi=\"0.99\",region=\"eu\",window=\"checkout\"} 0.099");
 
     time.advance(Duration.ofSeconds(30));
     for (int i = 0; i < 100; i++) {
@@ -340,7 +415,8 @@ class WindowMetricsTest {
     assertThat(window.snapshots()).isEqualTo(2);
     assertThat(text)
         .contains("ringtail_window_samples{region=\"eu\",window=\"checkout\"} 200")
-        .contains("ringtail_window_percentile_seconds{phi=\"0.95\",region=\"eu\",window=\"checkout\"} 0.4");
+        .contains(
+            "ringtail_window_percentile_seconds{phi=\"0.95\",region=\"eu\",window=\"checkout\"} 0.4");
 
     time.advance(Duration.ofSeconds(61));
     text = registry.scrape();
@@ -349,7 +425,8 @@ class WindowMetricsTest {
         .contains("ringtail_window_sum_seconds{region=\"eu\",window=\"checkout\"} 0")
         .contains("ringtail_window_mean_seconds{region=\"eu\",window=\"checkout\"} NaN")
         .contains("ringtail_window_max_seconds{region=\"eu\",window=\"checkout\"} NaN")
-        .contains("ringtail_window_percentile_seconds{phi=\"0.95\",region=\"eu\",window=\"checkout\"} NaN");
+        .contains(
+            "ringtail_window_percentile_seconds{phi=\"0.95\",region=\"eu\",window=\"checkout\"} NaN");
   }
 
   @Test
@@ -374,17 +451,19 @@ class WindowMetricsTest {
   @Test
   void failingWindow_readsNaNForTheScrapeAndIsAskedOncePerScrape() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean();
-    CountingWindow window = new CountingWindow(window()) {
-      @Override
-      public WindowSnapshot snapshot() {
-        WindowSnapshot s = super.snapshot();
-        if (down.get()) {
-          throw new IllegalStateException("backend down");
-        }
-        return s;
-      }
-    };
+    java.util.concurrent.atomic.AtomicBoolean down =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    CountingWindow window =
+        new CountingWindow(window()) {
+          @Override
+          public WindowSnapshot snapshot() {
+            WindowSnapshot s = super.snapshot();
+            if (down.get()) {
+              throw new IllegalStateException("backend down");
+            }
+            return s;
+          }
+        };
     WindowMetrics.monitor(registry, window, "remote").record(ms(80));
     down.set(true);
 

@@ -21,42 +21,50 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Binds a {@link RollingWindow} (in-process or in Redis) or a {@link KeyedWindows} collection to
- * an OpenTelemetry {@link Meter}: observable gauges of the rolling statistics and observable
- * counters of the totals since creation, all fed by one {@link Meter#batchCallback batch
- * callback} that takes one snapshot per window (per key) per collection.
+ * Binds a {@link RollingWindow} (in-process or in Redis) or a {@link KeyedWindows} collection to an
+ * OpenTelemetry {@link Meter}: observable gauges of the rolling statistics and observable counters
+ * of the totals since creation, all fed by one {@link Meter#batchCallback batch callback} that
+ * takes one snapshot per window (per key) per collection.
  *
- * <p>One line: {@code WindowTelemetry.observe(openTelemetry.getMeter("io.ringtail"), window, "checkout")}.
+ * <p>One line: {@code WindowTelemetry.observe(openTelemetry.getMeter("io.ringtail"), window,
+ * "checkout")}.
  *
  * <h2>Instruments</h2>
- * Gauges of the window as of the collection: {@code ringtail.window.samples} and
- * {@code ringtail.window.rejected} ({@code {sample}}), {@code ringtail.window.sum},
- * {@code .mean}, {@code .min}, {@code .max} and {@code ringtail.window.percentile} (one point
- * per percentile, attribute {@code ringtail.percentile}, 0 to 100). Counters of the
- * {@link WindowTotals}, monotonic: {@code ringtail.window.recorded} and
- * {@code ringtail.window.rejections} ({@code {sample}}) and {@code ringtail.window.recorded_sum}.
- * Value instruments are in seconds ({@code s}) for duration windows (the default, recorded in
- * nanoseconds), else in the unit given. Every point carries {@code ringtail.window.name}, the
- * user's attributes and, for a keyed collection, {@code ringtail.window.key}.
+ *
+ * Gauges of the window as of the collection: {@code ringtail.window.samples} and {@code
+ * ringtail.window.rejected} ({@code {sample}}), {@code ringtail.window.sum}, {@code .mean}, {@code
+ * .min}, {@code .max} and {@code ringtail.window.percentile} (one point per percentile, attribute
+ * {@code ringtail.percentile}, 0 to 100). Counters of the {@link WindowTotals}, monotonic: {@code
+ * ringtail.window.recorded} and {@code ringtail.window.rejections} ({@code {sample}}) and {@code
+ * ringtail.window.recorded_sum}. Value instruments are in seconds ({@code s}) for duration windows
+ * (the default, recorded in nanoseconds), else in the unit given. Every point carries {@code
+ * ringtail.window.name}, the user's attributes and, for a keyed collection, {@code
+ * ringtail.window.key}.
  *
  * <p>An empty window reports its counts, sum and counters but no mean, min, max or percentile
  * point: no data, never a false zero. A window that cannot give a snapshot (Redis down, no
  * fallback) reports nothing for that collection, and the failure is logged. A keyed collection
  * reports the keys it holds at each collection, so keys appear and disappear with it; at most
- * {@link Builder#maximumKeys maximumKeys} keys are reported, those with the most samples in
- * their windows.
+ * {@link Builder#maximumKeys maximumKeys} keys are reported, those with the most samples in their
+ * windows.
  *
- * <p>Immutable and thread-safe; {@link #bindTo} may be called for several meters, and each
- * returned {@link BatchCallback} unbinds when closed.
+ * <p>Immutable and thread-safe; {@link #bindTo} may be called for several meters, and each returned
+ * {@link BatchCallback} unbinds when closed.
  */
 public final class WindowTelemetry {
   private static final System.Logger LOG = System.getLogger(WindowTelemetry.class.getName());
+
   /** The window's name on every point. */
-  public static final AttributeKey<String> WINDOW_NAME = AttributeKey.stringKey("ringtail.window.name");
+  public static final AttributeKey<String> WINDOW_NAME =
+      AttributeKey.stringKey("ringtail.window.name");
+
   /** The key of a keyed collection's window. */
-  public static final AttributeKey<String> WINDOW_KEY = AttributeKey.stringKey("ringtail.window.key");
+  public static final AttributeKey<String> WINDOW_KEY =
+      AttributeKey.stringKey("ringtail.window.key");
+
   /** The percentile (0 to 100) of a {@code ringtail.window.percentile} point. */
-  public static final AttributeKey<Double> PERCENTILE = AttributeKey.doubleKey("ringtail.percentile");
+  public static final AttributeKey<Double> PERCENTILE =
+      AttributeKey.doubleKey("ringtail.percentile");
 
   private final RollingWindow window;
   private final KeyedWindows keyed;
@@ -83,7 +91,9 @@ public final class WindowTelemetry {
     return builder(window, name).build().bindTo(meter);
   }
 
-  /** Binds every key of {@code keyed} (nanosecond durations) under {@code name} with the defaults. */
+  /**
+   * Binds every key of {@code keyed} (nanosecond durations) under {@code name} with the defaults.
+   */
   public static BatchCallback observe(Meter meter, KeyedWindows keyed, String name) {
     return builder(keyed, name).build().bindTo(meter);
   }
@@ -105,28 +115,42 @@ public final class WindowTelemetry {
   public BatchCallback bindTo(Meter meter) {
     Objects.requireNonNull(meter, "meter");
     Instruments in = new Instruments(meter);
-    Runnable callback = () -> {
-      if (keyed == null) {
-        WindowSnapshot s = snapshotOf(window);
-        if (s != null) {
-          in.record(s, attributes, percentileAttributes);
-        }
-      } else {
-        for (Map.Entry<String, WindowSnapshot> e : keySnapshots().entrySet()) {
-          Attributes at = attributes.toBuilder().put(WINDOW_KEY, e.getKey()).build();
-          in.record(e.getValue(), at, e.getValue().isEmpty() ? null : percentileAttributes(at));
-        }
-      }
-    };
-    return meter.batchCallback(callback, in.samples, in.rejected, in.sum, in.mean, in.min, in.max,
-        in.percentile, in.recorded, in.rejections, in.recordedSum);
+    Runnable callback =
+        () -> {
+          if (keyed == null) {
+            WindowSnapshot s = snapshotOf(window);
+            if (s != null) {
+              in.record(s, attributes, percentileAttributes);
+            }
+          } else {
+            for (Map.Entry<String, WindowSnapshot> e : keySnapshots().entrySet()) {
+              Attributes at = attributes.toBuilder().put(WINDOW_KEY, e.getKey()).build();
+              in.record(e.getValue(), at, e.getValue().isEmpty() ? null : percentileAttributes(at));
+            }
+          }
+        };
+    return meter.batchCallback(
+        callback,
+        in.samples,
+        in.rejected,
+        in.sum,
+        in.mean,
+        in.min,
+        in.max,
+        in.percentile,
+        in.recorded,
+        in.rejections,
+        in.recordedSum);
   }
 
   private static WindowSnapshot snapshotOf(RollingWindow window) {
     try {
       return window.snapshot();
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "Window " + window + " gave no snapshot; it reports nothing this collection", e);
+      LOG.log(
+          Level.WARNING,
+          "Window " + window + " gave no snapshot; it reports nothing this collection",
+          e);
       return null;
     }
   }
@@ -137,7 +161,10 @@ public final class WindowTelemetry {
     try {
       all = keyed.snapshots();
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "Keyed windows " + keyed + " gave no snapshots; they report nothing this collection", e);
+      LOG.log(
+          Level.WARNING,
+          "Keyed windows " + keyed + " gave no snapshots; they report nothing this collection",
+          e);
       return Map.of();
     }
     if (all.size() <= maximumKeys) {
@@ -145,7 +172,8 @@ public final class WindowTelemetry {
     }
     Comparator<Map.Entry<String, WindowSnapshot>> byCount =
         Comparator.comparingLong(e -> e.getValue().count());
-    PriorityQueue<Map.Entry<String, WindowSnapshot>> top = new PriorityQueue<>(maximumKeys + 1, byCount);
+    PriorityQueue<Map.Entry<String, WindowSnapshot>> top =
+        new PriorityQueue<>(maximumKeys + 1, byCount);
     for (Map.Entry<String, WindowSnapshot> e : all.entrySet()) {
       top.add(e);
       if (top.size() > maximumKeys) {
@@ -161,8 +189,14 @@ public final class WindowTelemetry {
 
   @Override
   public String toString() {
-    return "WindowTelemetry[" + attributes + ", percentiles=" + Arrays.toString(percentiles)
-        + ", unit=" + unit + (keyed == null ? "" : ", maximumKeys=" + maximumKeys) + "]";
+    return "WindowTelemetry["
+        + attributes
+        + ", percentiles="
+        + Arrays.toString(percentiles)
+        + ", unit="
+        + unit
+        + (keyed == null ? "" : ", maximumKeys=" + maximumKeys)
+        + "]";
   }
 
   /** The observers of one binding; used by its callback only, which the SDK serialises. */
@@ -179,23 +213,48 @@ public final class WindowTelemetry {
     final ObservableDoubleMeasurement recordedSum;
 
     Instruments(Meter meter) {
-      samples = meter.gaugeBuilder("ringtail.window.samples").ofLongs().setUnit("{sample}")
-          .setDescription("Samples in the rolling window").buildObserver();
-      rejected = meter.gaugeBuilder("ringtail.window.rejected").ofLongs().setUnit("{sample}")
-          .setDescription("Samples rejected as out of range in the rolling window").buildObserver();
+      samples =
+          meter
+              .gaugeBuilder("ringtail.window.samples")
+              .ofLongs()
+              .setUnit("{sample}")
+              .setDescription("Samples in the rolling window")
+              .buildObserver();
+      rejected =
+          meter
+              .gaugeBuilder("ringtail.window.rejected")
+              .ofLongs()
+              .setUnit("{sample}")
+              .setDescription("Samples rejected as out of range in the rolling window")
+              .buildObserver();
       sum = value(meter, "ringtail.window.sum", "Sum of the samples in the rolling window");
       mean = value(meter, "ringtail.window.mean", "Mean of the samples in the rolling window");
       min = value(meter, "ringtail.window.min", "Smallest sample in the rolling window");
       max = value(meter, "ringtail.window.max", "Largest sample in the rolling window");
-      percentile = value(meter, "ringtail.window.percentile",
-          "Nearest-rank percentile of the samples in the rolling window");
-      recorded = meter.counterBuilder("ringtail.window.recorded").setUnit("{sample}")
-          .setDescription("Samples recorded since the window was created").buildObserver();
-      rejections = meter.counterBuilder("ringtail.window.rejections").setUnit("{sample}")
-          .setDescription("Samples rejected as out of range since the window was created")
-          .buildObserver();
-      recordedSum = meter.counterBuilder("ringtail.window.recorded_sum").ofDoubles().setUnit(unit)
-          .setDescription("Sum of the samples recorded since the window was created").buildObserver();
+      percentile =
+          value(
+              meter,
+              "ringtail.window.percentile",
+              "Nearest-rank percentile of the samples in the rolling window");
+      recorded =
+          meter
+              .counterBuilder("ringtail.window.recorded")
+              .setUnit("{sample}")
+              .setDescription("Samples recorded since the window was created")
+              .buildObserver();
+      rejections =
+          meter
+              .counterBuilder("ringtail.window.rejections")
+              .setUnit("{sample}")
+              .setDescription("Samples rejected as out of range since the window was created")
+              .buildObserver();
+      recordedSum =
+          meter
+              .counterBuilder("ringtail.window.recorded_sum")
+              .ofDoubles()
+              .setUnit(unit)
+              .setDescription("Sum of the samples recorded since the window was created")
+              .buildObserver();
     }
 
     private ObservableDoubleMeasurement value(Meter meter, String name, String description) {
@@ -256,8 +315,10 @@ public final class WindowTelemetry {
 
     /** Extra attributes on every point. */
     public Builder attributes(Attributes attributes) {
-      this.attributes = this.attributes.toBuilder()
-          .putAll(Objects.requireNonNull(attributes, "attributes")).build();
+      this.attributes =
+          this.attributes.toBuilder()
+              .putAll(Objects.requireNonNull(attributes, "attributes"))
+              .build();
       return this;
     }
 
@@ -279,14 +340,20 @@ public final class WindowTelemetry {
       return this;
     }
 
-    /** The window records durations in this unit; value instruments report seconds. Nanoseconds unless set. */
+    /**
+     * The window records durations in this unit; value instruments report seconds. Nanoseconds
+     * unless set.
+     */
     public Builder timeUnit(TimeUnit timeUnit) {
       this.scale = Objects.requireNonNull(timeUnit, "timeUnit").toNanos(1) / 1e9;
       this.unit = "s";
       return this;
     }
 
-    /** The window records values that are not durations, in this UCUM unit (like {@code By}), reported as they are. */
+    /**
+     * The window records values that are not durations, in this UCUM unit (like {@code By}),
+     * reported as they are.
+     */
     public Builder unit(String unit) {
       Objects.requireNonNull(unit, "unit");
       if (unit.isBlank()) {
@@ -297,10 +364,13 @@ public final class WindowTelemetry {
       return this;
     }
 
-    /** The most keys of a keyed collection reported per collection, 1 to 100,000; 100 unless set. */
+    /**
+     * The most keys of a keyed collection reported per collection, 1 to 100,000; 100 unless set.
+     */
     public Builder maximumKeys(int maximumKeys) {
       if (maximumKeys < 1 || maximumKeys > 100_000) {
-        throw new IllegalArgumentException("maximumKeys must be between 1 and 100000, but was " + maximumKeys);
+        throw new IllegalArgumentException(
+            "maximumKeys must be between 1 and 100000, but was " + maximumKeys);
       }
       this.maximumKeys = maximumKeys;
       return this;

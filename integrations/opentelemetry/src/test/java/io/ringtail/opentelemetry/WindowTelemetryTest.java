@@ -14,11 +14,11 @@ import io.opentelemetry.api.metrics.BatchCallback;
 import io.opentelemetry.api.metrics.Meter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.data.DoublePointData;
+import io.opentelemetry.sdk.metrics.data.LongPointData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.metrics.data.MetricDataType;
 import io.opentelemetry.sdk.metrics.data.PointData;
-import io.opentelemetry.sdk.metrics.data.DoublePointData;
-import io.opentelemetry.sdk.metrics.data.LongPointData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
@@ -42,7 +42,8 @@ class WindowTelemetryTest {
       WindowConfig.builder().length(Duration.ofSeconds(60)).buckets(12).stripes(1).build();
   private final ManualTimeSource time = new ManualTimeSource(5_000_000_000_000L);
   private final InMemoryMetricReader reader = InMemoryMetricReader.create();
-  private final SdkMeterProvider provider = SdkMeterProvider.builder().registerMetricReader(reader).build();
+  private final SdkMeterProvider provider =
+      SdkMeterProvider.builder().registerMetricReader(reader).build();
   private final Meter meter = provider.get("io.ringtail");
 
   @AfterEach
@@ -58,7 +59,7 @@ class WindowTelemetryTest {
     window.record(3_000_000);
     // docs:window-totals:start
     WindowSnapshot s = window.snapshot();
-    s.count();                       // samples in the rolling window
+    s.count(); // samples in the rolling window
     s.totals().orElseThrow().count(); // samples since the window was created, monotonic
     // docs:window-totals:end
     assertThat(s.count()).isEqualTo(1);
@@ -83,15 +84,19 @@ class WindowTelemetryTest {
     assertThat(metrics).containsKey("ringtail.window.samples");
     assertThat(metrics.get("ringtail.window.samples").getLongGaugeData().getPoints())
         .extracting(point -> point.getAttributes().get(WINDOW_NAME))
-        .contains("per-tenant", "payload").doesNotContain("checkout");
+        .contains("per-tenant", "payload")
+        .doesNotContain("checkout");
   }
 
   @Test
   void randomStream_everyPointEqualsASnapshotTakenAtTheSameTime() {
     SplittableRandom random = new SplittableRandom(68);
     RollingWindow window = RollingWindow.create(CONFIG, time);
-    WindowTelemetry.builder(window, "checkout").percentiles(50, 95, 99.9)
-        .attributes(Attributes.of(AttributeKey.stringKey("service.name"), "shop")).build().bindTo(meter);
+    WindowTelemetry.builder(window, "checkout")
+        .percentiles(50, 95, 99.9)
+        .attributes(Attributes.of(AttributeKey.stringKey("service.name"), "shop"))
+        .build()
+        .bindTo(meter);
     for (int round = 0; round < 30; round++) {
       for (int i = random.nextInt(200); i > 0; i--) {
         window.record(random.nextInt(20) == 0 ? -1 : random.nextLong(1_000, 5_000_000_000L));
@@ -99,23 +104,32 @@ class WindowTelemetryTest {
       time.advance(Duration.ofMillis(random.nextLong(0, 20_000)));
       Map<String, MetricData> metrics = collect();
       WindowSnapshot s = window.snapshot(); // same injected time as the collection
-      Attributes at = Attributes.of(AttributeKey.stringKey("service.name"), "shop", WINDOW_NAME, "checkout");
+      Attributes at =
+          Attributes.of(AttributeKey.stringKey("service.name"), "shop", WINDOW_NAME, "checkout");
       assertThat(longValue(metrics, "ringtail.window.samples", at)).isEqualTo(s.count());
       assertThat(longValue(metrics, "ringtail.window.rejected", at)).isEqualTo(s.rejected());
-      assertThat(doubleValue(metrics, "ringtail.window.sum", at)).isCloseTo(s.sum() * 1e-9, within(1e-9));
+      assertThat(doubleValue(metrics, "ringtail.window.sum", at))
+          .isCloseTo(s.sum() * 1e-9, within(1e-9));
       WindowTotals totals = s.totals().orElseThrow();
       assertThat(longValue(metrics, "ringtail.window.recorded", at)).isEqualTo(totals.count());
       assertThat(longValue(metrics, "ringtail.window.rejections", at)).isEqualTo(totals.rejected());
-      assertThat(doubleValue(metrics, "ringtail.window.recorded_sum", at)).isCloseTo(totals.sum() * 1e-9, within(1e-6));
+      assertThat(doubleValue(metrics, "ringtail.window.recorded_sum", at))
+          .isCloseTo(totals.sum() * 1e-9, within(1e-6));
       if (s.isEmpty()) {
-        assertThat(metrics).doesNotContainKeys("ringtail.window.mean", "ringtail.window.percentile");
+        assertThat(metrics)
+            .doesNotContainKeys("ringtail.window.mean", "ringtail.window.percentile");
         continue;
       }
-      assertThat(doubleValue(metrics, "ringtail.window.mean", at)).isCloseTo(s.mean() * 1e-9, within(1e-12));
+      assertThat(doubleValue(metrics, "ringtail.window.mean", at))
+          .isCloseTo(s.mean() * 1e-9, within(1e-12));
       assertThat(doubleValue(metrics, "ringtail.window.min", at)).isEqualTo(s.min() * 1e-9);
       assertThat(doubleValue(metrics, "ringtail.window.max", at)).isEqualTo(s.max() * 1e-9);
       for (double p : new double[] {50, 95, 99.9}) {
-        assertThat(doubleValue(metrics, "ringtail.window.percentile", at.toBuilder().put(PERCENTILE, p).build()))
+        assertThat(
+                doubleValue(
+                    metrics,
+                    "ringtail.window.percentile",
+                    at.toBuilder().put(PERCENTILE, p).build()))
             .isEqualTo(s.valueAtPercentile(p) * 1e-9);
       }
     }
@@ -127,11 +141,14 @@ class WindowTelemetryTest {
     WindowTelemetry.observe(meter, window, "checkout");
     window.record(1_000_000);
     Map<String, MetricData> metrics = collect();
-    assertThat(metrics.get("ringtail.window.recorded").getType()).isEqualTo(MetricDataType.LONG_SUM);
+    assertThat(metrics.get("ringtail.window.recorded").getType())
+        .isEqualTo(MetricDataType.LONG_SUM);
     assertThat(metrics.get("ringtail.window.recorded").getLongSumData().isMonotonic()).isTrue();
-    assertThat(metrics.get("ringtail.window.recorded_sum").getType()).isEqualTo(MetricDataType.DOUBLE_SUM);
+    assertThat(metrics.get("ringtail.window.recorded_sum").getType())
+        .isEqualTo(MetricDataType.DOUBLE_SUM);
     assertThat(metrics.get("ringtail.window.recorded_sum").getUnit()).isEqualTo("s");
-    assertThat(metrics.get("ringtail.window.percentile").getType()).isEqualTo(MetricDataType.DOUBLE_GAUGE);
+    assertThat(metrics.get("ringtail.window.percentile").getType())
+        .isEqualTo(MetricDataType.DOUBLE_GAUGE);
     assertThat(metrics.get("ringtail.window.percentile").getUnit()).isEqualTo("s");
     assertThat(metrics.get("ringtail.window.samples").getUnit()).isEqualTo("{sample}");
   }
@@ -154,23 +171,31 @@ class WindowTelemetryTest {
     Attributes at = Attributes.of(WINDOW_NAME, "idle");
     assertThat(longValue(metrics, "ringtail.window.samples", at)).isZero();
     assertThat(longValue(metrics, "ringtail.window.recorded", at)).isZero();
-    assertThat(metrics).doesNotContainKeys("ringtail.window.mean", "ringtail.window.min",
-        "ringtail.window.max", "ringtail.window.percentile");
+    assertThat(metrics)
+        .doesNotContainKeys(
+            "ringtail.window.mean",
+            "ringtail.window.min",
+            "ringtail.window.max",
+            "ringtail.window.percentile");
   }
 
   @Test
   void failingWindow_reportsNothing_andOthersStillReport() {
     RollingWindow healthy = RollingWindow.create(CONFIG, time);
     healthy.record(10);
-    WindowTelemetry.observe(meter, new CountingWindow(healthy) {
-      @Override
-      public WindowSnapshot snapshot() {
-        throw new IllegalStateException("redis down");
-      }
-    }, "broken");
+    WindowTelemetry.observe(
+        meter,
+        new CountingWindow(healthy) {
+          @Override
+          public WindowSnapshot snapshot() {
+            throw new IllegalStateException("redis down");
+          }
+        },
+        "broken");
     WindowTelemetry.observe(meter, healthy, "healthy");
     Map<String, MetricData> metrics = collect();
-    assertThat(attributesOf(metrics, "ringtail.window.samples")).containsExactly(Attributes.of(WINDOW_NAME, "healthy"));
+    assertThat(attributesOf(metrics, "ringtail.window.samples"))
+        .containsExactly(Attributes.of(WINDOW_NAME, "healthy"));
   }
 
   @Test
@@ -183,11 +208,16 @@ class WindowTelemetryTest {
     keyed.record("bob", 30_000_000);
     keyed.record("bob", 40_000_000);
     Map<String, MetricData> metrics = collect();
-    assertThat(keysOf(metrics, "ringtail.window.samples")).containsExactlyInAnyOrder("alice", "bob");
+    assertThat(keysOf(metrics, "ringtail.window.samples"))
+        .containsExactlyInAnyOrder("alice", "bob");
     Attributes bob = Attributes.of(WINDOW_NAME, "per-user", WINDOW_KEY, "bob");
     assertThat(longValue(metrics, "ringtail.window.samples", bob)).isEqualTo(2);
     assertThat(longValue(metrics, "ringtail.window.recorded", bob)).isEqualTo(2);
-    assertThat(doubleValue(metrics, "ringtail.window.percentile", bob.toBuilder().put(PERCENTILE, 99.0).build()))
+    assertThat(
+            doubleValue(
+                metrics,
+                "ringtail.window.percentile",
+                bob.toBuilder().put(PERCENTILE, 99.0).build()))
         .isEqualTo(keyed.snapshot("bob").valueAtPercentile(99) * 1e-9);
 
     time.advance(Duration.ofSeconds(61)); // both keys idle for longer than their window
@@ -209,7 +239,8 @@ class WindowTelemetryTest {
         keyed.record("user" + k, 1_000);
       }
     }
-    assertThat(keysOf(collect(), "ringtail.window.samples")).containsExactlyInAnyOrder("user4", "user5");
+    assertThat(keysOf(collect(), "ringtail.window.samples"))
+        .containsExactlyInAnyOrder("user4", "user5");
   }
 
   @Test
@@ -229,11 +260,14 @@ class WindowTelemetryTest {
   @Test
   void builder_rejectsBadInputByName() {
     RollingWindow window = RollingWindow.create(CONFIG, time);
-    assertThatThrownBy(() -> WindowTelemetry.builder(window, null)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> WindowTelemetry.builder(window, null))
+        .isInstanceOf(NullPointerException.class)
         .hasMessage("name");
     assertThatThrownBy(() -> WindowTelemetry.builder((RollingWindow) null, "w"))
-        .isInstanceOf(NullPointerException.class).hasMessage("window");
-    assertThatThrownBy(() -> WindowTelemetry.builder(window, " ")).isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("window");
+    assertThatThrownBy(() -> WindowTelemetry.builder(window, " "))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("name must not be blank, but was \" \"");
     assertThatThrownBy(() -> WindowTelemetry.builder(window, "w").percentiles(101))
         .isInstanceOf(IllegalArgumentException.class)
@@ -242,7 +276,8 @@ class WindowTelemetryTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("maximumKeys must be between 1 and 100000, but was 0");
     assertThatThrownBy(() -> WindowTelemetry.builder(window, "w").build().bindTo(null))
-        .isInstanceOf(NullPointerException.class).hasMessage("meter");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("meter");
   }
 
   private Map<String, MetricData> collect() {
@@ -259,8 +294,10 @@ class WindowTelemetryTest {
   private static PointData point(Map<String, MetricData> metrics, String name, Attributes at) {
     assertThat(metrics).containsKey(name);
     return metrics.get(name).getData().getPoints().stream()
-        .filter(p -> p.getAttributes().equals(at)).findFirst()
-        .orElseThrow(() -> new AssertionError(name + " has no point " + at + " in " + metrics.get(name)));
+        .filter(p -> p.getAttributes().equals(at))
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError(name + " has no point " + at + " in " + metrics.get(name)));
   }
 
   private static long longValue(Map<String, MetricData> metrics, String name, Attributes at) {
@@ -272,11 +309,14 @@ class WindowTelemetryTest {
   }
 
   private static Set<Attributes> attributesOf(Map<String, MetricData> metrics, String name) {
-    return metrics.get(name).getData().getPoints().stream().map(PointData::getAttributes)
+    return metrics.get(name).getData().getPoints().stream()
+        .map(PointData::getAttributes)
         .collect(Collectors.toSet());
   }
 
   private static Set<String> keysOf(Map<String, MetricData> metrics, String name) {
-    return attributesOf(metrics, name).stream().map(a -> a.get(WINDOW_KEY)).collect(Collectors.toSet());
+    return attributesOf(metrics, name).stream()
+        .map(a -> a.get(WINDOW_KEY))
+        .collect(Collectors.toSet());
   }
 }

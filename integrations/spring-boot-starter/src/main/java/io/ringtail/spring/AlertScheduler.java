@@ -8,9 +8,8 @@ import java.util.concurrent.ScheduledFuture;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Evaluates an {@link AlertMonitor} every interval on a Spring-managed scheduler while the
- * context runs: started with the context, stopped (the schedule cancelled) before the
- * scheduler shuts down.
+ * Evaluates an {@link AlertMonitor} every interval on a Spring-managed scheduler while the context
+ * runs: started with the context, stopped (the schedule cancelled) before the scheduler shuts down.
  *
  * <p>Thread-safe.
  */
@@ -23,12 +22,14 @@ public final class AlertScheduler implements SmartLifecycle {
   /**
    * @throws IllegalArgumentException if interval is not positive
    */
-  public AlertScheduler(AlertMonitor monitor, ScheduledExecutorService scheduler, Duration interval) {
+  public AlertScheduler(
+      AlertMonitor monitor, ScheduledExecutorService scheduler, Duration interval) {
     this.monitor = Objects.requireNonNull(monitor, "monitor");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.interval = Objects.requireNonNull(interval, "interval");
     if (interval.isNegative() || interval.isZero()) {
-      throw new IllegalArgumentException("ringtail.alerts.interval must be positive, but was " + interval);
+      throw new IllegalArgumentException(
+          "ringtail.alerts.interval must be positive, but was " + interval);
     }
   }
 

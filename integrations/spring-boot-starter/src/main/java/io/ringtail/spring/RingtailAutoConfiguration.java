@@ -20,11 +20,11 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
- * Ringtail's Spring Boot auto-configuration: binds every window bean to the application's
- * {@link MeterRegistry} ({@link RingtailMeterBinder}) and evaluates {@link AlertRule} beans on
- * a scheduler the context manages ({@link AlertScheduler}). The Redis backend is configured by
- * {@link RingtailRedisAutoConfiguration}. Each bean backs off when the application defines one
- * of the same type.
+ * Ringtail's Spring Boot auto-configuration: binds every window bean to the application's {@link
+ * MeterRegistry} ({@link RingtailMeterBinder}) and evaluates {@link AlertRule} beans on a scheduler
+ * the context manages ({@link AlertScheduler}). The Redis backend is configured by {@link
+ * RingtailRedisAutoConfiguration}. Each bean backs off when the application defines one of the same
+ * type.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(RingtailProperties.class)
@@ -37,8 +37,11 @@ public class RingtailAutoConfiguration {
   static class Metrics {
     @Bean
     @ConditionalOnMissingBean
-    RingtailMeterBinder ringtailMeterBinder(ListableBeanFactory beans, RingtailProperties properties) {
-      return new RingtailMeterBinder(beans, properties.getMetrics().getPercentiles(),
+    RingtailMeterBinder ringtailMeterBinder(
+        ListableBeanFactory beans, RingtailProperties properties) {
+      return new RingtailMeterBinder(
+          beans,
+          properties.getMetrics().getPercentiles(),
           properties.getMetrics().getMaximumKeys());
     }
   }
@@ -52,7 +55,8 @@ public class RingtailAutoConfiguration {
     private static final System.Logger LOG = System.getLogger(AlertMonitor.class.getName());
 
     @Bean
-    AlertMonitor ringtailAlertMonitor(ObjectProvider<AlertRule> rules, ObjectProvider<AlertListener> listeners) {
+    AlertMonitor ringtailAlertMonitor(
+        ObjectProvider<AlertRule> rules, ObjectProvider<AlertListener> listeners) {
       AlertMonitor monitor = AlertMonitor.create();
       rules.orderedStream().forEach(monitor::add);
       listeners.orderedStream().forEach(monitor::addListener);
@@ -75,9 +79,13 @@ public class RingtailAutoConfiguration {
     }
 
     @Bean
-    AlertScheduler ringtailAlertScheduler(AlertMonitor ringtailAlertMonitor,
-        ThreadPoolTaskScheduler ringtailAlertTaskScheduler, RingtailProperties properties) {
-      return new AlertScheduler(ringtailAlertMonitor, ringtailAlertTaskScheduler.getScheduledExecutor(),
+    AlertScheduler ringtailAlertScheduler(
+        AlertMonitor ringtailAlertMonitor,
+        ThreadPoolTaskScheduler ringtailAlertTaskScheduler,
+        RingtailProperties properties) {
+      return new AlertScheduler(
+          ringtailAlertMonitor,
+          ringtailAlertTaskScheduler.getScheduledExecutor(),
           properties.getAlerts().getInterval());
     }
   }

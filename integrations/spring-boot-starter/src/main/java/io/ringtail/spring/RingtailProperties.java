@@ -6,8 +6,8 @@ import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The {@code ringtail.*} settings of the Spring Boot starter. Mutable (Spring binds them);
- * read once when the context starts. Not thread-safe.
+ * The {@code ringtail.*} settings of the Spring Boot starter. Mutable (Spring binds them); read
+ * once when the context starts. Not thread-safe.
  */
 @ConfigurationProperties("ringtail")
 public class RingtailProperties {

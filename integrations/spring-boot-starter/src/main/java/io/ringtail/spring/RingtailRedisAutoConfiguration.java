@@ -20,13 +20,15 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Builds a {@link RedisBackend} on the application's Lettuce client (the one Spring Data Redis
  * configured from {@code spring.data.redis.*}: host, credentials, TLS, cluster or sentinel) when
  * {@code ringtail.redis.enabled=true}. The backend gets a connection of its own from that client,
- * closed with the context; every Ringtail call on it is bounded by
- * {@code ringtail.redis.command-timeout}. Backs off when the application defines a
- * {@code RedisBackend} bean.
+ * closed with the context; every Ringtail call on it is bounded by {@code
+ * ringtail.redis.command-timeout}. Backs off when the application defines a {@code RedisBackend}
+ * bean.
  */
-@AutoConfiguration(afterName = {
-    "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
-    "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
+@AutoConfiguration(
+    afterName = {
+      "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+      "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"
+    })
 @ConditionalOnClass({RedisBackend.class, LettuceConnectionFactory.class})
 @ConditionalOnProperty(prefix = "ringtail.redis", name = "enabled", havingValue = "true")
 @EnableConfigurationProperties(RingtailProperties.class)
@@ -34,11 +36,14 @@ public class RingtailRedisAutoConfiguration {
 
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean(RedisBackend.class)
-  RingtailRedisConnection ringtailRedisConnection(ObjectProvider<RedisConnectionFactory> factories) {
+  RingtailRedisConnection ringtailRedisConnection(
+      ObjectProvider<RedisConnectionFactory> factories) {
     RedisConnectionFactory factory = factories.getIfUnique();
     if (!(factory instanceof LettuceConnectionFactory lettuce)) {
-      throw new IllegalStateException("ringtail.redis.enabled=true needs Spring Data Redis on Lettuce "
-          + "(one LettuceConnectionFactory bean), but found " + factory);
+      throw new IllegalStateException(
+          "ringtail.redis.enabled=true needs Spring Data Redis on Lettuce "
+              + "(one LettuceConnectionFactory bean), but found "
+              + factory);
     }
     if (!lettuce.isRunning()) {
       lettuce.start();
@@ -52,11 +57,17 @@ public class RingtailRedisAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  RedisBackend ringtailRedisBackend(RingtailRedisConnection connection, RingtailProperties properties) {
+  RedisBackend ringtailRedisBackend(
+      RingtailRedisConnection connection, RingtailProperties properties) {
     RingtailProperties.Redis redis = properties.getRedis();
-    RedisBackend.Builder builder = connection.cluster != null
-        ? RedisBackend.builder(connection.cluster) : RedisBackend.builder(connection.standalone);
-    return builder.keyPrefix(redis.getKeyPrefix()).commandTimeout(redis.getCommandTimeout()).build();
+    RedisBackend.Builder builder =
+        connection.cluster != null
+            ? RedisBackend.builder(connection.cluster)
+            : RedisBackend.builder(connection.standalone);
+    return builder
+        .keyPrefix(redis.getKeyPrefix())
+        .commandTimeout(redis.getCommandTimeout())
+        .build();
   }
 
   /** The backend's own connection from the application's client; closed with the context. */

@@ -29,24 +29,36 @@ class PrometheusEndpointTest {
   @Test
   void actuatorPrometheus_showsRollingPercentileGauges_andTotalCounters() throws Exception {
     SpringApplication app = new SpringApplication(App.class);
-    try (ConfigurableApplicationContext context = app.run("--server.port=0",
-        "--management.endpoints.web.exposure.include=prometheus", "--spring.main.banner-mode=off")) {
+    try (ConfigurableApplicationContext context =
+        app.run(
+            "--server.port=0",
+            "--management.endpoints.web.exposure.include=prometheus",
+            "--spring.main.banner-mode=off")) {
       RollingWindow checkout = context.getBean("checkout", RollingWindow.class);
       for (int i = 1; i <= 100; i++) {
         checkout.record(i * 1_000_000L);
       }
       checkout.record(-1);
       int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
-      HttpResponse<String> response = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
-              .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+                      .timeout(Duration.ofSeconds(10))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
       assertThat(response.statusCode()).isEqualTo(200);
       assertThat(response.body())
           .contains("# TYPE ringtail_window_recorded_total counter")
-          .containsPattern("ringtail_window_recorded_total\\{[^}]*window=\"checkout\"[^}]*\\} 100\\.0")
-          .containsPattern("ringtail_window_rejections_total\\{[^}]*window=\"checkout\"[^}]*\\} 1\\.0")
-          .containsPattern("ringtail_window_recorded_sum_seconds_total\\{[^}]*window=\"checkout\"[^}]*\\} 5\\.05")
-          .containsPattern("ringtail_window_percentile_seconds\\{[^}]*phi=\"0\\.95\"[^}]*window=\"checkout\"[^}]*\\} 0\\.095")
+          .containsPattern(
+              "ringtail_window_recorded_total\\{[^}]*window=\"checkout\"[^}]*\\} 100\\.0")
+          .containsPattern(
+              "ringtail_window_rejections_total\\{[^}]*window=\"checkout\"[^}]*\\} 1\\.0")
+          .containsPattern(
+              "ringtail_window_recorded_sum_seconds_total\\{[^}]*window=\"checkout\"[^}]*\\} 5\\.05")
+          .containsPattern(
+              "ringtail_window_percentile_seconds\\{[^}]*phi=\"0\\.95\"[^}]*window=\"checkout\"[^}]*\\} 0\\.095")
           .containsPattern("ringtail_window_samples\\{[^}]*window=\"checkout\"[^}]*\\} 100\\.0");
     }
   }

@@ -31,10 +31,14 @@ class RingtailAutoConfigurationTest {
       WindowConfig.builder().length(Duration.ofSeconds(60)).buckets(12).stripes(1).build();
   static final ManualTimeSource TIME = new ManualTimeSource(1_000_000_000_000L);
 
-  private final ApplicationContextRunner withMicrometer = new ApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
-          SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-          RingtailAutoConfiguration.class));
+  private final ApplicationContextRunner withMicrometer =
+      new ApplicationContextRunner()
+          .withConfiguration(
+              AutoConfigurations.of(
+                  MetricsAutoConfiguration.class,
+                  SimpleMetricsExportAutoConfiguration.class,
+                  CompositeMeterRegistryAutoConfiguration.class,
+                  RingtailAutoConfiguration.class));
 
   @Configuration(proxyBeanMethods = false)
   static class Windows {
@@ -51,38 +55,92 @@ class RingtailAutoConfigurationTest {
 
   @Test
   void everyWindowBean_isBoundUnderItsBeanName_withGaugesAndCounters() {
-    withMicrometer.withUserConfiguration(Windows.class).run(context -> {
-      assertThat(context).hasNotFailed().hasSingleBean(RingtailMeterBinder.class);
-      MeterRegistry registry = context.getBean(MeterRegistry.class);
-      RollingWindow checkout = context.getBean("checkout", RollingWindow.class);
-      KeyedWindows perTenant = context.getBean(KeyedWindows.class);
-      checkout.record(20_000_000);
-      checkout.record(40_000_000);
-      checkout.record(-1);
-      perTenant.record("acme", 5_000_000);
-      assertThat(registry.get("ringtail.window.samples").tag("window", "checkout").gauge().value()).isEqualTo(2);
-      assertThat(registry.get("ringtail.window.percentile").tag("window", "checkout").tag("phi", "0.95")
-          .timeGauge().value(java.util.concurrent.TimeUnit.MILLISECONDS)).isCloseTo(40, org.assertj.core.api.Assertions.within(0.5));
-      assertThat(registry.get("ringtail.window.recorded").tag("window", "checkout").functionCounter().count()).isEqualTo(2);
-      assertThat(registry.get("ringtail.window.rejections").tag("window", "checkout").functionCounter().count()).isEqualTo(1);
-      assertThat(registry.get("ringtail.keyed.keys").tag("window", "perTenant").gauge().value()).isEqualTo(1);
-      assertThat(registry.get("ringtail.keyed.recorded").tag("window", "perTenant").tag("key", "acme")
-          .functionCounter().count()).isEqualTo(1);
-    });
+    withMicrometer
+        .withUserConfiguration(Windows.class)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed().hasSingleBean(RingtailMeterBinder.class);
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              RollingWindow checkout = context.getBean("checkout", RollingWindow.class);
+              KeyedWindows perTenant = context.getBean(KeyedWindows.class);
+              checkout.record(20_000_000);
+              checkout.record(40_000_000);
+              checkout.record(-1);
+              perTenant.record("acme", 5_000_000);
+              assertThat(
+                      registry
+                          .get("ringtail.window.samples")
+                          .tag("window", "checkout")
+                          .gauge()
+                          .value())
+                  .isEqualTo(2);
+              assertThat(
+                      registry
+                          .get("ringtail.window.percentile")
+                          .tag("window", "checkout")
+                          .tag("phi", "0.95")
+                          .timeGauge()
+                          .value(java.util.concurrent.TimeUnit.MILLISECONDS))
+                  .isCloseTo(40, org.assertj.core.api.Assertions.within(0.5));
+              assertThat(
+                      registry
+                          .get("ringtail.window.recorded")
+                          .tag("window", "checkout")
+                          .functionCounter()
+                          .count())
+                  .isEqualTo(2);
+              assertThat(
+                      registry
+                          .get("ringtail.window.rejections")
+                          .tag("window", "checkout")
+                          .functionCounter()
+                          .count())
+                  .isEqualTo(1);
+              assertThat(
+                      registry
+                          .get("ringtail.keyed.keys")
+                          .tag("window", "perTenant")
+                          .gauge()
+                          .value())
+                  .isEqualTo(1);
+              assertThat(
+                      registry
+                          .get("ringtail.keyed.recorded")
+                          .tag("window", "perTenant")
+                          .tag("key", "acme")
+                          .functionCounter()
+                          .count())
+                  .isEqualTo(1);
+            });
   }
 
   @Test
   void percentilesProperty_isPublished_andABadOneFailsAtStartupByName() {
-    withMicrometer.withUserConfiguration(Windows.class)
-        .withPropertyValues("ringtail.metrics.percentiles=0.9,0.999").run(context -> {
-          MeterRegistry registry = context.getBean(MeterRegistry.class);
-          assertThat(registry.get("ringtail.window.percentile").tag("window", "checkout").timeGauges())
-              .extracting(g -> g.getId().getTag("phi")).containsExactlyInAnyOrder("0.9", "0.999");
-        });
-    withMicrometer.withUserConfiguration(Windows.class)
-        .withPropertyValues("ringtail.metrics.percentiles=95").run(context -> assertThat(context)
-            .hasFailed().getFailure().rootCause()
-            .hasMessage("percentiles must be between 0 and 1 (0.95 for P95), but was 95.0"));
+    withMicrometer
+        .withUserConfiguration(Windows.class)
+        .withPropertyValues("ringtail.metrics.percentiles=0.9,0.999")
+        .run(
+            context -> {
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              assertThat(
+                      registry
+                          .get("ringtail.window.percentile")
+                          .tag("window", "checkout")
+                          .timeGauges())
+                  .extracting(g -> g.getId().getTag("phi"))
+                  .containsExactlyInAnyOrder("0.9", "0.999");
+            });
+    withMicrometer
+        .withUserConfiguration(Windows.class)
+        .withPropertyValues("ringtail.metrics.percentiles=95")
+        .run(
+            context ->
+                assertThat(context)
+                    .hasFailed()
+                    .getFailure()
+                    .rootCause()
+                    .hasMessage(
+                        "percentiles must be between 0 and 1 (0.95 for P95), but was 95.0"));
   }
 
   @Test
@@ -91,17 +149,26 @@ class RingtailAutoConfigurationTest {
         .withConfiguration(AutoConfigurations.of(RingtailAutoConfiguration.class))
         .withClassLoader(new FilteredClassLoader(MeterRegistry.class))
         .withUserConfiguration(Windows.class)
-        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RingtailMeterBinder.class)
-            .hasBean("checkout"));
+        .run(
+            context ->
+                assertThat(context)
+                    .hasNotFailed()
+                    .doesNotHaveBean(RingtailMeterBinder.class)
+                    .hasBean("checkout"));
   }
 
   @Test
   void metricsDisabled_bindsNothing() {
-    withMicrometer.withUserConfiguration(Windows.class).withPropertyValues("ringtail.metrics.enabled=false")
-        .run(context -> {
-          assertThat(context).doesNotHaveBean(RingtailMeterBinder.class);
-          assertThat(context.getBean(MeterRegistry.class).find("ringtail.window.samples").gauge()).isNull();
-        });
+    withMicrometer
+        .withUserConfiguration(Windows.class)
+        .withPropertyValues("ringtail.metrics.enabled=false")
+        .run(
+            context -> {
+              assertThat(context).doesNotHaveBean(RingtailMeterBinder.class);
+              assertThat(
+                      context.getBean(MeterRegistry.class).find("ringtail.window.samples").gauge())
+                  .isNull();
+            });
   }
 
   @Configuration(proxyBeanMethods = false)
@@ -114,12 +181,20 @@ class RingtailAutoConfigurationTest {
 
   @Test
   void ownBinder_replacesTheStarters() {
-    withMicrometer.withUserConfiguration(Windows.class, OwnBinder.class).run(context -> {
-      assertThat(context).hasSingleBean(RingtailMeterBinder.class).hasBean("mine");
-      assertThat(context.getBeansOfType(MeterBinder.class)).containsOnlyKeys("mine");
-      assertThat(context.getBean(MeterRegistry.class).get("ringtail.window.percentile")
-          .tag("window", "checkout").timeGauges()).hasSize(1);
-    });
+    withMicrometer
+        .withUserConfiguration(Windows.class, OwnBinder.class)
+        .run(
+            context -> {
+              assertThat(context).hasSingleBean(RingtailMeterBinder.class).hasBean("mine");
+              assertThat(context.getBeansOfType(MeterBinder.class)).containsOnlyKeys("mine");
+              assertThat(
+                      context
+                          .getBean(MeterRegistry.class)
+                          .get("ringtail.window.percentile")
+                          .tag("window", "checkout")
+                          .timeGauges())
+                  .hasSize(1);
+            });
   }
 
   static final List<AlertEvent> EVENTS = new CopyOnWriteArrayList<>();
@@ -128,7 +203,9 @@ class RingtailAutoConfigurationTest {
   static class Alerts {
     @Bean
     AlertRule slowCheckout(RollingWindow checkout) {
-      return AlertRule.threshold("slow-checkout", checkout, Measure.percentile(95)).above(30_000_000).build();
+      return AlertRule.threshold("slow-checkout", checkout, Measure.percentile(95))
+          .above(30_000_000)
+          .build();
     }
 
     @Bean
@@ -140,20 +217,28 @@ class RingtailAutoConfigurationTest {
   @Test
   void alertRuleBeans_runOnAManagedScheduler_andReachListenerBeans() {
     EVENTS.clear();
-    withMicrometer.withUserConfiguration(Windows.class, Alerts.class)
-        .withPropertyValues("ringtail.alerts.interval=1h").run(context -> {
-          assertThat(context).hasSingleBean(AlertMonitor.class).hasSingleBean(AlertScheduler.class);
-          AlertMonitor monitor = context.getBean(AlertMonitor.class);
-          assertThat(monitor.rules()).extracting(AlertRule::name).containsExactly("slow-checkout");
-          assertThat(context.getBean(AlertScheduler.class).isRunning()).isTrue();
-          context.getBean("checkout", RollingWindow.class).record(50_000_000);
-          monitor.evaluate(); // the hourly schedule would do the same
-          assertThat(EVENTS).extracting(e -> e.rule().name() + " " + e.type())
-              .containsExactly("slow-checkout FIRED");
-          AlertScheduler scheduler = context.getBean(AlertScheduler.class);
-          context.close();
-          assertThat(scheduler.isRunning()).isFalse();
-        });
+    withMicrometer
+        .withUserConfiguration(Windows.class, Alerts.class)
+        .withPropertyValues("ringtail.alerts.interval=1h")
+        .run(
+            context -> {
+              assertThat(context)
+                  .hasSingleBean(AlertMonitor.class)
+                  .hasSingleBean(AlertScheduler.class);
+              AlertMonitor monitor = context.getBean(AlertMonitor.class);
+              assertThat(monitor.rules())
+                  .extracting(AlertRule::name)
+                  .containsExactly("slow-checkout");
+              assertThat(context.getBean(AlertScheduler.class).isRunning()).isTrue();
+              context.getBean("checkout", RollingWindow.class).record(50_000_000);
+              monitor.evaluate(); // the hourly schedule would do the same
+              assertThat(EVENTS)
+                  .extracting(e -> e.rule().name() + " " + e.type())
+                  .containsExactly("slow-checkout FIRED");
+              AlertScheduler scheduler = context.getBean(AlertScheduler.class);
+              context.close();
+              assertThat(scheduler.isRunning()).isFalse();
+            });
   }
 
   @Configuration(proxyBeanMethods = false)
@@ -166,21 +251,38 @@ class RingtailAutoConfigurationTest {
 
   @Test
   void alerts_backOffForAnOwnMonitor_orWithoutRules_orWhenDisabled() {
-    withMicrometer.withUserConfiguration(Windows.class, Alerts.class, OwnMonitor.class).run(context ->
-        assertThat(context).hasSingleBean(AlertMonitor.class).hasBean("myMonitor")
-            .doesNotHaveBean(AlertScheduler.class));
-    withMicrometer.withUserConfiguration(Windows.class).run(context ->
-        assertThat(context).doesNotHaveBean(AlertMonitor.class).doesNotHaveBean(AlertScheduler.class));
-    withMicrometer.withUserConfiguration(Windows.class, Alerts.class)
-        .withPropertyValues("ringtail.alerts.enabled=false").run(context ->
-            assertThat(context).doesNotHaveBean(AlertMonitor.class));
+    withMicrometer
+        .withUserConfiguration(Windows.class, Alerts.class, OwnMonitor.class)
+        .run(
+            context ->
+                assertThat(context)
+                    .hasSingleBean(AlertMonitor.class)
+                    .hasBean("myMonitor")
+                    .doesNotHaveBean(AlertScheduler.class));
+    withMicrometer
+        .withUserConfiguration(Windows.class)
+        .run(
+            context ->
+                assertThat(context)
+                    .doesNotHaveBean(AlertMonitor.class)
+                    .doesNotHaveBean(AlertScheduler.class));
+    withMicrometer
+        .withUserConfiguration(Windows.class, Alerts.class)
+        .withPropertyValues("ringtail.alerts.enabled=false")
+        .run(context -> assertThat(context).doesNotHaveBean(AlertMonitor.class));
   }
 
   @Test
   void badAlertInterval_failsAtStartupByName() {
-    withMicrometer.withUserConfiguration(Windows.class, Alerts.class)
-        .withPropertyValues("ringtail.alerts.interval=0s").run(context -> assertThat(context)
-            .hasFailed().getFailure().rootCause()
-            .hasMessage("ringtail.alerts.interval must be positive, but was PT0S"));
+    withMicrometer
+        .withUserConfiguration(Windows.class, Alerts.class)
+        .withPropertyValues("ringtail.alerts.interval=0s")
+        .run(
+            context ->
+                assertThat(context)
+                    .hasFailed()
+                    .getFailure()
+                    .rootCause()
+                    .hasMessage("ringtail.alerts.interval must be positive, but was PT0S"));
   }
 }

@@ -8,8 +8,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * How {@link RedisExtension} builds the {@link io.ringtail.redis.RedisBackend} it hands the
- * tests of the annotated class (and of its nested classes); without it, the defaults below.
+ * How {@link RedisExtension} builds the {@link io.ringtail.redis.RedisBackend} it hands the tests
+ * of the annotated class (and of its nested classes); without it, the defaults below.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)

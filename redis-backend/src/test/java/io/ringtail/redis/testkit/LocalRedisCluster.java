@@ -12,8 +12,8 @@ import java.util.stream.IntStream;
 /**
  * A real local Redis Cluster of three masters (no replicas), formed without {@code redis-cli}:
  * CLUSTER MEET, then CLUSTER ADDSLOTS of a third of the 16384 slots on each node, then a bounded
- * wait until every node reports {@code cluster_state:ok} and knows three masters. Ports are
- * below 55536 so the bus ports (+10000) stay valid. Closing kills every node.
+ * wait until every node reports {@code cluster_state:ok} and knows three masters. Ports are below
+ * 55536 so the bus ports (+10000) stay valid. Closing kills every node.
  */
 public final class LocalRedisCluster implements AutoCloseable {
   public static final int SLOTS = 16384;
@@ -72,8 +72,8 @@ public final class LocalRedisCluster implements AutoCloseable {
       long deadline = System.nanoTime() + FORM_TIMEOUT.toNanos();
       while (!formed(conns)) {
         if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("cluster did not reach cluster_state:ok: "
-              + conns.get(0).sync().clusterInfo());
+          throw new IllegalStateException(
+              "cluster did not reach cluster_state:ok: " + conns.get(0).sync().clusterInfo());
         }
         RedisProcess.pollPause();
       }

@@ -15,12 +15,12 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
- * Hands tests real Redis: a shared standalone {@link RedisProcess} or a shared
- * {@link LocalRedisCluster} (each started on first use and killed when the JUnit run ends), a
- * ready {@link RedisBackend} on its own new connection (configured by the test class's
- * {@link BackendOptions}), or {@link RedisCommands} (or a bare {@link StatefulRedisConnection}) on
- * the standalone server for inspecting what the library wrote. Backends and commands are closed, with their client, when the method or
- * class that asked for them is done. Tests that kill or pause a server start their own
+ * Hands tests real Redis: a shared standalone {@link RedisProcess} or a shared {@link
+ * LocalRedisCluster} (each started on first use and killed when the JUnit run ends), a ready {@link
+ * RedisBackend} on its own new connection (configured by the test class's {@link BackendOptions}),
+ * or {@link RedisCommands} (or a bare {@link StatefulRedisConnection}) on the standalone server for
+ * inspecting what the library wrote. Backends and commands are closed, with their client, when the
+ * method or class that asked for them is done. Tests that kill or pause a server start their own
  * {@link RedisProcess} instead. Thread-safe as JUnit uses it.
  */
 public final class RedisExtension implements ParameterResolver {
@@ -29,8 +29,11 @@ public final class RedisExtension implements ParameterResolver {
   @Override
   public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
     Class<?> type = p.getParameter().getType();
-    return type == RedisProcess.class || type == LocalRedisCluster.class || type == RedisBackend.class
-        || type == RedisCommands.class || type == StatefulRedisConnection.class;
+    return type == RedisProcess.class
+        || type == LocalRedisCluster.class
+        || type == RedisBackend.class
+        || type == RedisCommands.class
+        || type == StatefulRedisConnection.class;
   }
 
   @Override
@@ -54,25 +57,35 @@ public final class RedisExtension implements ParameterResolver {
       RedisClusterClient client = cluster(e).newClient();
       client.setOptions(RedisBackend.failFastClusterClientOptions(timeout));
       StatefulRedisClusterConnection<String, String> connection = client.connect();
-      e.getStore(NS).put(new Object(), (AutoCloseable) () -> {
-        connection.close();
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-      });
-      return RedisBackend.builder(connection).commandTimeout(timeout)
-          .outagePolicy(options.outagePolicy()).build();
+      e.getStore(NS)
+          .put(
+              new Object(),
+              (AutoCloseable)
+                  () -> {
+                    connection.close();
+                    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                  });
+      return RedisBackend.builder(connection)
+          .commandTimeout(timeout)
+          .outagePolicy(options.outagePolicy())
+          .build();
     }
-    return RedisBackend.builder(own(e, connectStandalone(e, timeout))).commandTimeout(timeout)
-        .outagePolicy(options.outagePolicy()).build();
+    return RedisBackend.builder(own(e, connectStandalone(e, timeout)))
+        .commandTimeout(timeout)
+        .outagePolicy(options.outagePolicy())
+        .build();
   }
 
   private static RedisProcess standalone(ExtensionContext e) {
-    return e.getRoot().getStore(NS).getOrComputeIfAbsent("standalone", k -> RedisProcess.start(),
-        RedisProcess.class);
+    return e.getRoot()
+        .getStore(NS)
+        .getOrComputeIfAbsent("standalone", k -> RedisProcess.start(), RedisProcess.class);
   }
 
   private static LocalRedisCluster cluster(ExtensionContext e) {
-    return e.getRoot().getStore(NS).getOrComputeIfAbsent("cluster", k -> LocalRedisCluster.start(),
-        LocalRedisCluster.class);
+    return e.getRoot()
+        .getStore(NS)
+        .getOrComputeIfAbsent("cluster", k -> LocalRedisCluster.start(), LocalRedisCluster.class);
   }
 
   private static Connected connectStandalone(ExtensionContext e, Duration timeout) {
@@ -87,8 +100,11 @@ public final class RedisExtension implements ParameterResolver {
   }
 
   private static BackendOptions options(ExtensionContext e) {
-    for (Optional<Class<?>> c = e.getTestClass(); c.isPresent(); c = Optional.ofNullable(c.get().getEnclosingClass())) {
-      Optional<BackendOptions> found = AnnotationSupport.findAnnotation(c.get(), BackendOptions.class);
+    for (Optional<Class<?>> c = e.getTestClass();
+        c.isPresent();
+        c = Optional.ofNullable(c.get().getEnclosingClass())) {
+      Optional<BackendOptions> found =
+          AnnotationSupport.findAnnotation(c.get(), BackendOptions.class);
       if (found.isPresent()) {
         return found.get();
       }

@@ -25,11 +25,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The binary is {@code -Dringtail.redis.server=<path>} if set, else {@code redis-server} from
  * the PATH, else (or with {@code -Dringtail.redis.server=bundled}) the Linux/macOS binary bundled
- * in {@code org.signal:embedded-redis}, extracted to a temporary file. If none is found, {@link #start} fails loudly: a Redis test never skips.
+ * in {@code org.signal:embedded-redis}, extracted to a temporary file. If none is found, {@link
+ * #start} fails loudly: a Redis test never skips.
  *
- * <p>Fault helpers: {@link #pause()}/{@link #resume()} send SIGSTOP/SIGCONT (a hung server),
- * {@link #kill()} sends SIGKILL (a crash), {@link #restart()} starts a fresh empty server on the
- * same port. Not thread-safe; one test drives one process.
+ * <p>Fault helpers: {@link #pause()}/{@link #resume()} send SIGSTOP/SIGCONT (a hung server), {@link
+ * #kill()} sends SIGKILL (a crash), {@link #restart()} starts a fresh empty server on the same
+ * port. Not thread-safe; one test drives one process.
  *
  * <p>Public only so that the benchmarks module (through this module's test-jar) starts its server
  * the same way the tests do; not API.
@@ -74,8 +75,11 @@ public final class RedisProcess implements AutoCloseable {
   }
 
   public RedisURI uri() {
-    return RedisURI.builder().withHost("127.0.0.1").withPort(port)
-        .withTimeout(Duration.ofSeconds(5)).build();
+    return RedisURI.builder()
+        .withHost("127.0.0.1")
+        .withPort(port)
+        .withTimeout(Duration.ofSeconds(5))
+        .build();
   }
 
   /** SIGSTOP: the server keeps its socket but answers nothing. */
@@ -123,8 +127,10 @@ public final class RedisProcess implements AutoCloseable {
 
   private void signal(String name) {
     try {
-      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
-          .redirectErrorStream(true).start();
+      Process kill =
+          new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+              .redirectErrorStream(true)
+              .start();
       if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
         throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
       }
@@ -137,15 +143,17 @@ public final class RedisProcess implements AutoCloseable {
   }
 
   private void launch() throws IOException {
-    List<String> conf = new ArrayList<>(List.of(
-        "port " + port,
-        "bind 127.0.0.1",
-        "daemonize no",
-        "save \"\"",
-        "appendonly no",
-        "enable-debug-command local",
-        "dir " + dir,
-        "logfile " + dir.resolve("redis.log")));
+    List<String> conf =
+        new ArrayList<>(
+            List.of(
+                "port " + port,
+                "bind 127.0.0.1",
+                "daemonize no",
+                "save \"\"",
+                "appendonly no",
+                "enable-debug-command local",
+                "dir " + dir,
+                "logfile " + dir.resolve("redis.log")));
     if (cluster) {
       conf.add("cluster-enabled yes");
       conf.add("cluster-config-file " + dir.resolve("nodes.conf"));
@@ -154,10 +162,11 @@ public final class RedisProcess implements AutoCloseable {
     Files.deleteIfExists(dir.resolve("nodes.conf"));
     Path confFile = dir.resolve("redis.conf");
     Files.write(confFile, conf, StandardCharsets.UTF_8);
-    process = new ProcessBuilder(binary().toString(), confFile.toString())
-        .redirectErrorStream(true)
-        .redirectOutput(dir.resolve("stdout.log").toFile())
-        .start();
+    process =
+        new ProcessBuilder(binary().toString(), confFile.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("stdout.log").toFile())
+            .start();
     awaitPing();
   }
 
@@ -175,7 +184,8 @@ public final class RedisProcess implements AutoCloseable {
           }
         } catch (RuntimeException notYet) {
           if (System.nanoTime() > deadline) {
-            throw new IllegalStateException("redis-server on port " + port + " not up: " + log(), notYet);
+            throw new IllegalStateException(
+                "redis-server on port " + port + " not up: " + log(), notYet);
           }
         }
         pollPause();
@@ -196,7 +206,8 @@ public final class RedisProcess implements AutoCloseable {
 
   private String log() {
     try {
-      return Files.readString(dir.resolve("redis.log")) + Files.readString(dir.resolve("stdout.log"));
+      return Files.readString(dir.resolve("redis.log"))
+          + Files.readString(dir.resolve("stdout.log"));
     } catch (IOException e) {
       return "(no log: " + e + ")";
     }
@@ -246,17 +257,25 @@ public final class RedisProcess implements AutoCloseable {
     String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
     String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
     String osName = os.contains("mac") ? "darwin" : os.contains("linux") ? "linux" : null;
-    String archName = arch.equals("amd64") || arch.equals("x86_64") ? "amd64"
-        : arch.equals("aarch64") || arch.equals("arm64") ? "arm64" : null;
+    String archName =
+        arch.equals("amd64") || arch.equals("x86_64")
+            ? "amd64"
+            : arch.equals("aarch64") || arch.equals("arm64") ? "arm64" : null;
     if (osName == null || archName == null) {
-      throw new IllegalStateException("No redis-server on PATH and no bundled binary for "
-          + os + "/" + arch + ": install Redis 7 or set -Dringtail.redis.server");
+      throw new IllegalStateException(
+          "No redis-server on PATH and no bundled binary for "
+              + os
+              + "/"
+              + arch
+              + ": install Redis 7 or set -Dringtail.redis.server");
     }
     String resource = "/redis-server-7.0.15-" + osName + "-" + archName;
     try (InputStream in = RedisProcess.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException("No redis-server on PATH and " + resource
-            + " missing from org.signal:embedded-redis: install Redis 7");
+        throw new IllegalStateException(
+            "No redis-server on PATH and "
+                + resource
+                + " missing from org.signal:embedded-redis: install Redis 7");
       }
       Path target = Files.createTempFile("ringtail-redis-server-", "");
       Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
