@@ -2,17 +2,13 @@ package io.ringtail.examples.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,10 +19,6 @@ import org.junit.jupiter.api.Test;
  */
 class DocsCodeBlocksTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-  private static final Pattern JAVA_BLOCK =
-      Pattern.compile("(?m)^```java\\n(.*?)^```$", Pattern.DOTALL);
-  private static final Pattern SNIPPET =
-      Pattern.compile("// docs:([\\w-]+):start\\n(.*?)\\n[ \\t]*// docs:\\1:end", Pattern.DOTALL);
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)#\\s]+)(#[^)\\s]*)?\\)");
 
   @Test
@@ -34,9 +26,7 @@ class DocsCodeBlocksTest {
     Map<String, String> snippets = snippets();
     List<String> unbacked = new ArrayList<>();
     for (Path page : pages()) {
-      Matcher m = JAVA_BLOCK.matcher(read(page));
-      while (m.find()) {
-        String block = m.group(1).stripTrailing();
+      for (String block : DocPages.javaBlocks(page)) {
         if (!snippets.containsValue(block)) {
           unbacked.add(ROOT.relativize(page) + ":\n" + block);
         }
@@ -51,9 +41,8 @@ class DocsCodeBlocksTest {
   void everyMarkedSnippet_isShownOnAPage() {
     StringBuilder all = new StringBuilder();
     for (Path page : pages()) {
-      Matcher m = JAVA_BLOCK.matcher(read(page));
-      while (m.find()) {
-        all.append(m.group(1).stripTrailing()).append("\n\u0000\n");
+      for (String block : DocPages.javaBlocks(page)) {
+        all.append(block).append("\n\u0000\n");
       }
     }
     List<String> orphans = new ArrayList<>();
@@ -102,47 +91,14 @@ class DocsCodeBlocksTest {
   }
 
   private static List<Path> pages() {
-    List<Path> pages = new ArrayList<>();
-    pages.add(ROOT.resolve("README.md"));
-    try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
-      docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return pages;
+    return DocPages.pages(ROOT);
   }
 
-  /** Marked snippets of every module's sources, by name, their common indentation removed. */
   private static Map<String, String> snippets() {
-    Map<String, String> snippets = new LinkedHashMap<>();
-    try (Stream<Path> files = Files.walk(ROOT)) {
-      files
-          .filter(p -> p.toString().endsWith(".java"))
-          .filter(p -> !ROOT.relativize(p).toString().contains("target/"))
-          .filter(p -> ROOT.relativize(p).toString().contains("src/"))
-          .sorted()
-          .forEach(
-              p -> {
-                Matcher m = SNIPPET.matcher(read(p));
-                while (m.find()) {
-                  String code = m.group(2).stripIndent().stripTrailing();
-                  String previous = snippets.put(m.group(1), code);
-                  assertThat(previous)
-                      .as("snippet %s marked twice (again in %s)", m.group(1), p)
-                      .isNull();
-                }
-              });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return snippets;
+    return DocPages.snippets(ROOT);
   }
 
   private static String read(Path p) {
-    try {
-      return Files.readString(p);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return DocPages.read(p);
   }
 }
