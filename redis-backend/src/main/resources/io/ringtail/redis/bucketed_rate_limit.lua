@@ -14,9 +14,17 @@ local st, second, th, tl, w = opening(COUNT, 4)
 if not st then
   return LATE
 end
+local GRID = '>' .. string.rep('I4', N)
 local counts = {}
-for i = 0, N - 1 do
-  counts[i] = st.lh and slotOf(st, i) or 0
+if st.lh then
+  local held = {struct.unpack(GRID, st.s, HEADER_SIZE + 1)}
+  for i = 0, N - 1 do
+    counts[i] = held[i + 1]
+  end
+else
+  for i = 0, N - 1 do
+    counts[i] = 0
+  end
 end
 local head = st.head or 0
 local notified = nil
@@ -92,11 +100,7 @@ if notify then
   notified = t
 end
 -- the whole grid is written back (68 bytes): the shift may have cleared any bucket
-local packed = {}
-for i = 0, N - 1 do
-  packed[i + 1] = struct.pack(COUNT, counts[i])
-end
-rewrite(st, packed, N)
+rewrite(st, {struct.pack(GRID, unpack(counts, 0, N - 1))}, N)
 st.head, st.xh, st.xl = head, nh, nl
 st.lh, st.ll = plus(nh, nl, t)
 st.flags = allowed and 0 or DENIED

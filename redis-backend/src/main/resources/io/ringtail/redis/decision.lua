@@ -71,26 +71,27 @@ end
 --   9, 10 extra: a script's own value (the sum cap's running total, the grid's start)
 --   11 refreshed: the server second of the last TTL refresh
 local READ = 8192
+local READ_LAST = '8191'
 local HEADER = '>I4I4I4I4I4I4I4I4I4I4I4'
 local TAG = 'rtd1'
 local HEADER_SIZE = 48
 local DENIED, NOTIFIED = 1, 2
 
 local function load(key, entry, width)
-  local s = redis.call('GETRANGE', key, 0, READ - 1)
-  local st = {key = key, s = s, whole = #s < READ, entry = entry, width = width}
-  if #s > 0 and string.sub(s, 1, 4) ~= TAG then
+  local s = redis.call('GETRANGE', key, '0', READ_LAST)
+  local n = #s
+  if n == 0 then
+    return {key = key, s = s, whole = true, entry = entry, width = width, nh = 0, nl = 0,
+      flags = 0, xh = 0, xl = 0, refreshed = 0}
+  end
+  if n < HEADER_SIZE or string.sub(s, 1, 4) ~= TAG then
     -- another program's string (or a layout this script does not know): refuse, change nothing
     error({err = 'WRONGTYPE ' .. key .. ' does not hold a decision state'})
   end
-  if #s >= HEADER_SIZE then
-    local f = {struct.unpack(HEADER, s, 5)}
-    st.lh, st.ll, st.nh, st.nl, st.flags = f[1], f[2], f[3], f[4], f[5]
-    st.head, st.count, st.ring, st.xh, st.xl, st.refreshed = f[6], f[7], f[8], f[9], f[10], f[11]
-  else
-    st.nh, st.nl, st.flags, st.xh, st.xl, st.refreshed = 0, 0, 0, 0, 0, 0
-  end
-  return st
+  local lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = struct.unpack(HEADER, s, 5)
+  return {key = key, s = s, whole = n < READ, entry = entry, width = width, lh = lh, ll = ll,
+    nh = nh, nl = nl, flags = flags, head = head, count = count, ring = ring, xh = xh, xl = xl,
+    refreshed = refreshed}
 end
 
 -- The start of a decision on a state (ARGV: 1 deadline, 2 and 3 the caller's time's halves,
@@ -147,21 +148,21 @@ local function store(st, slot, packed, ttl, second)
   if second then
     st.refreshed = second
   end
-  local header = TAG .. struct.pack(HEADER, st.lh, st.ll, st.nh, st.nl, st.flags, st.head, st.count, st.ring,
-      st.xh, st.xl, st.refreshed)
+  local header = struct.pack(HEADER, st.lh, st.ll, st.nh, st.nl, st.flags, st.head, st.count,
+      st.ring, st.xh, st.xl, st.refreshed)
   if st.rewritten then
     local body = string.sub(st.s, HEADER_SIZE + 1)
     if slot then
       local at = slot * st.width
       body = string.sub(body, 1, at) .. packed .. string.sub(body, at + st.width + 1)
     end
-    redis.call('SET', st.key, header .. body, 'PX', ttl)
+    redis.call('SET', st.key, TAG .. header .. body, 'PX', ttl)
     return
   end
   if slot then
     redis.call('SETRANGE', st.key, HEADER_SIZE + slot * st.width, packed)
   end
-  redis.call('SETRANGE', st.key, 0, header)
+  redis.call('SETRANGE', st.key, '4', header)
   if refresh then
     redis.call('PEXPIRE', st.key, ttl)
   end
@@ -183,12 +184,22 @@ local function ageOf(st, th, tl, k)
 end
 
 -- The first held entry (0 the oldest; count if none) in the window (t - W, t] at (th, tl):
--- ages only grow towards the oldest, so a binary search over O(log n) entries.
+-- ages only grow towards the oldest, so a binary search over O(log n) entries, read in place.
 local function firstInWindow(st, th, tl, w)
+  local s, entry, width, ring = st.s, st.entry, st.width, st.ring
+  local oldest, size = st.head - st.count, #s
   local lo, hi = 0, st.count
   while lo < hi do
     local mid = math.floor((lo + hi) / 2)
-    if ageOf(st, th, tl, mid) < w then
+    local slot = (oldest + mid) % ring
+    local at = HEADER_SIZE + slot * width
+    local h, l
+    if at + width <= size then
+      h, l = struct.unpack(entry, s, at + 1)
+    else
+      h, l = slotOf(st, slot)
+    end
+    if offset(th, tl, h, l) < w then
       hi = mid
     else
       lo = mid + 1
