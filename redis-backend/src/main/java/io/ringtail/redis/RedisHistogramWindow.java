@@ -219,7 +219,13 @@ public final class RedisHistogramWindow implements RollingWindow {
     HistogramSlots.Merge merge = new HistogramSlots.Merge();
     Map<String, Long> latest = new HashMap<>();
     for (int i = 0; i < calls.size(); i++) {
-      parse(calls.get(i), await(replies.get(i)), first, live, merge, latest);
+      parse(
+          calls.get(i),
+          ScriptRunner.await(replies.get(i), runner.timeoutNanos()),
+          first,
+          live,
+          merge,
+          latest);
     }
     long oldest = now;
     for (long asOf : latest.values()) {
@@ -254,21 +260,6 @@ public final class RedisHistogramWindow implements RollingWindow {
       }
     }
     return runner.runCommand(CommandType.MGET, k.toArray(String[]::new));
-  }
-
-  private List<Object> await(CompletableFuture<List<Object>> read) {
-    try {
-      return read.get(
-          runner.timeoutNanos() + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RedisUnavailableException("interrupted while waiting for Redis", e);
-    } catch (ExecutionException e) {
-      throw new RedisUnavailableException(
-          "Redis call failed: " + ScriptRunner.unwrap(e), ScriptRunner.unwrap(e));
-    } catch (TimeoutException e) {
-      throw new RedisUnavailableException("Redis call timed out", e);
-    }
   }
 
   /** Reads one reply of {@link #read}. */

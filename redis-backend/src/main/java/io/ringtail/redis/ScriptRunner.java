@@ -187,9 +187,16 @@ final class ScriptRunner {
     if (timeoutNanos <= 0) {
       throw new RedisUnavailableException("Redis call timed out", new TimeoutException());
     }
+    return await(run(script, keys, args, timeoutNanos), timeoutNanos);
+  }
+
+  /**
+   * Waits for a call of this runner at most {@code timeoutNanos} and a 50 ms grace: its reply, a
+   * {@link RedisRejectedException} for a permanent error, else a {@link RedisUnavailableException}.
+   */
+  static <T> T await(CompletableFuture<T> call, long timeoutNanos) {
     try {
-      return run(script, keys, args, timeoutNanos)
-          .get(timeoutNanos + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);
+      return call.get(timeoutNanos + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RedisUnavailableException("interrupted while waiting for Redis", e);

@@ -136,4 +136,46 @@ class PermanentErrorTest {
       RedisTestSupport.shutdown(client);
     }
   }
+
+  @Test
+  void histogramSnapshot_refusedRead_isRejectedNotAnOutage(RedisProcess server) throws IOException {
+    RedisClient admin = RedisTestSupport.client();
+    RedisClient limited = RedisTestSupport.client();
+    try (StatefulRedisConnection<String, String> root = admin.connect(server.uri())) {
+      String acl = AclTest.documentedAcl().replace(" +mget", "");
+      assertThat(acl).doesNotContain("+mget");
+      root.sync()
+          .dispatch(
+              CommandType.ACL,
+              new StatusOutput<>(StringCodec.UTF8),
+              new CommandArgs<>(StringCodec.UTF8)
+                  .add("SETUSER")
+                  .add("ringtail-nomget")
+                  .addKeys(acl.split(" ")));
+      RedisURI uri =
+          RedisURI.builder(server.uri()).withAuthentication("ringtail-nomget", "secret").build();
+      try (StatefulRedisConnection<String, String> app = limited.connect(uri)) {
+        RedisBackend backend =
+            RedisBackend.builder(app)
+                .commandTimeout(TIMEOUT)
+                .outagePolicy(OutagePolicy.FAIL_CLOSED)
+                .build();
+        RedisHistogramWindow fleet =
+            backend.histogramWindow(RedisTestSupport.uniqueName("nomget")).build();
+        fleet.record(42);
+        assertThat(fleet.flush(Duration.ofSeconds(5))).as("publishing is allowed").isTrue();
+        long start = System.nanoTime();
+        assertThatThrownBy(fleet::snapshot)
+            .isInstanceOf(RedisRejectedException.class)
+            .hasMessageStartingWith("NOPERM");
+        assertThat(System.nanoTime() - start)
+            .as("answered by Redis, not by the timeout")
+            .isLessThan(TIMEOUT.toNanos() * 2);
+        assertThat(backend.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+      }
+    } finally {
+      RedisTestSupport.shutdown(admin);
+      RedisTestSupport.shutdown(limited);
+    }
+  }
 }
