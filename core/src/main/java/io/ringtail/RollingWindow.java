@@ -98,10 +98,10 @@ public interface RollingWindow {
    * window as it was at the first call after its latest rotation, shared by every call until the
    * next one. It lags {@link #snapshot()} by at most one bucket width while the window records
    * (rotation happens on the first record or snapshot of each bucket), and by the idle time when
-   * nothing records or snapshots. The in-process windows answer it with a volatile read and
-   * allocate nothing per call, and their percentile read is a binary search; prefer {@link
-   * #snapshot()} for anything read once (a scrape, an alert evaluation) or that must be current.
-   * The default takes a fresh snapshot.
+   * nothing records or snapshots. The striped window ({@link #create}) answers it with a volatile
+   * read and allocates nothing per call, and its percentile read is a binary search; the compact
+   * window and this default take a fresh snapshot. Prefer {@link #snapshot()} for anything read
+   * once (a scrape, an alert evaluation) or that must be current.
    */
   default WindowSnapshot recentSnapshot() {
     return snapshot();
