@@ -1,6 +1,7 @@
 package io.ringtail.benchmarks;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.ringtail.ManualTimeSource;
@@ -18,30 +19,38 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * What a Redis decision costs the Redis server, by {@code INFO commandstats} ({@code EVALSHA} calls
  * and microseconds, reset before each phase) on a fresh {@code redis-server} this report starts on
- * a free port, 1,000 keys at 100 permits per second per key:
+ * a free port, 1,000 keys at 100 permits per second per key.
+ *
+ * <p>Every phase runs twice: from one thread (one call at a time, so the server waits for each and
+ * starts it cold) and from 8 threads sharing the connection (calls arrive pipelined and the server
+ * stays busy, as it does under a fleet's load). Each time it starts with the floor: a script that
+ * only returns a reply, with a decision's arguments. The phases:
  *
  * <ol>
- *   <li>rate-limiter admissions, and denials that Redis answers (each from a limiter instance that
- *       has not seen the key denied yet); the same for the bucketed limiter, and the memory per key
- *       of both ({@code MEMORY USAGE});
+ *   <li>sliding-log and bucketed limiter admissions, and denials that Redis answers (each from a
+ *       limiter instance that has not seen the key denied yet), and the memory per key of both
+ *       ({@code MEMORY USAGE});
+ *   <li>sum-cap admissions and denials;
  *   <li>a flood of 10x the limit on every key from 8 threads: Redis calls per decision, local
- *       denials, client decisions per second;
- *   <li>sum-cap admissions and denials.
+ *       denials, client decisions per second.
  * </ol>
  *
  * Times are on a {@link ManualTimeSource} advanced by the report, so every phase decides the same
  * requests whatever the machine's speed. Prints a markdown table.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
- * io.ringtail.benchmarks.DecisionCostReport [--keys 1000] [--rounds 5]}. Not thread-safe; a main.
+ * io.ringtail.benchmarks.DecisionCostReport [--keys 1000] [--rounds 5]}. A main.
  */
 public final class DecisionCostReport {
   private static final Duration WINDOW = Duration.ofSeconds(1);
   private static final int LIMIT = 100;
+  private static final int THREADS = 8;
 
   private DecisionCostReport() {}
 
@@ -77,117 +86,173 @@ public final class DecisionCostReport {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     RateLimitConfig rule =
         RateLimitConfig.builder().limit(LIMIT).window(WINDOW).timeSource(time).build();
+    SumCapConfig capRule =
+        SumCapConfig.builder()
+            .cap(new BigDecimal("100.00"))
+            .window(WINDOW)
+            .timeSource(time)
+            .build();
     String[] names = new String[keys];
     for (int k = 0; k < keys; k++) {
       names[k] = "user-" + k;
     }
     backend.rateLimiter("warm-up", rule).tryAcquire("k");
-    System.out.println("| phase | decisions | EVALSHA calls | Redis us per call | note |");
-    System.out.println("|---|---:|---:|---:|---|");
+    System.out.println(
+        "| phase | threads | decisions | EVALSHA calls | Redis us per call | note |");
+    System.out.println("|---|---:|---:|---:|---:|---|");
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    try {
+      for (int threads : new int[] {1, THREADS}) {
+        Keys each = new Keys(pool, threads, names);
+        floor(redis, each, rounds);
+        String run = "t" + threads;
+        limiterPhases(
+            "sliding-log limiter",
+            () -> backend.rateLimiter("cost-" + run, rule),
+            "ringtail:{cost-" + run + ":user-0}:rl",
+            each,
+            time,
+            redis,
+            rounds);
+        time.advance(WINDOW.multipliedBy(2));
+        limiterPhases(
+            "bucketed limiter",
+            () -> backend.bucketedRateLimiter("cost-bucketed-" + run, rule),
+            "ringtail:{cost-bucketed-" + run + ":user-0}:rc",
+            each,
+            time,
+            redis,
+            rounds);
+        SumCap cap = backend.sumCap("cost-" + run, capRule);
+        time.advance(WINDOW.multipliedBy(2));
+        sumCapPhases(cap, each, time, redis, rounds);
+        time.advance(WINDOW.multipliedBy(2));
+      }
+      flood(backend, rule, names, time, redis, pool);
+    } finally {
+      pool.shutdown();
+    }
+  }
 
+  /**
+   * The floor of any script call in the same conditions: a script that only returns a decision's
+   * reply, called with a decision's number of arguments.
+   */
+  private static void floor(RedisCommands<String, String> redis, Keys each, int rounds)
+      throws Exception {
+    String sha = redis.scriptLoad("return {1, 0, 0, 99, 0, -1}");
+    String[] args = {"", "1", "2", "1000000000", "100", "2000", "0"};
+    reset(redis);
+    AtomicLong calls = new AtomicLong();
+    for (int r = 0; r < rounds * 10; r++) {
+      each.run(
+          k -> {
+            redis.evalsha(sha, ScriptOutputType.MULTI, new String[] {k}, args);
+            calls.incrementAndGet();
+          });
+    }
+    row("floor: a script returning a reply", each.threads, calls.get(), redis, "same arguments");
+  }
+
+  private static void limiterPhases(
+      String name,
+      Supplier<RateLimiter> fresh,
+      String sampleKey,
+      Keys each,
+      ManualTimeSource time,
+      RedisCommands<String, String> redis,
+      int rounds)
+      throws Exception {
     // admissions: every key spends its limit evenly over each window
+    RateLimiter limiter = fresh.get();
     long step = WINDOW.toNanos() / LIMIT;
-    RateLimiter limiter = backend.rateLimiter("cost", rule);
+    AtomicLong admitted = new AtomicLong();
     reset(redis);
-    long admitted = 0;
     for (int r = 0; r < rounds; r++) {
       for (int i = 0; i < LIMIT; i++) {
-        for (String k : names) {
-          admitted += limiter.tryAcquire(k).allowed() ? 1 : 0;
-        }
+        each.run(k -> admitted.addAndGet(limiter.tryAcquire(k).allowed() ? 1 : 0));
         time.advanceNanos(step);
       }
     }
-    row("rate limiter, admissions", admitted, redis, "all admitted");
-    long logBytes = redis.memoryUsage("ringtail:{cost:user-0}:rl");
-
-    // denials answered by Redis: each key spent, each asked once per fresh limiter instance
-    for (String k : names) {
-      for (int i = 0; i < LIMIT; i++) {
-        limiter.tryAcquire(k);
-      }
-    }
+    String memory = "MEMORY USAGE of a full key: " + redis.memoryUsage(sampleKey) + " B";
+    row(name + ", admissions", each.threads, admitted.get(), redis, "admitted; " + memory);
+    // denials answered by Redis: each key spent, then asked once per round by a limiter instance
+    // that has not seen it denied (one that has answers locally)
+    each.run(
+        k -> {
+          for (int i = 0; i < LIMIT; i++) {
+            limiter.tryAcquire(k);
+          }
+        });
     reset(redis);
-    long denied = 0;
+    AtomicLong denied = new AtomicLong();
     for (int r = 0; r < rounds; r++) {
-      RateLimiter fresh = backend.rateLimiter("cost", rule);
-      for (String k : names) {
-        denied += fresh.tryAcquire(k).allowed() ? 0 : 1;
-      }
+      RateLimiter asking = fresh.get();
+      each.run(k -> denied.addAndGet(asking.tryAcquire(k).allowed() ? 0 : 1));
     }
-    row("rate limiter, denials by Redis", denied, redis, "each the first denial this instance saw");
+    row(name + ", denials", each.threads, denied.get(), redis, "denied");
+  }
 
-    // the bucketed limiter: admissions, then denials (each asks Redis)
-    RateLimiter bucketed = backend.bucketedRateLimiter("cost-bucketed", rule);
-    time.advance(WINDOW.multipliedBy(2));
+  private static void sumCapPhases(
+      SumCap cap, Keys each, ManualTimeSource time, RedisCommands<String, String> redis, int rounds)
+      throws Exception {
+    long step = WINDOW.toNanos() / LIMIT;
+    AtomicLong added = new AtomicLong();
     reset(redis);
-    long bucketAdmitted = 0;
     for (int r = 0; r < rounds; r++) {
       for (int i = 0; i < LIMIT; i++) {
-        for (String k : names) {
-          bucketAdmitted += bucketed.tryAcquire(k).allowed() ? 1 : 0;
-        }
+        each.run(k -> added.addAndGet(cap.tryAdd(k, BigDecimal.ONE).allowed() ? 1 : 0));
         time.advanceNanos(step);
       }
     }
-    row("bucketed limiter, admissions", bucketAdmitted, redis, "sub-window 62.5 ms");
-    for (String k : names) {
-      for (int i = 0; i < LIMIT; i++) {
-        bucketed.tryAcquire(k);
-      }
-    }
+    row("sum cap, admissions", each.threads, added.get(), redis, "admitted");
+    each.run(k -> cap.tryAdd(k, new BigDecimal("100.00")));
     reset(redis);
-    long bucketDenied = 0;
+    AtomicLong denied = new AtomicLong();
     for (int r = 0; r < rounds; r++) {
-      for (String k : names) {
-        bucketDenied += bucketed.tryAcquire(k).allowed() ? 0 : 1;
-      }
+      each.run(k -> denied.addAndGet(cap.tryAdd(k, BigDecimal.ONE).allowed() ? 0 : 1));
     }
-    row("bucketed limiter, denials", bucketDenied, redis, "");
-    System.out.printf(
-        Locale.ROOT,
-        "%nMEMORY USAGE per key at a limit of %d, window full: sliding log %d B,"
-            + " bucketed %d B%n",
-        LIMIT,
-        logBytes,
-        redis.memoryUsage("ringtail:{cost-bucketed:user-0}:rc"));
-    System.out.println();
+    row("sum cap, denials", each.threads, denied.get(), redis, "denied");
+  }
 
-    // a flood of 10x the limit per key, 8 threads
+  /** A flood of 10x the limit on every key from the pool's threads. */
+  private static void flood(
+      RedisBackend backend,
+      RateLimitConfig rule,
+      String[] names,
+      ManualTimeSource time,
+      RedisCommands<String, String> redis,
+      ExecutorService pool)
+      throws Exception {
     time.advance(WINDOW.multipliedBy(2));
     RateLimiter flooded = backend.rateLimiter("flood", rule);
     reset(redis);
     long localBefore = backend.localDenials();
     AtomicLong allowed = new AtomicLong();
-    int threads = 8;
     int perKey = 10 * LIMIT;
     long start = System.nanoTime();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      Future<?>[] done = new Future<?>[threads];
-      for (int th = 0; th < threads; th++) {
-        int first = th;
-        done[th] =
-            pool.submit(
-                () -> {
-                  for (int i = first; i < perKey * names.length; i += threads) {
-                    if (flooded.tryAcquire(names[i % names.length]).allowed()) {
-                      allowed.incrementAndGet();
-                    }
+    Future<?>[] done = new Future<?>[THREADS];
+    for (int th = 0; th < THREADS; th++) {
+      int first = th;
+      done[th] =
+          pool.submit(
+              () -> {
+                for (int i = first; i < perKey * names.length; i += THREADS) {
+                  if (flooded.tryAcquire(names[i % names.length]).allowed()) {
+                    allowed.incrementAndGet();
                   }
-                });
-      }
-      for (Future<?> f : done) {
-        f.get();
-      }
-    } finally {
-      pool.shutdown();
+                }
+              });
+    }
+    for (Future<?> f : done) {
+      f.get();
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     long decisions = (long) perKey * names.length;
     long local = backend.localDenials() - localBefore;
     row(
-        "flood 10x limit, 8 threads",
+        "sliding log, flood of 10x the limit",
+        THREADS,
         decisions,
         redis,
         String.format(
@@ -197,38 +262,26 @@ public final class DecisionCostReport {
             local,
             decisions / seconds,
             local / seconds));
+  }
 
-    // sum cap: amounts of 1.00 under a cap of 100.00 per second
-    SumCapConfig capRule =
-        SumCapConfig.builder()
-            .cap(new BigDecimal("100.00"))
-            .window(WINDOW)
-            .timeSource(time)
-            .build();
-    SumCap cap = backend.sumCap("cost", capRule);
-    time.advance(WINDOW.multipliedBy(2));
-    reset(redis);
-    long added = 0;
-    for (int r = 0; r < rounds; r++) {
-      for (int i = 0; i < LIMIT; i++) {
-        for (String k : names) {
-          added += cap.tryAdd(k, BigDecimal.ONE).allowed() ? 1 : 0;
-        }
-        time.advanceNanos(step);
+  /** Runs a body for every key, the keys split among a number of the pool's threads. */
+  private record Keys(ExecutorService pool, int threads, String[] names) {
+    void run(Consumer<String> body) throws Exception {
+      Future<?>[] done = new Future<?>[threads];
+      for (int th = 0; th < threads; th++) {
+        int first = th;
+        done[th] =
+            pool.submit(
+                () -> {
+                  for (int k = first; k < names.length; k += threads) {
+                    body.accept(names[k]);
+                  }
+                });
+      }
+      for (Future<?> f : done) {
+        f.get();
       }
     }
-    row("sum cap, admissions", added, redis, "all admitted");
-    for (String k : names) {
-      cap.tryAdd(k, new BigDecimal("100.00"));
-    }
-    reset(redis);
-    long capDenied = 0;
-    for (int r = 0; r < rounds; r++) {
-      for (String k : names) {
-        capDenied += cap.tryAdd(k, BigDecimal.ONE).allowed() ? 0 : 1;
-      }
-    }
-    row("sum cap, denials", capDenied, redis, "");
   }
 
   private static void reset(RedisCommands<String, String> redis) {
@@ -236,7 +289,7 @@ public final class DecisionCostReport {
   }
 
   private static void row(
-      String phase, long decisions, RedisCommands<String, String> redis, String note) {
+      String phase, int threads, long decisions, RedisCommands<String, String> redis, String note) {
     long calls = 0;
     long usec = 0;
     for (String line : redis.info("commandstats").split("\r?\n")) {
@@ -253,8 +306,9 @@ public final class DecisionCostReport {
     }
     System.out.printf(
         Locale.ROOT,
-        "| %s | %d | %d | %.2f | %s |%n",
+        "| %s | %d | %d | %d | %.2f | %s |%n",
         phase,
+        threads,
         decisions,
         calls,
         calls == 0 ? 0.0 : (double) usec / calls,
