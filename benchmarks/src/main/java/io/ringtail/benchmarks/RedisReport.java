@@ -224,19 +224,26 @@ public final class RedisReport {
           bytes += usage == null ? 0 : usage;
         }
         ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
+        // per minute, so that no key expires idle (by the server's clock) before it is read
+        Duration minute = Duration.ofMinutes(1);
         RateLimiter limiter =
             backend.rateLimiter(
-                "bench", RateLimitConfig.builder().limit(10_000).timeSource(time).build());
+                "bench",
+                RateLimitConfig.builder().limit(10_000).window(minute).timeSource(time).build());
         ThresholdDetector detector =
             backend.thresholdDetector(
-                "bench", ThresholdConfig.builder().threshold(10_000).timeSource(time).build());
+                "bench",
+                ThresholdConfig.builder()
+                    .threshold(10_000)
+                    .window(minute)
+                    .timeSource(time)
+                    .build());
         for (int i = 0; i < 10_000; i++) {
           limiter.tryAcquire("user");
           detector.record("user", "event-" + i);
         }
         long rl = 0;
-        for (String key :
-            RedisTestKit.decisionKeys("ringtail", "bench", "user", "rq", "rp", "rk")) {
+        for (String key : RedisTestKit.rateLimiterKeys("ringtail", "bench", "user")) {
           Long usage = redis.memoryUsage(key);
           rl += usage == null ? 0 : usage;
         }
@@ -247,6 +254,9 @@ public final class RedisReport {
           th += usage == null ? 0 : usage;
         }
 
+        if (bytes == 0 || rl == 0 || th == 0) {
+          throw new IllegalStateException("a measured key was missing when its memory was read");
+        }
         double[] q1k = jmhQuery.get(1_000);
         double[] q100k = jmhQuery.get(100_000);
         double jmhRatio = q100k[1] / q1k[1];

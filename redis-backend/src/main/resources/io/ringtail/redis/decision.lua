@@ -82,7 +82,7 @@ local function load(key, entry, width)
   local n = #s
   if n == 0 then
     return {key = key, s = s, whole = true, entry = entry, width = width, nh = 0, nl = 0,
-      flags = 0, xh = 0, xl = 0, refreshed = 0}
+      flags = 0, loadedCount = 0, xh = 0, xl = 0, refreshed = 0}
   end
   if n < HEADER_SIZE or string.sub(s, 1, 4) ~= TAG then
     -- another program's string (or a layout this script does not know): refuse, change nothing
@@ -90,8 +90,8 @@ local function load(key, entry, width)
   end
   local lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = struct.unpack(HEADER, s, 5)
   return {key = key, s = s, whole = n < READ, entry = entry, width = width, lh = lh, ll = ll,
-    nh = nh, nl = nl, flags = flags, head = head, count = count, ring = ring, xh = xh, xl = xl,
-    refreshed = refreshed}
+    nh = nh, nl = nl, flags = flags, head = head, count = count, loadedCount = count, ring = ring,
+    xh = xh, xl = xl, refreshed = refreshed}
 end
 
 -- The start of a decision on a state (ARGV: 1 deadline, 2 and 3 the caller's time's halves,
@@ -163,6 +163,11 @@ local function store(st, slot, packed, ttl, second)
     redis.call('SETRANGE', st.key, HEADER_SIZE + slot * st.width, packed)
   end
   redis.call('SETRANGE', st.key, '4', header)
+  if slot and st.loadedCount < st.ring and st.count == st.ring then
+    -- the ring just filled: SETRANGE grew the string greedily (up to twice its length), so it is
+    -- written once more at its exact size
+    redis.call('SET', st.key, redis.call('GET', st.key), 'KEEPTTL')
+  end
   if refresh then
     redis.call('PEXPIRE', st.key, ttl)
   end

@@ -31,6 +31,11 @@ public final class RedisTestKit {
     return WindowKeys.window(prefix, name);
   }
 
+  /** The key of one sliding-log rate limiter's state for one user key. */
+  public static String[] rateLimiterKeys(String prefix, String name, String key) {
+    return DecisionKeys.of(prefix, name, key, RedisRateLimiter.KEY_SUFFIXES);
+  }
+
   /** The keys of one decision's state for one user key, one per suffix. */
   public static String[] decisionKeys(String prefix, String name, String key, String... suffixes) {
     return DecisionKeys.of(prefix, name, key, suffixes);
