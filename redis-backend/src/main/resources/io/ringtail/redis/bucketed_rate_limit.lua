@@ -1,7 +1,8 @@
 -- Bucketed rate limiter, one request, atomically (after the decision.lua prelude): the
 -- admitted requests counted by sub-window of width g in a ring of 17 counters, whatever the limit.
 -- KEYS: 1 state (decision.lua; extra: the start of the newest bucket, as time halves; head: its
---       slot): a ring of 17 counts (4 bytes each) by bucket, written back whole on every call.
+--       slot): a ring of 17 counts (4 bytes each) by bucket, written back whole, with the header,
+--       on every call.
 -- ARGV: 1 deadline (server microseconds, '' for none), 2 and 3 the time's halves, 4 window ns
 --       (at most 2^51), 5 bucket width g ns, 6 limit, 7 ttl ms, 8 listener cooldown ns.
 -- Replies (decision.lua): allowed, notify, remaining, retry-after ns, and the ns from the
@@ -99,8 +100,13 @@ local notify = notifies((not allowed) and st.flags % 2 ~= DENIED, since, tonumbe
 if notify then
   notified = t
 end
--- the whole grid is written back (68 bytes): the shift may have cleared any bucket
-rewrite(st, {struct.pack(GRID, unpack(counts, 0, N - 1))}, N)
+-- the whole grid is written back (68 bytes) with the header: the shift may have cleared any bucket
+local grid = struct.pack(GRID, unpack(counts, 0, N - 1))
+if st.lh and st.ring == N then
+  st.tail = grid
+else
+  rewrite(st, {grid}, N)
+end
 st.head, st.xh, st.xl = head, nh, nl
 st.lh, st.ll = plus(nh, nl, t)
 st.flags = allowed and 0 or DENIED

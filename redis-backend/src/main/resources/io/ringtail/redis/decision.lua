@@ -162,7 +162,8 @@ local function store(st, slot, packed, ttl, second)
   if slot then
     redis.call('SETRANGE', st.key, HEADER_SIZE + slot * st.width, packed)
   end
-  redis.call('SETRANGE', st.key, '4', header)
+  -- st.tail: bytes that follow the header (the bucketed grid), written with it in one call
+  redis.call('SETRANGE', st.key, '4', st.tail and header .. st.tail or header)
   if slot and st.loadedCount < st.ring and st.count == st.ring then
     -- the ring just filled: SETRANGE grew the string greedily (up to twice its length), so it is
     -- written once more at its exact size
