@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -231,22 +232,14 @@ public final class DecisionCostReport {
     AtomicLong allowed = new AtomicLong();
     int perKey = 10 * LIMIT;
     long start = System.nanoTime();
-    Future<?>[] done = new Future<?>[THREADS];
-    for (int th = 0; th < THREADS; th++) {
-      int first = th;
-      done[th] =
-          pool.submit(
-              () -> {
-                for (int i = first; i < perKey * names.length; i += THREADS) {
-                  if (flooded.tryAcquire(names[i % names.length]).allowed()) {
-                    allowed.incrementAndGet();
-                  }
-                }
-              });
-    }
-    for (Future<?> f : done) {
-      f.get();
-    }
+    new Keys(pool, THREADS, names)
+        .each(
+            perKey * names.length,
+            i -> {
+              if (flooded.tryAcquire(names[i % names.length]).allowed()) {
+                allowed.incrementAndGet();
+              }
+            });
     double seconds = (System.nanoTime() - start) / 1e9;
     long decisions = (long) perKey * names.length;
     long local = backend.localDenials() - localBefore;
@@ -264,17 +257,23 @@ public final class DecisionCostReport {
             local / seconds));
   }
 
-  /** Runs a body for every key, the keys split among a number of the pool's threads. */
+  /** Runs work over the keys, split among a number of the pool's threads. */
   private record Keys(ExecutorService pool, int threads, String[] names) {
+    /** The body for every key. */
     void run(Consumer<String> body) throws Exception {
+      each(names.length, k -> body.accept(names[k]));
+    }
+
+    /** The body for every index below {@code count}, thread t taking t, t + threads, ... */
+    void each(int count, IntConsumer body) throws Exception {
       Future<?>[] done = new Future<?>[threads];
       for (int th = 0; th < threads; th++) {
         int first = th;
         done[th] =
             pool.submit(
                 () -> {
-                  for (int k = first; k < names.length; k += threads) {
-                    body.accept(names[k]);
+                  for (int i = first; i < count; i += threads) {
+                    body.accept(i);
                   }
                 });
       }

@@ -57,14 +57,7 @@ class PermanentErrorTest {
         };
     log.addHandler(capture);
     try (StatefulRedisConnection<String, String> root = admin.connect(server.uri())) {
-      root.sync()
-          .dispatch(
-              CommandType.ACL,
-              new StatusOutput<>(StringCodec.UTF8),
-              new CommandArgs<>(StringCodec.UTF8)
-                  .add("SETUSER")
-                  .add("ringtail-perm")
-                  .addKeys(AclTest.documentedAcl().split(" ")));
+      createUser(root, "ringtail-perm", AclTest.documentedAcl());
       RedisURI uri =
           RedisURI.builder(server.uri()).withAuthentication("ringtail-perm", "secret").build();
       try (StatefulRedisConnection<String, String> app = limited.connect(uri)) {
@@ -144,14 +137,7 @@ class PermanentErrorTest {
     try (StatefulRedisConnection<String, String> root = admin.connect(server.uri())) {
       String acl = AclTest.documentedAcl().replace(" +mget", "");
       assertThat(acl).doesNotContain("+mget");
-      root.sync()
-          .dispatch(
-              CommandType.ACL,
-              new StatusOutput<>(StringCodec.UTF8),
-              new CommandArgs<>(StringCodec.UTF8)
-                  .add("SETUSER")
-                  .add("ringtail-nomget")
-                  .addKeys(acl.split(" ")));
+      createUser(root, "ringtail-nomget", acl);
       RedisURI uri =
           RedisURI.builder(server.uri()).withAuthentication("ringtail-nomget", "secret").build();
       try (StatefulRedisConnection<String, String> app = limited.connect(uri)) {
@@ -177,5 +163,15 @@ class PermanentErrorTest {
       RedisTestSupport.shutdown(admin);
       RedisTestSupport.shutdown(limited);
     }
+  }
+
+  /** ACL SETUSER {@code user} with the rules of {@code acl} (space-separated). */
+  private static void createUser(
+      StatefulRedisConnection<String, String> root, String user, String acl) {
+    root.sync()
+        .dispatch(
+            CommandType.ACL,
+            new StatusOutput<>(StringCodec.UTF8),
+            new CommandArgs<>(StringCodec.UTF8).add("SETUSER").add(user).addKeys(acl.split(" ")));
   }
 }
