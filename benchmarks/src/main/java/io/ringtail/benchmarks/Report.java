@@ -177,26 +177,12 @@ public final class Report {
   }
 
   private void runRecord(int iterations, int threads) throws RunnerException {
-    String[] kinds = {
-      "RINGTAIL",
-      "RINGTAIL_RECORD_AT",
-      "RINGTAIL_ROTATING",
-      "RINGTAIL_ONE_STRIPE",
-      "RINGTAIL_COMPACT",
-      "HDR_RECORDER",
-      "MICROMETER",
-      "DROPWIZARD",
-      "ROLLING_METRICS",
-      "LONG_ADDER",
-      "NANO_TIME"
-    };
     for (int t : new int[] {1, threads}) {
       Collection<RunResult> results =
           new Runner(
                   options(iterations)
                       .include(RecordBenchmark.class.getName() + ".record1$")
                       .threads(t)
-                      .param("contender", kinds)
                       .addProfiler(GCProfiler.class)
                       .build())
               .run();

@@ -6,6 +6,7 @@ import io.ringtail.decision.SumDecision;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * A {@link SumCap} whose amounts live in Redis as exact integer units of 10^-scale, decided by
@@ -64,8 +65,8 @@ final class RedisSumCap extends RedisDecision implements SumCap {
     } catch (RedisUnavailableException e) {
       BigDecimal capValue = config.cap();
       if (exceeds) {
-        return backend.onOutage(
-            e,
+        // an amount above the cap is refused whatever the policy: no window could hold it
+        Supplier<SumDecision> refused =
             () ->
                 new SumDecision(
                     false,
@@ -74,16 +75,8 @@ final class RedisSumCap extends RedisDecision implements SumCap {
                     config.fromUnits(0),
                     capValue,
                     Optional.empty(),
-                    Duration.ZERO),
-            () ->
-                new SumDecision(
-                    false,
-                    true,
-                    scaled,
-                    config.fromUnits(0),
-                    capValue,
-                    Optional.empty(),
-                    Duration.ZERO));
+                    Duration.ZERO);
+        return backend.onOutage(e, refused, refused);
       }
       return backend.onOutage(
           e,
