@@ -24,13 +24,13 @@ import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
 /**
- * What a Redis decision costs the Redis server, by {@code INFO commandstats} ({@code EVALSHA} calls
- * and microseconds, reset before each phase) on a fresh {@code redis-server} this report starts on
+ * What a Redis decision costs the Redis server, by {@code INFO commandstats} (script calls, {@code
+ * FCALL} or {@code EVALSHA}, and their microseconds, reset before each phase) on a fresh {@code redis-server} this report starts on
  * a free port, 1,000 keys at 100 permits per second per key.
  *
  * <p>Every phase runs twice: from one thread (one call at a time, so the server waits for each and
  * starts it cold) and from 8 threads sharing the connection (calls arrive pipelined and the server
- * stays busy, as it does under a fleet's load). Each time it starts with the floor: a script that
+ * stays busy, as it does under a fleet's load). Each time it starts with the floor: a function that
  * only returns a reply, with a decision's arguments. The phases:
  *
  * <ol>
@@ -99,7 +99,7 @@ public final class DecisionCostReport {
     }
     backend.rateLimiter("warm-up", rule).tryAcquire("k");
     System.out.println(
-        "| phase | threads | decisions | EVALSHA calls | Redis us per call | note |");
+        "| phase | threads | decisions | script calls | Redis us per call | note |");
     System.out.println("|---|---:|---:|---:|---:|---|");
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     try {
@@ -141,18 +141,22 @@ public final class DecisionCostReport {
    */
   private static void floor(RedisCommands<String, String> redis, Keys each, int rounds)
       throws Exception {
-    String sha = redis.scriptLoad("return {1, 0, 0, 99, 0, -1}");
+    redis.functionLoad(
+        "#!lua name=cost_floor\n"
+            + "redis.register_function('cost_floor', function(keys, args)"
+            + " return {1, 0, 0, 99, 0, -1} end)",
+        true);
     String[] args = {"", "1", "2", "1000000000", "100", "2000", "0"};
     reset(redis);
     AtomicLong calls = new AtomicLong();
     for (int r = 0; r < rounds * 10; r++) {
       each.run(
           k -> {
-            redis.evalsha(sha, ScriptOutputType.MULTI, new String[] {k}, args);
+            redis.fcall("cost_floor", ScriptOutputType.MULTI, new String[] {k}, args);
             calls.incrementAndGet();
           });
     }
-    row("floor: a script returning a reply", each.threads, calls.get(), redis, "same arguments");
+    row("floor: a function returning a reply", each.threads, calls.get(), redis, "same arguments");
   }
 
   private static void limiterPhases(
@@ -292,7 +296,9 @@ public final class DecisionCostReport {
     long calls = 0;
     long usec = 0;
     for (String line : redis.info("commandstats").split("\r?\n")) {
-      if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+      if (line.startsWith("cmdstat_fcall:")
+          || line.startsWith("cmdstat_evalsha:")
+          || line.startsWith("cmdstat_eval:")) {
         for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
           String[] kv = field.split("=");
           if (kv[0].equals("calls")) {

@@ -38,7 +38,7 @@ final class LuaScript {
     return new LuaScript(resources[resources.length - 1], body.toString());
   }
 
-  private static String sha1(String body) {
+  static String sha1(String body) {
     try {
       return HexFormat.of()
           .formatHex(

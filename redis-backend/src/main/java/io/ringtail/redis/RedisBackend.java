@@ -5,10 +5,9 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.BaseRedisAsyncCommands;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.ringtail.TimeSource;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
@@ -19,11 +18,13 @@ import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -64,7 +65,7 @@ public final class RedisBackend {
     this.runner =
         new ScriptRunner(
             b.commands,
-            b.dispatcher,
+            b.libraryLoader,
             b.breaker != null ? b.breaker : defaultBreaker(b.commandTimeout),
             b.commandTimeout);
     this.cluster = b.cluster;
@@ -77,13 +78,14 @@ public final class RedisBackend {
   /** A builder over a standalone (or Sentinel-managed) connection. */
   public static Builder builder(StatefulRedisConnection<String, String> connection) {
     var commands = Checks.requireNonNull("connection", connection).async();
-    return new Builder(commands, commands, false);
+    return new Builder(commands, code -> commands.functionLoad(code, true), false);
   }
 
   /** A builder over a Redis Cluster connection. */
   public static Builder builder(StatefulRedisClusterConnection<String, String> connection) {
     var commands = Checks.requireNonNull("connection", connection).async();
-    return new Builder(commands, commands, true);
+    return new Builder(
+        commands, code -> commands.upstream().commands().functionLoad(code, true), true);
   }
 
   /**
@@ -276,8 +278,8 @@ public final class RedisBackend {
    * be called again.
    */
   public static final class Builder {
-    private final RedisScriptingAsyncCommands<String, String> commands;
-    private final BaseRedisAsyncCommands<String, String> dispatcher;
+    private final RedisClusterAsyncCommands<String, String> commands;
+    private final Function<String, CompletionStage<?>> libraryLoader;
     private final boolean cluster;
     private Duration commandTimeout = Duration.ofMillis(500);
     private CircuitBreaker breaker;
@@ -288,11 +290,11 @@ public final class RedisBackend {
     private int eventBufferCapacity = 10_000;
 
     private Builder(
-        RedisScriptingAsyncCommands<String, String> commands,
-        BaseRedisAsyncCommands<String, String> dispatcher,
+        RedisClusterAsyncCommands<String, String> commands,
+        Function<String, CompletionStage<?>> libraryLoader,
         boolean cluster) {
       this.commands = commands;
-      this.dispatcher = dispatcher;
+      this.libraryLoader = libraryLoader;
       this.cluster = cluster;
     }
 

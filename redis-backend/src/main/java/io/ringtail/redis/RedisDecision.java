@@ -32,7 +32,7 @@ abstract class RedisDecision {
    * @throws RedisUnavailableException if Redis did not answer in time, or answered past the
    *     deadline
    */
-  DecisionReply decide(LuaScript script, String[] keys, String[] args) {
+  DecisionReply decide(LuaLibrary.Function function, String[] keys, String[] args) {
     long start = localClock.nanoTime();
     long budget = backend.runner.timeoutNanos();
     RedisServerClock clock = backend.deadlineClock(budget);
@@ -41,7 +41,7 @@ abstract class RedisDecision {
       throw new RedisUnavailableException("Redis call timed out", null);
     }
     args[0] = Long.toString(Math.floorDiv(clock.nanoTime() - clock.errorNanos + left / 2, 1_000L));
-    List<Object> reply = backend.runner.runSync(script, keys, args, left);
+    List<Object> reply = backend.runner.runSync(function, keys, args, left);
     if (reply.size() == 1 && Long.valueOf(-1).equals(reply.get(0))) {
       throw new RedisUnavailableException(
           "Redis ran the call after its deadline: nothing was recorded", null);

@@ -5,8 +5,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.BaseRedisAsyncCommands;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
@@ -22,27 +21,32 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * Runs a {@link LuaScript} by EVALSHA through the user's Lettuce connection, guarded by a circuit
- * breaker and a timeout. {@link #runBinary} and {@link #runCommand} pass bytes both ways whatever
- * the connection's codec, under the same guard. Thread-safe.
+ * Runs a {@link LuaScript} by EVALSHA, or a function of a {@link LuaLibrary} by FCALL, through the
+ * user's Lettuce connection, guarded by a circuit breaker and a timeout. {@link #runBinary} and
+ * {@link #runCommand} pass bytes both ways whatever the connection's codec, under the same guard.
+ * Thread-safe.
  *
  * <p>On NOSCRIPT (after SCRIPT FLUSH, a restart, or on a cluster node that never saw the script) it
  * re-sends the body once with EVAL, which also caches it on that node; later calls go back to
- * EVALSHA. A call the breaker does not permit fails at once with {@link CallNotPermittedException};
- * a call that takes longer than the timeout fails with {@link TimeoutException} and counts as a
- * breaker error.
+ * EVALSHA. Likewise a function not found (after FUNCTION FLUSH, a restart without persistence, or
+ * on a node new to the cluster) loads its library (on every primary of a cluster) and is called
+ * once more. A call the breaker does not permit fails at once with {@link
+ * CallNotPermittedException}; a call that takes longer than the timeout fails with {@link
+ * TimeoutException} and counts as a breaker error.
  *
  * <p>An error that retrying cannot fix (NOPERM, WRONGTYPE, a script error: any error reply but
- * NOSCRIPT and the transient BUSY, LOADING, MASTERDOWN, TRYAGAIN, CLUSTERDOWN) fails the call with
- * {@link RedisRejectedException} carrying Redis's message; it does not count as a breaker error,
- * and each distinct message is logged once per runner.
+ * NOSCRIPT, a function not found and the transient BUSY, LOADING, MASTERDOWN, TRYAGAIN,
+ * CLUSTERDOWN) fails the call with {@link RedisRejectedException} carrying Redis's message; it does
+ * not count as a breaker error, and each distinct message is logged once per runner.
  */
 final class ScriptRunner {
-  private final RedisScriptingAsyncCommands<String, String> commands;
-  private final BaseRedisAsyncCommands<String, String> dispatcher;
+  private final RedisClusterAsyncCommands<String, String> commands;
+  private final Function<String, CompletionStage<?>> libraryLoader;
   private final CircuitBreaker breaker;
   private final long timeoutNanos;
   private static final System.Logger LOG = System.getLogger(ScriptRunner.class.getName());
@@ -51,13 +55,17 @@ final class ScriptRunner {
   final LongAdder scriptReloads = new LongAdder();
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
+  /**
+   * @param libraryLoader FUNCTION LOAD REPLACE of a library's code, on every node a function may be
+   *     called on
+   */
   ScriptRunner(
-      RedisScriptingAsyncCommands<String, String> commands,
-      BaseRedisAsyncCommands<String, String> dispatcher,
+      RedisClusterAsyncCommands<String, String> commands,
+      Function<String, CompletionStage<?>> libraryLoader,
       CircuitBreaker breaker,
       Duration timeout) {
     this.commands = commands;
-    this.dispatcher = dispatcher;
+    this.libraryLoader = libraryLoader;
     this.breaker = breaker;
     this.timeoutNanos = timeout.toNanos();
   }
@@ -83,8 +91,30 @@ final class ScriptRunner {
     return guarded(
         script.name,
         () -> evalsha(script, keys, args),
+        ScriptRunner::isNoScript,
         () -> reload(script, keys, args),
         timeoutNanos);
+  }
+
+  /** {@link #run} for a library function, by FCALL. */
+  CompletableFuture<List<Object>> run(
+      LuaLibrary.Function function, String[] keys, String[] args, long timeoutNanos) {
+    return guarded(
+        function.name(),
+        () -> fcall(function, keys, args),
+        ScriptRunner::isFunctionNotFound,
+        () -> {
+          scriptReloads.increment();
+          return libraryLoader
+              .apply(function.library().code)
+              .thenCompose(loaded -> fcall(function, keys, args));
+        },
+        timeoutNanos);
+  }
+
+  private CompletionStage<List<Object>> fcall(
+      LuaLibrary.Function function, String[] keys, String[] args) {
+    return commands.fcall(function.name(), ScriptOutputType.MULTI, keys, args);
   }
 
   /**
@@ -95,6 +125,7 @@ final class ScriptRunner {
     return guarded(
         script.name,
         () -> dispatch(CommandType.EVALSHA, script.sha, keys, args),
+        ScriptRunner::isNoScript,
         () -> {
           scriptReloads.increment();
           return dispatch(CommandType.EVAL, script.body, keys, args);
@@ -110,8 +141,9 @@ final class ScriptRunner {
     return guarded(
         type.name(),
         () ->
-            dispatcher.dispatch(
+            commands.dispatch(
                 type, new BinaryReply(), new CommandArgs<>(StringCodec.UTF8).addKeys(keys)),
+        e -> false,
         () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)),
         timeoutNanos);
   }
@@ -119,6 +151,7 @@ final class ScriptRunner {
   private CompletableFuture<List<Object>> guarded(
       String name,
       Supplier<CompletionStage<List<Object>>> call,
+      Predicate<Throwable> missing,
       Supplier<CompletionStage<List<Object>>> reload,
       long timeoutNanos) {
     if (!breaker.tryAcquirePermission()) {
@@ -131,7 +164,7 @@ final class ScriptRunner {
       result =
           call.get()
               .exceptionallyCompose(
-                  e -> isNoScript(e) ? reload.get() : CompletableFuture.failedFuture(e))
+                  e -> missing.test(e) ? reload.get() : CompletableFuture.failedFuture(e))
               .toCompletableFuture()
               .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
     } catch (RuntimeException e) {
@@ -162,7 +195,7 @@ final class ScriptRunner {
     for (byte[] arg : args) {
       a.add(arg);
     }
-    return dispatcher.dispatch(type, new BinaryReply(), a);
+    return commands.dispatch(type, new BinaryReply(), a);
   }
 
   private void logOnce(String name, Throwable cause) {
@@ -172,6 +205,15 @@ final class ScriptRunner {
           System.Logger.Level.ERROR,
           "Redis refused " + name + " (not retried, not an outage): " + message);
     }
+  }
+
+  /** {@link #run(LuaLibrary.Function, String[], String[], long)} and waits for it. */
+  List<Object> runSync(
+      LuaLibrary.Function function, String[] keys, String[] args, long timeoutNanos) {
+    if (timeoutNanos <= 0) {
+      throw new RedisUnavailableException("Redis call timed out", new TimeoutException());
+    }
+    return await(run(function, keys, args, timeoutNanos), timeoutNanos);
   }
 
   /** {@link #run} and waits for it, up to the timeout. */
@@ -225,12 +267,20 @@ final class ScriptRunner {
         || (t != null && t.getMessage() != null && t.getMessage().startsWith("NOSCRIPT"));
   }
 
+  /** FCALL's error for a function no library on the node registers. */
+  static boolean isFunctionNotFound(Throwable e) {
+    Throwable t = unwrap(e);
+    return t instanceof RedisCommandExecutionException
+        && t.getMessage() != null
+        && t.getMessage().startsWith("ERR Function not found");
+  }
+
   /**
-   * An error reply that the same call would get again: anything but NOSCRIPT and the transient
-   * ones.
+   * An error reply that the same call would get again: anything but NOSCRIPT, a function not found
+   * and the transient ones.
    */
   static boolean isPermanent(Throwable t) {
-    if (!(t instanceof RedisCommandExecutionException) || isNoScript(t)) {
+    if (!(t instanceof RedisCommandExecutionException) || isNoScript(t) || isFunctionNotFound(t)) {
       return false;
     }
     String m = t.getMessage() == null ? "" : t.getMessage();

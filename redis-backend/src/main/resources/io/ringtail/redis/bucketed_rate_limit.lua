@@ -1,4 +1,4 @@
--- Bucketed rate limiter, one request, atomically (after the decision.lua prelude): the
+-- Bucketed rate limiter, one request, atomically (a function of the decision.lua library): the
 -- admitted requests counted by sub-window of width g in a ring of 17 counters, whatever the limit.
 -- KEYS: 1 state (decision.lua; extra: the start of the newest bucket, as time halves; head: its
 --       slot): a ring of 17 counts (4 bytes each) by bucket, written back whole, with the header,
@@ -11,7 +11,7 @@
 -- A bucket counts while any request it may hold is in the window: t - start < W + g - 1.
 local N, COUNT = 17, '>I4'
 local g, limit = tonumber(ARGV[5]), tonumber(ARGV[6])
-local st, second, th, tl, w = opening(COUNT, 4)
+local st, second, th, tl, w = opening(KEYS, ARGV, COUNT, 4, READ_LAST)
 if not st then
   return LATE
 end

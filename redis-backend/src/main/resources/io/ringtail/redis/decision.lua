@@ -1,5 +1,8 @@
--- Prelude of the decision scripts: the call's deadline, 64-bit values as two 32-bit halves, a
--- key's state packed in one string, and the tail every decision ends with.
+-- Prelude of the decisions: the call's deadline, 64-bit values as two 32-bit halves, a key's state
+-- packed in one string, and the tail every decision ends with. The decisions on one string
+-- (rate_limit, bucketed_rate_limit, sum_cap) are functions of a library made of this prelude and
+-- their bodies (LuaLibrary), so these helpers are created once per load, not once per call;
+-- threshold.lua runs after it as an EVALSHA script.
 --
 -- Times and amounts arrive as the unsigned high and low halves of a Java long. Differences of
 -- times are taken modulo 2^64 and signed, as Java's `a - b` is, so readings may wrap; they are
@@ -61,47 +64,52 @@ local function num(x)
   return string.format('%.0f', x)
 end
 
--- A key's state, one string: a tag ('rtd1'), a header of eleven 32-bit fields, then a ring of entries `width`
--- bytes wide, `count` of them, the oldest at slot (head - count) mod ring. One GETRANGE of the
--- first READ bytes reads it whole while it is smaller, else the header and the ring's start (the
--- rest by range); SETRANGE writes back the changed entry and the header, nothing else.
+-- A key's state, one string: a tag ('rtd1'), a header of eleven 32-bit fields, then a ring of
+-- entries `width` bytes wide, `count` of them, the oldest at slot (head - count) mod ring. One
+-- GETRANGE reads the header, or the first READ bytes (whole while it is smaller, else the header
+-- and the ring's start, the rest by range); SETRANGE writes back the changed entry and the header,
+-- nothing else.
 --   1, 2 latest: the latest decided time        6 head: the slot the next entry takes
---   3, 4 notified: the last notification's time  7 count: entries held
+--   3, 4 notified: the last notification's time  7 count: entries held (the sliding log drops
+--                                                 those out of the window)
 --   5 flags: DENIED, NOTIFIED                     8 ring: slots (the configured capacity)
 --   9, 10 extra: a script's own value (the sum cap's running total, the grid's start)
 --   11 refreshed: the server second of the last TTL refresh
 local READ = 8192
 local READ_LAST = '8191'
+local HEADER_LAST = '47'
 local HEADER = '>I4I4I4I4I4I4I4I4I4I4I4'
 local TAG = 'rtd1'
 local HEADER_SIZE = 48
 local DENIED, NOTIFIED = 1, 2
 
-local function load(key, entry, width)
-  local s = redis.call('GETRANGE', key, '0', READ_LAST)
+-- The state at `key`, read up to byte `last` (READ_LAST or HEADER_LAST).
+local function load(key, entry, width, last)
+  local s = redis.call('GETRANGE', key, '0', last)
   local n = #s
   if n == 0 then
     return {key = key, s = s, whole = true, entry = entry, width = width, nh = 0, nl = 0,
-      flags = 0, loadedCount = 0, xh = 0, xl = 0, refreshed = 0}
+      flags = 0, xh = 0, xl = 0, refreshed = 0}
   end
   if n < HEADER_SIZE or string.sub(s, 1, 4) ~= TAG then
     -- another program's string (or a layout this script does not know): refuse, change nothing
     error({err = 'WRONGTYPE ' .. key .. ' does not hold a decision state'})
   end
   local lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = struct.unpack(HEADER, s, 5)
-  return {key = key, s = s, whole = n < READ, entry = entry, width = width, lh = lh, ll = ll,
-    nh = nh, nl = nl, flags = flags, head = head, count = count, loadedCount = count, ring = ring,
+  return {key = key, s = s, whole = n < tonumber(last) + 1, entry = entry, width = width, lh = lh, ll = ll,
+    nh = nh, nl = nl, flags = flags, head = head, count = count, ring = ring,
     xh = xh, xl = xl, refreshed = refreshed}
 end
 
--- The start of a decision on a state (ARGV: 1 deadline, 2 and 3 the caller's time's halves,
--- 4 window ns): nil past the deadline, else the state, the server second, the time, the window.
-local function opening(entry, width)
-  local late, second = pastDeadline(ARGV[1])
+-- The start of a decision on the state at keys[1] (args: 1 deadline, 2 and 3 the caller's time's
+-- halves, 4 window ns), read up to byte `last`: nil past the deadline, else the state, the server
+-- second, the time, the window.
+local function opening(keys, args, entry, width, last)
+  local late, second = pastDeadline(args[1])
   if late then
     return nil
   end
-  return load(KEYS[1], entry, width), second, tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+  return load(keys[1], entry, width, last), second, tonumber(args[2]), tonumber(args[3]), tonumber(args[4])
 end
 
 -- The fields of the entry at ring slot `slot`.
@@ -159,12 +167,16 @@ local function store(st, slot, packed, ttl, second)
     redis.call('SET', st.key, TAG .. header .. body, 'PX', ttl)
     return
   end
+  local filled = false
   if slot then
+    local full = HEADER_SIZE + st.ring * st.width
+    -- slots fill in order, so only the last one's first write can complete the string
+    filled = slot == st.ring - 1 and redis.call('STRLEN', st.key) < full
     redis.call('SETRANGE', st.key, HEADER_SIZE + slot * st.width, packed)
   end
   -- st.tail: bytes that follow the header (the bucketed grid), written with it in one call
   redis.call('SETRANGE', st.key, '4', st.tail and header .. st.tail or header)
-  if slot and st.loadedCount < st.ring and st.count == st.ring then
+  if filled then
     -- the ring just filled: SETRANGE grew the string greedily (up to twice its length), so it is
     -- written once more at its exact size
     redis.call('SET', st.key, redis.call('GET', st.key), 'KEEPTTL')
@@ -212,6 +224,50 @@ local function firstInWindow(st, th, tl, w)
     end
   end
   return lo
+end
+
+-- `n` entries from ring slot `slot` (not past the ring's end), as one string.
+local function entriesAt(st, slot, n)
+  local at = HEADER_SIZE + slot * st.width
+  if at + n * st.width <= #st.s then
+    return string.sub(st.s, at + 1, at + n * st.width)
+  end
+  return redis.call('GETRANGE', st.key, at, at + n * st.width - 1)
+end
+
+-- firstInWindow for a state read up to its header: entries leave the window oldest first, so
+-- between two decisions a few leave; one GETRANGE of the oldest CHUNK entries finds the first in
+-- the window among them, and only when all of them left does a search read O(log n) more. Also
+-- that entry's time (nil if none is in the window).
+local CHUNK = 16
+local function firstLive(st, th, tl, w)
+  local count, width = st.count, st.width
+  if count == 0 then
+    return 0
+  end
+  local oldest = (st.head - count) % st.ring
+  local n = math.min(count, CHUNK, st.ring - oldest)
+  local c = entriesAt(st, oldest, n)
+  for k = 0, n - 1 do
+    local h, l = struct.unpack(st.entry, c, k * width + 1)
+    if offset(th, tl, h, l) < w then
+      return k, h, l
+    end
+  end
+  if n == count or ageOf(st, th, tl, count - 1) >= w then
+    return count
+  end
+  local lo, hi = n, count - 1
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    if ageOf(st, th, tl, mid) < w then
+      hi = mid
+    else
+      lo = mid + 1
+    end
+  end
+  local h, l = entryOf(st, lo)
+  return lo, h, l
 end
 
 -- Whether a decision tells the listener: an `event` (a first denial, a crossing) at least

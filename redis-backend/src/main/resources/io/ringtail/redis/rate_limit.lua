@@ -1,15 +1,17 @@
--- Sliding-log rate limiter, one request, atomically (after the decision.lua prelude).
--- KEYS: 1 state (decision.lua): a ring of the times of the last `limit` admitted requests, as
---       time halves, 8 bytes each. Times are decided in order (a request timed before the latest
---       decided time counts at it), so the ring is sorted and the window's requests are its newest.
+-- Sliding-log rate limiter, one request, atomically (a function of the decision.lua library).
+-- KEYS: 1 state (decision.lua): a ring of `limit` slots holding the times of the admitted
+--       requests still in the window as of the latest decided time, as time halves, 8 bytes each.
+--       Times are decided in order (a request timed before the latest decided time counts at it),
+--       so the ring is sorted and entries leave it oldest first. Each call reads the header and
+--       the oldest entries (firstLive), not the whole ring.
 -- ARGV: 1 deadline (server microseconds, '' for none), 2 and 3 the time's high and low halves,
 --       4 window ns (at most 2^51), 5 limit, 6 ttl ms, 7 listener cooldown ns.
 -- Replies (decision.lua): allowed, notify, remaining, retry-after ns, and the ns from the
 -- caller's time to the time denials last until (-1 if not denied or not expressible).
--- Evicts nothing: an admission overwrites the oldest of the last `limit` times, the only one no
--- later decision can need.
+-- Evicts by the count: entries that left the window stop being held, and later admissions
+-- overwrite their slots.
 local TIME = '>I4I4'
-local st, second, sh, sl, w = opening(TIME, 8)
+local st, second, sh, sl, w = opening(KEYS, ARGV, TIME, 8, HEADER_LAST)
 if not st then
   return LATE
 end
@@ -26,13 +28,15 @@ elseif st.ring ~= limit then
   rewrite(st, kept, limit)
 end
 
-local first = firstInWindow(st, th, tl, w)
-local inWindow = st.count - first
+local first, fh, fl = firstLive(st, th, tl, w)
+-- the entries before the first in the window are out of every later one: no longer held
+st.count = st.count - first
+local inWindow = st.count
 local allowed = inWindow < limit
 local retry = 0
 if inWindow + 1 >= limit then
   -- full once this request counts: room comes when the oldest in the window leaves
-  retry = w - (first < st.count and ageOf(st, th, tl, first) or 0)
+  retry = w - (fh and offset(th, tl, fh, fl) or 0)
 end
 local slot = nil
 if allowed then

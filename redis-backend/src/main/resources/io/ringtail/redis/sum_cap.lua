@@ -1,4 +1,4 @@
--- Sum cap, one amount, atomically (after the decision.lua prelude).
+-- Sum cap, one amount, atomically (a function of the decision.lua library).
 -- KEYS: 1 state (decision.lua; extra: the key's running total of units, modulo 2^64): a ring of
 --       at most `max entries` amounts in time order, each its time and the running total before
 --       it (halves, 16 bytes), so the total in the window is a difference of two running totals.
@@ -11,7 +11,7 @@
 -- Evicts nothing: expired entries stop counting by the running totals and are overwritten by
 -- later amounts; every call reads O(log n) entries, the retry-after by a binary search.
 local ENTRY = '>I4I4I4I4'
-local st, second, sh, sl, w = opening(ENTRY, 16)
+local st, second, sh, sl, w = opening(KEYS, ARGV, ENTRY, 16, READ_LAST)
 if not st then
   return LATE
 end

@@ -50,6 +50,7 @@ class AclTest {
                   .add("ringtail-app")
                   .addKeys(documentedAcl().split(" ")));
       root.sync().scriptFlush();
+      root.sync().functionFlush(io.lettuce.core.FlushMode.SYNC);
       RedisURI uri =
           RedisURI.builder(server.uri()).withAuthentication("ringtail-app", "secret").build();
       try (StatefulRedisConnection<String, String> app = limited.connect(uri)) {

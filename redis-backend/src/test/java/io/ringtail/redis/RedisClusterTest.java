@@ -2,6 +2,7 @@ package io.ringtail.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lettuce.core.FlushMode;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.SlotHash;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Windows and decisions on a real local 3-master Redis Cluster: names are chosen so that windows
  * land on every master (and names with braces among them); every multi-key script runs without
- * CROSSSLOT, and scripts load themselves on each node (NOSCRIPT per node).
+ * CROSSSLOT, and scripts and the decisions' function library load themselves on each node.
  */
 @ExtendWith(RedisExtension.class)
 @BackendOptions(cluster = true, outagePolicy = OutagePolicy.THROW)
@@ -115,7 +116,17 @@ class RedisClusterTest {
   }
 
   @Test
-  void decisions_onEveryMaster() {
+  void decisions_onEveryMaster_afterFunctionFlushOnEveryNode() {
+    RedisClient direct = RedisClient.create();
+    try {
+      for (RedisProcess node : cluster.nodes()) {
+        try (StatefulRedisConnection<String, String> c = direct.connect(node.uri())) {
+          c.sync().functionFlush(FlushMode.SYNC);
+        }
+      }
+    } finally {
+      direct.shutdown();
+    }
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     RateLimiter limiter =
         backend.rateLimiter(

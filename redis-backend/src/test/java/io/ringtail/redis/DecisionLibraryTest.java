@@ -1,0 +1,93 @@
+package io.ringtail.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.FlushMode;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.decision.SumCap;
+import io.ringtail.decision.SumCapConfig;
+import io.ringtail.redis.testkit.BackendOptions;
+import io.ringtail.redis.testkit.RedisExtension;
+import java.math.BigDecimal;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The decisions on one string run as functions of one library (FCALL): it loads itself wherever it
+ * is missing, and is named after its code, so other versions of it on the same server are left as
+ * they are.
+ */
+@ExtendWith(RedisExtension.class)
+@BackendOptions(outagePolicy = OutagePolicy.THROW)
+class DecisionLibraryTest {
+  private static RedisCommands<String, String> redis;
+  private static RedisBackend backend;
+
+  @BeforeAll
+  static void connect(RedisBackend redisBackend, RedisCommands<String, String> commands) {
+    backend = redisBackend;
+    redis = commands;
+  }
+
+  @Test
+  void afterFunctionFlush_theNextDecisionLoadsTheLibrary_andDecidesExactly() {
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+    RateLimiter limiter =
+        backend.rateLimiter(
+            "library-flush", RateLimitConfig.builder().limit(2).timeSource(time).build());
+    SumCap cap =
+        backend.sumCap(
+            "library-flush",
+            SumCapConfig.builder().cap(new BigDecimal("5")).timeSource(time).build());
+    assertThat(limiter.tryAcquire("k").allowed()).isTrue();
+    redis.functionFlush(FlushMode.SYNC);
+    assertThat(redis.functionList()).isEmpty();
+
+    assertThat(limiter.tryAcquire("k").remaining()).as("the state survived the flush").isZero();
+    assertThat(limiter.tryAcquire("k").allowed()).isFalse();
+    redis.functionFlush(FlushMode.SYNC);
+    assertThat(cap.tryAdd("k", new BigDecimal("4")).allowed()).isTrue();
+    assertThat(cap.tryAdd("k", new BigDecimal("2")).allowed()).isFalse();
+    assertThat(libraryNames()).containsExactly(Scripts.DECISIONS.name);
+  }
+
+  @Test
+  void anotherVersionOfTheLibrary_isLeftAsItIs() {
+    String other = "ringtail_0123456789abcdef";
+    redis.functionLoad(
+        "#!lua name="
+            + other
+            + "\nredis.register_function('"
+            + other
+            + "_rate_limit', function(keys, args) return 42 end)",
+        true);
+    RateLimiter limiter =
+        backend.rateLimiter(
+            "library-versions",
+            RateLimitConfig.builder().limit(1).timeSource(new ManualTimeSource(1L)).build());
+    assertThat(limiter.tryAcquire("k").allowed()).isTrue();
+    assertThat(limiter.tryAcquire("k").allowed()).isFalse();
+    assertThat(libraryNames()).contains(other, Scripts.DECISIONS.name);
+    Long answer = redis.fcall(other + "_rate_limit", ScriptOutputType.INTEGER, "k");
+    assertThat(answer).isEqualTo(42L);
+  }
+
+  @Test
+  void functionNames_carryTheLibraryName() {
+    assertThat(Scripts.DECISIONS.name).matches("ringtail_[0-9a-f]{16}");
+    assertThat(Scripts.RATE_LIMIT.name()).isEqualTo(Scripts.DECISIONS.name + "_rate_limit");
+    assertThat(Scripts.DECISIONS.code)
+        .startsWith("#!lua name=" + Scripts.DECISIONS.name + "\n")
+        .contains("redis.register_function('" + Scripts.SUM_CAP.name() + "', sum_cap)");
+  }
+
+  private static List<Object> libraryNames() {
+    return redis.functionList().stream().map(l -> l.get("library_name")).toList();
+  }
+}

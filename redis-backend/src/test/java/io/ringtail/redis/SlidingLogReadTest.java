@@ -1,0 +1,113 @@
+package io.ringtail.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.decision.RateDecision;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.redis.testkit.RedisExtension;
+import io.ringtail.redis.testkit.RedisProcess;
+import io.ringtail.testkit.ExactDecisionModels;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The sliding log reads a key's header and its oldest entries, not the whole ring: exact however
+ * many entries leave the window between two decisions (none, a few, more than one read's worth,
+ * all), and a key that fills its ring again after entries left is not rewritten again.
+ */
+@ExtendWith(RedisExtension.class)
+class SlidingLogReadTest {
+  private static final Duration WINDOW = Duration.ofSeconds(1);
+
+  @Test
+  void randomStreams_withManyEntriesLeavingAtOnce_matchTheExactModel(RedisProcess server) {
+    RedisClient client = RedisTestSupport.client();
+    try (StatefulRedisConnection<String, String> connection = client.connect(server.uri())) {
+      RedisBackend backend =
+          RedisBackend.builder(connection).outagePolicy(OutagePolicy.THROW).build();
+      for (int limit : new int[] {17, 50, 200}) {
+        ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+        RateLimiter limiter =
+            backend.rateLimiter(
+                RedisTestSupport.uniqueName("read"),
+                RateLimitConfig.builder()
+                    .limit(limit)
+                    .window(WINDOW)
+                    .idleExpiry(WINDOW.multipliedBy(3))
+                    .timeSource(time)
+                    .build());
+        ExactDecisionModels.RateLimit model = new ExactDecisionModels.RateLimit(limit, WINDOW);
+        SplittableRandom random = new SplittableRandom(7 + limit);
+        long w = WINDOW.toNanos();
+        for (int i = 0; i < 3_000; i++) {
+          int step = random.nextInt(20);
+          if (step < 14) {
+            time.advanceNanos(random.nextLong(w / limit));
+          } else if (step < 18) {
+            // a random share of the window: from a few entries to most of them leave at once
+            time.advanceNanos(random.nextLong(w));
+          } else if (step == 18) {
+            time.advanceNanos(w + random.nextLong(w));
+          }
+          long t = random.nextInt(25) == 0 ? time.nanoTime() - random.nextLong(w) : time.nanoTime();
+          RateDecision expected = model.tryAcquire("k", t);
+          assertThat(limiter.tryAcquire("k", t))
+              .as("operation %d limit %d", i, limit)
+              .isEqualTo(expected);
+        }
+      }
+    } finally {
+      RedisTestSupport.shutdown(client);
+    }
+  }
+
+  @Test
+  void aRingFilledAgainAfterEntriesLeft_isNotRewrittenAgain(RedisProcess server) {
+    RedisClient client = RedisTestSupport.client();
+    try (StatefulRedisConnection<String, String> connection = client.connect(server.uri())) {
+      RedisCommands<String, String> redis = connection.sync();
+      RedisBackend backend =
+          RedisBackend.builder(connection).outagePolicy(OutagePolicy.THROW).build();
+      ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+      int limit = 100;
+      String name = RedisTestSupport.uniqueName("refill");
+      RateLimiter limiter =
+          backend.rateLimiter(
+              name, RateLimitConfig.builder().limit(limit).window(WINDOW).timeSource(time).build());
+      long sets = setCalls(redis);
+      for (int i = 0; i < limit; i++) {
+        assertThat(limiter.tryAcquire("k").allowed()).isTrue();
+        time.advanceNanos(WINDOW.toNanos() / limit);
+      }
+      assertThat(setCalls(redis) - sets)
+          .as("written whole when created and once more when the ring first filled")
+          .isEqualTo(2);
+      long full = setCalls(redis);
+      for (int round = 0; round < 5 * limit; round++) {
+        // one entry left: the ring is full again after this admission
+        assertThat(limiter.tryAcquire("k").allowed()).as("round %d", round).isTrue();
+        assertThat(limiter.tryAcquire("k").allowed()).as("round %d", round).isFalse();
+        time.advanceNanos(WINDOW.toNanos() / limit);
+      }
+      assertThat(setCalls(redis)).as("later laps write entries in place").isEqualTo(full);
+      String key = RedisTestKit.rateLimiterKeys("ringtail", name, "k")[0];
+      assertThat(redis.strlen(key)).isEqualTo(48 + 8L * limit);
+    } finally {
+      RedisTestSupport.shutdown(client);
+    }
+  }
+
+  private static long setCalls(RedisCommands<String, String> redis) {
+    Matcher m = Pattern.compile("cmdstat_set:calls=(\\d+)").matcher(redis.info("commandstats"));
+    return m.find() ? Long.parseLong(m.group(1)) : 0;
+  }
+}
