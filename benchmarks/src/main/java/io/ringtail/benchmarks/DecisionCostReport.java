@@ -14,6 +14,7 @@ import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,13 +26,13 @@ import java.util.function.Supplier;
 
 /**
  * What a Redis decision costs the Redis server, by {@code INFO commandstats} (script calls, {@code
- * FCALL} or {@code EVALSHA}, and their microseconds, reset before each phase) on a fresh {@code redis-server} this report starts on
- * a free port, 1,000 keys at 100 permits per second per key.
+ * FCALL} or {@code EVALSHA}, and their microseconds, reset before each phase) on a fresh {@code
+ * redis-server} this report starts on a free port, 1,000 keys at 100 permits per second per key.
  *
- * <p>Every phase runs twice: from one thread (one call at a time, so the server waits for each and
- * starts it cold) and from 8 threads sharing the connection (calls arrive pipelined and the server
- * stays busy, as it does under a fleet's load). Each time it starts with the floor: a function that
- * only returns a reply, with a decision's arguments. The phases:
+ * <p>Every phase runs from 1, 8 and 64 threads sharing the connection ({@code --threads}): from one
+ * thread the server waits for each call and starts it cold; the more threads, the more calls arrive
+ * pipelined and the server stays busy, as it does under a fleet's load. Each time it starts with
+ * the floor: a function that only returns a reply, with a decision's arguments. The phases:
  *
  * <ol>
  *   <li>sliding-log and bucketed limiter admissions, and denials that Redis answers (each from a
@@ -46,37 +47,62 @@ import java.util.function.Supplier;
  * requests whatever the machine's speed. Prints a markdown table.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
- * io.ringtail.benchmarks.DecisionCostReport [--keys 1000] [--rounds 5]}. A main.
+ * io.ringtail.benchmarks.DecisionCostReport [--keys 1000] [--rounds 5] [--server-cpus 1]}. A main.
+ * With {@code --server-cpus}, the server runs on those CPUs only; with the JVM kept off them
+ * ({@code taskset -c 0 java ...}), the server's times are its own, not shared with the client's
+ * threads, as on a Redis host.
  */
 public final class DecisionCostReport {
   private static final Duration WINDOW = Duration.ofSeconds(1);
   private static final int LIMIT = 100;
-  private static final int THREADS = 8;
+  private static final int FLOOD_THREADS = 8;
 
   private DecisionCostReport() {}
 
   public static void main(String[] args) throws Exception {
     int keys = 1_000;
     int rounds = 5;
+    String serverCpus = null;
+    int[] threads = {1, 8, 64};
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--keys" -> keys = Integer.parseInt(args[++i]);
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--server-cpus" -> serverCpus = args[++i];
+        case "--threads" ->
+            threads = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
     try (RedisProcess server = RedisProcess.start()) {
+      if (serverCpus != null) {
+        pin(server.pid(), serverCpus);
+      }
       RedisClient client = RedisClient.create();
       client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(2)));
       try (StatefulRedisConnection<String, String> connection = client.connect(server.uri())) {
-        run(connection, keys, rounds);
+        run(connection, keys, rounds, threads);
       } finally {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
       }
     }
   }
 
-  private static void run(StatefulRedisConnection<String, String> connection, int keys, int rounds)
+  /** Moves every thread of the server to {@code cpus} ({@code taskset}, Linux). */
+  private static void pin(long pid, String cpus) throws Exception {
+    Process taskset =
+        new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, Long.toString(pid))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    if (taskset.waitFor() != 0) {
+      throw new IllegalStateException("taskset -a -p -c " + cpus + " " + pid + " failed");
+    }
+    System.out.println("redis-server pinned to CPUs " + cpus);
+  }
+
+  private static void run(
+      StatefulRedisConnection<String, String> connection, int keys, int rounds, int[] threadCounts)
       throws Exception {
     RedisCommands<String, String> redis = connection.sync();
     RedisBackend backend =
@@ -98,12 +124,12 @@ public final class DecisionCostReport {
       names[k] = "user-" + k;
     }
     backend.rateLimiter("warm-up", rule).tryAcquire("k");
-    System.out.println(
-        "| phase | threads | decisions | script calls | Redis us per call | note |");
+    System.out.println("| phase | threads | decisions | script calls | Redis us per call | note |");
     System.out.println("|---|---:|---:|---:|---:|---|");
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    int most = Math.max(FLOOD_THREADS, Arrays.stream(threadCounts).max().orElse(1));
+    ExecutorService pool = Executors.newFixedThreadPool(most);
     try {
-      for (int threads : new int[] {1, THREADS}) {
+      for (int threads : threadCounts) {
         Keys each = new Keys(pool, threads, names);
         floor(redis, each, rounds);
         String run = "t" + threads;
@@ -236,7 +262,7 @@ public final class DecisionCostReport {
     AtomicLong allowed = new AtomicLong();
     int perKey = 10 * LIMIT;
     long start = System.nanoTime();
-    new Keys(pool, THREADS, names)
+    new Keys(pool, FLOOD_THREADS, names)
         .each(
             perKey * names.length,
             i -> {
@@ -249,7 +275,7 @@ public final class DecisionCostReport {
     long local = backend.localDenials() - localBefore;
     row(
         "sliding log, flood of 10x the limit",
-        THREADS,
+        FLOOD_THREADS,
         decisions,
         redis,
         String.format(

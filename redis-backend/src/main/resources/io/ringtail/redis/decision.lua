@@ -83,21 +83,28 @@ local TAG = 'rtd1'
 local HEADER_SIZE = 48
 local DENIED, NOTIFIED = 1, 2
 
--- The state at `key`, read up to byte `last` (READ_LAST or HEADER_LAST).
-local function load(key, entry, width, last)
+-- The string at `key` up to byte `last` (READ_LAST or HEADER_LAST), '' if none; an error if it
+-- is not a decision state.
+local function readState(key, last)
   local s = redis.call('GETRANGE', key, '0', last)
   local n = #s
-  if n == 0 then
-    return {key = key, s = s, whole = true, entry = entry, width = width, nh = 0, nl = 0,
-      flags = 0, xh = 0, xl = 0, refreshed = 0}
-  end
-  if n < HEADER_SIZE or string.sub(s, 1, 4) ~= TAG then
+  if n > 0 and (n < HEADER_SIZE or string.sub(s, 1, 4) ~= TAG) then
     -- another program's string (or a layout this script does not know): refuse, change nothing
     error({err = 'WRONGTYPE ' .. key .. ' does not hold a decision state'})
   end
+  return s
+end
+
+-- The state at `key` as a table, read up to byte `last`.
+local function load(key, entry, width, last)
+  local s = readState(key, last)
+  if #s == 0 then
+    return {key = key, s = s, whole = true, entry = entry, width = width, nh = 0, nl = 0,
+      flags = 0, xh = 0, xl = 0, refreshed = 0}
+  end
   local lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = struct.unpack(HEADER, s, 5)
-  return {key = key, s = s, whole = n < tonumber(last) + 1, entry = entry, width = width, lh = lh, ll = ll,
-    nh = nh, nl = nl, flags = flags, head = head, count = count, ring = ring,
+  return {key = key, s = s, whole = last == READ_LAST and #s < READ, entry = entry, width = width,
+    lh = lh, ll = ll, nh = nh, nl = nl, flags = flags, head = head, count = count, ring = ring,
     xh = xh, xl = xl, refreshed = refreshed}
 end
 
@@ -112,13 +119,18 @@ local function opening(keys, args, entry, width, last)
   return load(keys[1], entry, width, last), second, tonumber(args[2]), tonumber(args[3]), tonumber(args[4])
 end
 
--- The fields of the entry at ring slot `slot`.
-local function slotOf(st, slot)
-  local at = HEADER_SIZE + slot * st.width
-  if at + st.width <= #st.s then
-    return struct.unpack(st.entry, st.s, at + 1)
+-- The fields of the entry at ring slot `slot`, from `s` (the string as read) if it holds it.
+local function slotAt(key, s, entry, width, slot)
+  local at = HEADER_SIZE + slot * width
+  if at + width <= #s then
+    return struct.unpack(entry, s, at + 1)
   end
-  return struct.unpack(st.entry, redis.call('GETRANGE', st.key, at, at + st.width - 1))
+  return struct.unpack(entry, redis.call('GETRANGE', key, at, at + width - 1))
+end
+
+-- The fields of the entry at ring slot `slot` of a state.
+local function slotOf(st, slot)
+  return slotAt(st.key, st.s, st.entry, st.width, slot)
 end
 
 -- The fields of the k-th entry held, 0 the oldest.
@@ -148,6 +160,27 @@ local function rewrite(st, entries, ring)
   st.whole, st.head, st.count, st.ring, st.rewritten = true, #entries % ring, #entries, ring, true
 end
 
+-- Writes `header` (and what follows it) and the packed entry `packed` into `slot` if given, in
+-- place; PEXPIRE `ttl` if given.
+local function writeInPlace(key, header, slot, packed, ring, width, ttl)
+  local filled = false
+  if slot then
+    local full = HEADER_SIZE + ring * width
+    -- slots fill in order, so only the last one's first write can complete the string
+    filled = slot == ring - 1 and redis.call('STRLEN', key) < full
+    redis.call('SETRANGE', key, HEADER_SIZE + slot * width, packed)
+  end
+  redis.call('SETRANGE', key, '4', header)
+  if filled then
+    -- the ring just filled: SETRANGE grew the string greedily (up to twice its length), so it is
+    -- written once more at its exact size
+    redis.call('SET', key, redis.call('GET', key), 'KEEPTTL')
+  end
+  if ttl then
+    redis.call('PEXPIRE', key, ttl)
+  end
+end
+
 -- Writes the header, and the packed entry `packed` into `slot` if given. The key expires `ttl`
 -- ms after its last use, less under a second: the TTL is refreshed once per server `second`
 -- (every call without one), so it never runs out sooner than `ttl` - 1 s after a use.
@@ -167,23 +200,9 @@ local function store(st, slot, packed, ttl, second)
     redis.call('SET', st.key, TAG .. header .. body, 'PX', ttl)
     return
   end
-  local filled = false
-  if slot then
-    local full = HEADER_SIZE + st.ring * st.width
-    -- slots fill in order, so only the last one's first write can complete the string
-    filled = slot == st.ring - 1 and redis.call('STRLEN', st.key) < full
-    redis.call('SETRANGE', st.key, HEADER_SIZE + slot * st.width, packed)
-  end
   -- st.tail: bytes that follow the header (the bucketed grid), written with it in one call
-  redis.call('SETRANGE', st.key, '4', st.tail and header .. st.tail or header)
-  if filled then
-    -- the ring just filled: SETRANGE grew the string greedily (up to twice its length), so it is
-    -- written once more at its exact size
-    redis.call('SET', st.key, redis.call('GET', st.key), 'KEEPTTL')
-  end
-  if refresh then
-    redis.call('PEXPIRE', st.key, ttl)
-  end
+  writeInPlace(st.key, st.tail and header .. st.tail or header, slot, packed, st.ring, st.width,
+      refresh and ttl)
 end
 
 -- The time a decision is taken at: the caller's (sh, sl), or the latest decided time if that is
@@ -201,73 +220,48 @@ local function ageOf(st, th, tl, k)
   return offset(th, tl, h, l)
 end
 
--- The first held entry (0 the oldest; count if none) in the window (t - W, t] at (th, tl):
--- ages only grow towards the oldest, so a binary search over O(log n) entries, read in place.
-local function firstInWindow(st, th, tl, w)
-  local s, entry, width, ring = st.s, st.entry, st.width, st.ring
-  local oldest, size = st.head - st.count, #s
-  local lo, hi = 0, st.count
-  while lo < hi do
-    local mid = math.floor((lo + hi) / 2)
-    local slot = (oldest + mid) % ring
-    local at = HEADER_SIZE + slot * width
-    local h, l
-    if at + width <= size then
-      h, l = struct.unpack(entry, s, at + 1)
-    else
-      h, l = slotOf(st, slot)
-    end
-    if offset(th, tl, h, l) < w then
-      hi = mid
-    else
-      lo = mid + 1
-    end
-  end
-  return lo
-end
-
--- `n` entries from ring slot `slot` (not past the ring's end), as one string.
-local function entriesAt(st, slot, n)
-  local at = HEADER_SIZE + slot * st.width
-  if at + n * st.width <= #st.s then
-    return string.sub(st.s, at + 1, at + n * st.width)
-  end
-  return redis.call('GETRANGE', st.key, at, at + n * st.width - 1)
-end
-
--- firstInWindow for a state read up to its header: entries leave the window oldest first, so
--- between two decisions a few leave; one GETRANGE of the oldest CHUNK entries finds the first in
--- the window among them, and only when all of them left does a search read O(log n) more. Also
--- that entry's time (nil if none is in the window).
+-- The first held entry (0 the oldest; count if none) in the window (t - W, t] at (th, tl), and
+-- its fields (none if none is), for the ring (head, count, ring) at `key`, read as `s`. Entries
+-- leave the window oldest first, so between two decisions a few leave: one GETRANGE of the oldest
+-- CHUNK entries finds it among them, and only when all of them left does a binary search read
+-- O(log n) more.
 local CHUNK = 16
-local function firstLive(st, th, tl, w)
-  local count, width = st.count, st.width
+local function firstLive(key, s, entry, width, head, count, ring, th, tl, w)
   if count == 0 then
     return 0
   end
-  local oldest = (st.head - count) % st.ring
-  local n = math.min(count, CHUNK, st.ring - oldest)
-  local c = entriesAt(st, oldest, n)
+  local oldest = (head - count) % ring
+  local n = math.min(count, CHUNK, ring - oldest)
+  local at = HEADER_SIZE + oldest * width
+  local c
+  if at + n * width <= #s then
+    c = string.sub(s, at + 1, at + n * width)
+  else
+    c = redis.call('GETRANGE', key, at, at + n * width - 1)
+  end
   for k = 0, n - 1 do
-    local h, l = struct.unpack(st.entry, c, k * width + 1)
+    local h, l = struct.unpack(entry, c, k * width + 1)
     if offset(th, tl, h, l) < w then
-      return k, h, l
+      return k, struct.unpack(entry, c, k * width + 1)
     end
   end
-  if n == count or ageOf(st, th, tl, count - 1) >= w then
+  local function age(k)
+    local h, l = slotAt(key, s, entry, width, (oldest + k) % ring)
+    return offset(th, tl, h, l)
+  end
+  if n == count or age(count - 1) >= w then
     return count
   end
   local lo, hi = n, count - 1
   while lo < hi do
     local mid = math.floor((lo + hi) / 2)
-    if ageOf(st, th, tl, mid) < w then
+    if age(mid) < w then
       hi = mid
     else
       lo = mid + 1
     end
   end
-  local h, l = entryOf(st, lo)
-  return lo, h, l
+  return lo, slotAt(key, s, entry, width, (oldest + lo) % ring)
 end
 
 -- Whether a decision tells the listener: an `event` (a first denial, a crossing) at least
@@ -276,23 +270,31 @@ local function notifies(event, since, cooldown)
   return event and ((not since) or since >= cooldown)
 end
 
--- The tail of the ring-state decisions at time (th, tl): the denied flag and the notification
--- (a denial after a decision that was not one), into the header. Returns 1 to notify, else 0.
-local function decided(st, allowed, th, tl, cooldown)
+-- The tail of the ring-state decisions at time (th, tl) on a header's flags and last notified
+-- time: the denied flag and the notification (a denial after a decision that was not one).
+-- Returns 1 to notify (else 0), the new flags and notified time.
+local function noted(flags, nh, nl, allowed, th, tl, cooldown)
   local since = nil
-  if st.flags % 4 >= NOTIFIED then
-    since = offset(th, tl, st.nh, st.nl)
+  if flags % 4 >= NOTIFIED then
+    since = offset(th, tl, nh, nl)
   end
-  local notify = notifies((not allowed) and st.flags % 2 ~= DENIED, since, cooldown)
-  local flags = st.flags - st.flags % 4 + (allowed and 0 or DENIED)
+  local notify = notifies((not allowed) and flags % 2 ~= DENIED, since, cooldown)
+  flags = flags - flags % 4 + (allowed and 0 or DENIED)
   if notify then
-    st.nh, st.nl = th, tl
+    nh, nl = th, tl
   end
   if notify or since then
     flags = flags + NOTIFIED
   end
-  st.lh, st.ll, st.flags = th, tl, flags
-  return notify and 1 or 0
+  return notify and 1 or 0, flags, nh, nl
+end
+
+-- noted() into a state, which is then decided at (th, tl).
+local function decided(st, allowed, th, tl, cooldown)
+  local notify
+  notify, st.flags, st.nh, st.nl = noted(st.flags, st.nh, st.nl, allowed, th, tl, cooldown)
+  st.lh, st.ll = th, tl
+  return notify
 end
 
 -- The one reply of every decision script (DecisionReply): verdict (1 allowed, 0 denied; the

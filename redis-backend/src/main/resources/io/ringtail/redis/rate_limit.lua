@@ -11,46 +11,70 @@
 -- Evicts by the count: entries that left the window stop being held, and later admissions
 -- overwrite their slots.
 local TIME = '>I4I4'
-local st, second, sh, sl, w = opening(KEYS, ARGV, TIME, 8, HEADER_LAST)
-if not st then
+local key = KEYS[1]
+local late, second = pastDeadline(ARGV[1])
+if late then
   return LATE
 end
-local limit = tonumber(ARGV[5])
-local th, tl = decisionTime(st, sh, sl)
-if not st.lh then
-  rewrite(st, {}, limit)
-elseif st.ring ~= limit then
-  -- a new limit: the newest `limit` times are all it can need
-  local held, kept = heldEntries(st), {}
-  for k = math.max(1, #held - limit + 1), #held do
-    kept[#kept + 1] = held[k]
+local sh, sl, w, limit = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+-- the hot path keeps the header in locals; a new key or a new limit goes through a state table
+local s = readState(key, HEADER_LAST)
+local st = nil
+local lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed
+if #s > 0 then
+  lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = struct.unpack(HEADER, s, 5)
+end
+if #s == 0 or ring ~= limit then
+  st = load(key, TIME, 8, READ_LAST)
+  if not st.lh then
+    rewrite(st, {}, limit)
+  else
+    -- a new limit: the newest `limit` times are all it can need
+    local held, kept = heldEntries(st), {}
+    for k = math.max(1, #held - limit + 1), #held do
+      kept[#kept + 1] = held[k]
+    end
+    rewrite(st, kept, limit)
   end
-  rewrite(st, kept, limit)
+  s, lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = st.s, st.lh, st.ll, st.nh,
+      st.nl, st.flags, st.head, st.count, st.ring, st.xh, st.xl, st.refreshed
+end
+local th, tl = sh, sl
+if lh and offset(sh, sl, lh, ll) < 0 then
+  th, tl = lh, ll
 end
 
-local first, fh, fl = firstLive(st, th, tl, w)
+local first, fh, fl = firstLive(key, s, TIME, 8, head, count, ring, th, tl, w)
 -- the entries before the first in the window are out of every later one: no longer held
-st.count = st.count - first
-local inWindow = st.count
+count = count - first
+local inWindow = count
 local allowed = inWindow < limit
 local retry = 0
 if inWindow + 1 >= limit then
   -- full once this request counts: room comes when the oldest in the window leaves
   retry = w - (fh and offset(th, tl, fh, fl) or 0)
 end
-local slot = nil
+local slot, packed = nil, nil
 if allowed then
   inWindow = inWindow + 1
-  slot = st.head
-  st.head = (st.head + 1) % st.ring
-  st.count = math.min(st.count + 1, st.ring)
+  slot, packed = head, struct.pack(TIME, th, tl)
+  head = (head + 1) % ring
+  count = count + 1
 end
 local remaining = limit - inWindow
 if remaining > 0 then
   retry = 0
 end
-local notify = decided(st, allowed, th, tl, tonumber(ARGV[7]))
-store(st, slot, allowed and struct.pack(TIME, th, tl) or nil, ARGV[6], second)
+local notify
+notify, flags, nh, nl = noted(flags, nh, nl, allowed, th, tl, tonumber(ARGV[7]))
+if st then
+  st.lh, st.ll, st.nh, st.nl, st.flags, st.head, st.count = th, tl, nh, nl, flags, head, count
+  store(st, slot, packed, ARGV[6], second)
+else
+  local refresh = second == nil or second ~= refreshed
+  writeInPlace(key, struct.pack(HEADER, th, tl, nh, nl, flags, head, count, ring, xh, xl,
+      second or refreshed), slot, packed, ring, 8, refresh and ARGV[6])
+end
 local untilFromSent = -1
 local ahead = offset(th, tl, sh, sl)
 if not allowed and ahead < w then

@@ -8,10 +8,11 @@
 --       7 is 'X' if it alone exceeds the cap), 9 max entries kept, 10 ttl ms,
 --       11 listener cooldown ns.
 -- Replies (decision.lua): allowed, notify, total units, retry-after ns or -1 (none), frees-in ns.
--- Evicts nothing: expired entries stop counting by the running totals and are overwritten by
--- later amounts; every call reads O(log n) entries, the retry-after by a binary search.
+-- Evicts by the count: entries that left the window stop being held, and later amounts overwrite
+-- their slots. A call reads the header and the oldest entries (firstLive); a denial's retry-after
+-- is a binary search over the whole ring, read once.
 local ENTRY = '>I4I4I4I4'
-local st, second, sh, sl, w = opening(KEYS, ARGV, ENTRY, 16, READ_LAST)
+local st, second, sh, sl, w = opening(KEYS, ARGV, ENTRY, 16, HEADER_LAST)
 if not st then
   return LATE
 end
@@ -39,8 +40,13 @@ local th, tl = decisionTime(st, sh, sl)
 if not st.lh then
   rewrite(st, {}, max)
 end
-local lo = firstInWindow(st, th, tl, w)
-if st.ring ~= max then
+local lo, fh, fl, fbh, fbl =
+  firstLive(st.key, st.s, st.entry, st.width, st.head, st.count, st.ring, th, tl, w)
+if st.ring == max then
+  -- the entries before the first in the window are out of every later one: no longer held
+  st.count = st.count - lo
+  lo = 0
+else
   -- a new capacity: keep the newest entries; the oldest kept takes the running total before
   -- every one dropped in the window (they leave with it: later, never early)
   local held, kept = heldEntries(st), {}
@@ -55,10 +61,10 @@ if st.ring ~= max then
   rewrite(st, kept, max)
   lo = 0
 end
-local held = st.count - lo
+local held = st.count
 local bh, bl = st.xh, st.xl
 if held > 0 then
-  bh, bl = beforeOf(lo)
+  bh, bl = fbh, fbl
 end
 local toh, tol = minus(st.xh, st.xl, bh, bl)
 -- the total with the amount: below 2^64, both being at most the cap
@@ -69,12 +75,16 @@ local allowed = (not exceeds) and atMost(nh, nl, ch, cl)
 -- whose leaving makes room for the amount have left
 local frees = 0
 if held > 0 then
-  frees = w - ageOf(st, th, tl, lo)
+  frees = w - offset(th, tl, fh, fl)
 end
 local retry = 0
 if exceeds then
   retry = -1
 elseif not allowed then
+  if not st.whole then
+    -- the search reads entries anywhere in the ring: one read of it all
+    st.s, st.whole = redis.call('GET', st.key), true
+  end
   local needh, needl = minus(nh, nl, ch, cl)
   local function enough(k)
     local h, l = afterOf(k)

@@ -9,9 +9,13 @@ import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.RateDecision;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
+import io.ringtail.decision.SumCap;
+import io.ringtail.decision.SumCapConfig;
+import io.ringtail.decision.SumDecision;
 import io.ringtail.redis.testkit.RedisExtension;
 import io.ringtail.redis.testkit.RedisProcess;
 import io.ringtail.testkit.ExactDecisionModels;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
@@ -20,9 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The sliding log reads a key's header and its oldest entries, not the whole ring: exact however
- * many entries leave the window between two decisions (none, a few, more than one read's worth,
- * all), and a key that fills its ring again after entries left is not rewritten again.
+ * The sliding log and the sum cap read a key's header and its oldest entries, not the whole ring:
+ * exact however many entries leave the window between two decisions (none, a few, more than one
+ * read's worth, all), and a key that fills its ring again after entries left is not rewritten
+ * again.
  */
 @ExtendWith(RedisExtension.class)
 class SlidingLogReadTest {
@@ -64,6 +69,48 @@ class SlidingLogReadTest {
               .as("operation %d limit %d", i, limit)
               .isEqualTo(expected);
         }
+      }
+    } finally {
+      RedisTestSupport.shutdown(client);
+    }
+  }
+
+  @Test
+  void sumCapRandomStreams_withManyEntriesLeavingAtOnce_matchTheExactModel(RedisProcess server) {
+    RedisClient client = RedisTestSupport.client();
+    try (StatefulRedisConnection<String, String> connection = client.connect(server.uri())) {
+      RedisBackend backend =
+          RedisBackend.builder(connection).outagePolicy(OutagePolicy.THROW).build();
+      BigDecimal capValue = new BigDecimal("100.00");
+      ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+      SumCap cap =
+          backend.sumCap(
+              RedisTestSupport.uniqueName("read-sum"),
+              SumCapConfig.builder()
+                  .cap(capValue)
+                  .window(WINDOW)
+                  .idleExpiry(WINDOW.multipliedBy(3))
+                  .timeSource(time)
+                  .build());
+      ExactDecisionModels.Sum model = new ExactDecisionModels.Sum(capValue, WINDOW, 2);
+      SplittableRandom random = new SplittableRandom(11);
+      long w = WINDOW.toNanos();
+      for (int i = 0; i < 3_000; i++) {
+        int step = random.nextInt(20);
+        if (step < 14) {
+          time.advanceNanos(random.nextLong(w / 200));
+        } else if (step < 18) {
+          time.advanceNanos(random.nextLong(w));
+        } else if (step == 18) {
+          time.advanceNanos(w + random.nextLong(w));
+        }
+        long t = random.nextInt(25) == 0 ? time.nanoTime() - random.nextLong(w) : time.nanoTime();
+        // mostly cents, so that hundreds of entries are held; now and then a large amount
+        BigDecimal amount =
+            BigDecimal.valueOf(
+                random.nextInt(10) == 0 ? random.nextInt(5_000) : random.nextInt(60), 2);
+        SumDecision expected = model.tryAdd("k", amount, t);
+        assertThat(cap.tryAdd("k", amount, t)).as("operation %d", i).isEqualTo(expected);
       }
     } finally {
       RedisTestSupport.shutdown(client);
