@@ -10,12 +10,15 @@
 -- Replies (decision.lua): allowed, notify, total units, retry-after ns or -1 (none), frees-in ns.
 -- Evicts by the count: entries that left the window stop being held, and later amounts overwrite
 -- their slots. A call reads the header and the oldest entries (firstLive); a denial's retry-after
--- is a binary search over the whole ring, read once.
+-- is a binary search over the held entries (a small ring read at once). The hot path keeps the header in locals; a
+-- new key or a new capacity goes through a state table.
 local ENTRY = '>I4I4I4I4'
-local st, second, sh, sl, w = opening(KEYS, ARGV, ENTRY, 16, HEADER_LAST)
-if not st then
+local key = KEYS[1]
+local late, second = pastDeadline(ARGV[1])
+if late then
   return LATE
 end
+local sh, sl, w = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local ch, cl = tonumber(ARGV[5]), tonumber(ARGV[6])
 local exceeds = ARGV[7] == 'X'
 local ah, al = 0, 0
@@ -23,53 +26,63 @@ if not exceeds then
   ah, al = tonumber(ARGV[7]), tonumber(ARGV[8])
 end
 local max = tonumber(ARGV[9])
+local s = readState(key, HEADER_LAST)
+local st = nil
+local lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed
+if #s > 0 then
+  lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = struct.unpack(HEADER, s, 5)
+end
+local th, tl = sh, sl
+if lh and offset(sh, sl, lh, ll) < 0 then
+  th, tl = lh, ll
+end
+if #s == 0 or ring ~= max then
+  st = load(key, ENTRY, 16, READ_LAST)
+  if not st.lh then
+    rewrite(st, {}, max)
+  else
+    -- a new capacity: keep the newest entries in the window; the oldest kept takes the running
+    -- total before every one dropped in the window (they leave with it: later, never early)
+    local lo, _, _, fbh, fbl =
+      firstLive(key, st.s, ENTRY, 16, st.head, st.count, st.ring, th, tl, w)
+    local held, kept = heldEntries(st), {}
+    for k = math.max(lo + 1, #held - max + 1), #held do
+      kept[#kept + 1] = held[k]
+    end
+    if #kept > 0 then
+      local h, l = struct.unpack(ENTRY, kept[1])
+      kept[1] = struct.pack(ENTRY, h, l, fbh, fbl)
+    end
+    rewrite(st, kept, max)
+  end
+  s, nh, nl, flags, head, count, ring, xh, xl, refreshed =
+    st.s, st.nh, st.nl, st.flags, st.head, st.count, st.ring, st.xh, st.xl, st.refreshed
+end
 
+local lo, fh, fl, bh, bl = firstLive(key, s, ENTRY, 16, head, count, ring, th, tl, w)
+-- the entries before the first in the window are out of every later one: no longer held
+count = count - lo
+local held = count
+if held == 0 then
+  bh, bl = xh, xl
+end
+-- the total in the window, and with the amount: below 2^64, both being at most the cap
+local toh, tol = minus(xh, xl, bh, bl)
+local wh, wl = sum(toh, tol, ah, al)
+local allowed = (not exceeds) and atMost(wh, wl, ch, cl)
+
+-- the running total before the k-th held entry (0 the oldest), and after it: the next one's
+-- before, or the key's
 local function beforeOf(k)
-  local _, _, h, l = entryOf(st, k)
+  local _, _, h, l = slotAt(key, s, ENTRY, 16, (head - count + k) % ring)
   return h, l
 end
--- the running total after the k-th entry: the next one's before, or the key's
 local function afterOf(k)
-  if k + 1 < st.count then
+  if k + 1 < count then
     return beforeOf(k + 1)
   end
-  return st.xh, st.xl
+  return xh, xl
 end
-
-local th, tl = decisionTime(st, sh, sl)
-if not st.lh then
-  rewrite(st, {}, max)
-end
-local lo, fh, fl, fbh, fbl =
-  firstLive(st.key, st.s, st.entry, st.width, st.head, st.count, st.ring, th, tl, w)
-if st.ring == max then
-  -- the entries before the first in the window are out of every later one: no longer held
-  st.count = st.count - lo
-  lo = 0
-else
-  -- a new capacity: keep the newest entries; the oldest kept takes the running total before
-  -- every one dropped in the window (they leave with it: later, never early)
-  local held, kept = heldEntries(st), {}
-  for k = math.max(lo + 1, #held - max + 1), #held do
-    kept[#kept + 1] = held[k]
-  end
-  if #kept > 0 then
-    local bh, bl = beforeOf(lo)
-    local h, l = struct.unpack(ENTRY, kept[1])
-    kept[1] = struct.pack(ENTRY, h, l, bh, bl)
-  end
-  rewrite(st, kept, max)
-  lo = 0
-end
-local held = st.count
-local bh, bl = st.xh, st.xl
-if held > 0 then
-  bh, bl = fbh, fbl
-end
-local toh, tol = minus(st.xh, st.xl, bh, bl)
--- the total with the amount: below 2^64, both being at most the cap
-local nh, nl = sum(toh, tol, ah, al)
-local allowed = (not exceeds) and atMost(nh, nl, ch, cl)
 
 -- frees-in: when the oldest entry in the window leaves; retry-after: when the oldest entries
 -- whose leaving makes room for the amount have left
@@ -81,51 +94,68 @@ local retry = 0
 if exceeds then
   retry = -1
 elseif not allowed then
-  if not st.whole then
-    -- the search reads entries anywhere in the ring: one read of it all
-    st.s, st.whole = redis.call('GET', st.key), true
-  end
-  local needh, needl = minus(nh, nl, ch, cl)
+  local needh, needl = minus(wh, wl, ch, cl)
   local function enough(k)
     local h, l = afterOf(k)
     local fh, fl = minus(h, l, bh, bl)
     return atMost(needh, needl, fh, fl)
   end
-  local a, b = lo, st.count - 1
-  while a < b do
-    local mid = math.floor((a + b) / 2)
-    if enough(mid) then
-      b = mid
-    else
-      a = mid + 1
+  -- most often the oldest entry frees enough; else a binary search over the held entries
+  local a, b = 0, count - 1
+  if not enough(0) then
+    if #s <= HEADER_SIZE and HEADER_SIZE + ring * 16 <= READ then
+      -- one read of a small ring, else one read of an entry per step
+      s = redis.call('GET', key)
+    end
+    a = 1
+    while a < b do
+      local mid = math.floor((a + b) / 2)
+      if enough(mid) then
+        b = mid
+      else
+        a = mid + 1
+      end
     end
   end
-  retry = w - ageOf(st, th, tl, a)
+  local h, l = slotAt(key, s, ENTRY, 16, (head - count + a) % ring)
+  retry = w - offset(th, tl, h, l)
 end
 
 local slot, packed = nil, nil
 if allowed and (ah > 0 or al > 0) then
-  local xh, xl = st.xh, st.xl
-  st.xh, st.xl = sum(xh, xl, ah, al)
-  if held >= st.ring then
+  local oh, ol = xh, xl
+  xh, xl = sum(xh, xl, ah, al)
+  if held >= ring then
     -- full: the amount joins the newest entry, which moves to this time (the cap stays exact)
-    slot = (st.head - 1) % st.ring
-    local _, _, h, l = slotOf(st, slot)
+    slot = (head - 1) % ring
+    local _, _, h, l = slotAt(key, s, ENTRY, 16, slot)
     packed = struct.pack(ENTRY, th, tl, h, l)
     if held == 1 then
       frees = w
     end
   else
-    slot = st.head
-    packed = struct.pack(ENTRY, th, tl, xh, xl)
-    st.head = (st.head + 1) % st.ring
-    st.count = math.min(st.count + 1, st.ring)
+    slot = head
+    packed = struct.pack(ENTRY, th, tl, oh, ol)
+    head = (head + 1) % ring
+    count = count + 1
     if held == 0 then
       frees = w
     end
   end
 end
-local total = allowed and {nh, nl} or {toh, tol}
-local notify = decided(st, allowed, th, tl, tonumber(ARGV[11]))
-store(st, slot, packed, ARGV[10], second)
-return reply(allowed and 1 or 0, notify, total[1], total[2], retry, frees)
+local rh, rl = toh, tol
+if allowed then
+  rh, rl = wh, wl
+end
+local notify
+notify, flags, nh, nl = noted(flags, nh, nl, allowed, th, tl, tonumber(ARGV[11]))
+if st then
+  st.lh, st.ll, st.nh, st.nl, st.flags, st.head, st.count, st.xh, st.xl =
+    th, tl, nh, nl, flags, head, count, xh, xl
+  store(st, slot, packed, ARGV[10], second)
+else
+  local refresh = second == nil or second ~= refreshed
+  writeInPlace(key, struct.pack(HEADER, th, tl, nh, nl, flags, head, count, ring, xh, xl,
+      second or refreshed), slot, packed, ring, 16, refresh and ARGV[10])
+end
+return reply(allowed and 1 or 0, notify, rh, rl, retry, frees)
