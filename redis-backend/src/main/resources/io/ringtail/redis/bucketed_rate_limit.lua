@@ -15,17 +15,14 @@ local st, second, th, tl, w = opening(KEYS, ARGV, COUNT, 4, READ_LAST)
 if not st then
   return LATE
 end
-local GRID = '>' .. string.rep('I4', N)
-local counts = {}
+-- the 17 counts, counts[i + 1] the bucket at slot i
+local GRID = '>I4I4I4I4I4I4I4I4I4I4I4I4I4I4I4I4I4'
+local counts
 if st.lh then
-  local held = {struct.unpack(GRID, st.s, HEADER_SIZE + 1)}
-  for i = 0, N - 1 do
-    counts[i] = held[i + 1]
-  end
+  counts = {struct.unpack(GRID, st.s, HEADER_SIZE + 1)}
+  counts[N + 1] = nil
 else
-  for i = 0, N - 1 do
-    counts[i] = 0
-  end
+  counts = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 end
 local head = st.head or 0
 local notified = nil
@@ -41,9 +38,7 @@ if st.lh then
   local steps = math.floor(t / g)
   if steps >= N then
     -- nothing counted is left: the grid starts again at this time
-    for i = 0, N - 1 do
-      counts[i] = 0
-    end
+    counts = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
     head = 0
     if notified then
       notified = notified - t
@@ -52,7 +47,7 @@ if st.lh then
   elseif steps > 0 then
     for _ = 1, steps do
       head = (head + 1) % N
-      counts[head] = 0
+      counts[head + 1] = 0
     end
     local adv = steps * g
     nh, nl = plus(sh, sl, adv)
@@ -72,12 +67,12 @@ local reach = w + g - 1
 local held = 0
 for i = 0, N - 1 do
   if t + i * g < reach then
-    held = held + counts[(head - i) % N]
+    held = held + counts[(head - i) % N + 1]
   end
 end
 local allowed = held < limit
 if allowed then
-  counts[head] = counts[head] + 1
+  counts[head + 1] = counts[head + 1] + 1
   held = held + 1
 end
 local remaining = limit - held
@@ -86,7 +81,7 @@ if remaining == 0 then
   local excess, freed = held - limit + 1, 0
   for i = N - 1, 0, -1 do
     if t + i * g < reach then
-      freed = freed + counts[(head - i) % N]
+      freed = freed + counts[(head - i) % N + 1]
       if freed >= excess then
         retry = reach - i * g - t
         break
@@ -101,7 +96,7 @@ if notify then
   notified = t
 end
 -- the whole grid is written back (68 bytes) with the header: the shift may have cleared any bucket
-local grid = struct.pack(GRID, unpack(counts, 0, N - 1))
+local grid = struct.pack(GRID, unpack(counts, 1, N))
 if st.lh and st.ring == N then
   st.tail = grid
 else

@@ -71,19 +71,6 @@ local toh, tol = minus(xh, xl, bh, bl)
 local wh, wl = sum(toh, tol, ah, al)
 local allowed = (not exceeds) and atMost(wh, wl, ch, cl)
 
--- the running total before the k-th held entry (0 the oldest), and after it: the next one's
--- before, or the key's
-local function beforeOf(k)
-  local _, _, h, l = slotAt(key, s, ENTRY, 16, (head - count + k) % ring)
-  return h, l
-end
-local function afterOf(k)
-  if k + 1 < count then
-    return beforeOf(k + 1)
-  end
-  return xh, xl
-end
-
 -- frees-in: when the oldest entry in the window leaves; retry-after: when the oldest entries
 -- whose leaving makes room for the amount have left
 local frees = 0
@@ -95,8 +82,14 @@ if exceeds then
   retry = -1
 elseif not allowed then
   local needh, needl = minus(wh, wl, ch, cl)
+  -- whether the k-th held entry (0 the oldest) and those before it free enough: the running
+  -- total after it (the next one's before, or the key's) less the one before the oldest
   local function enough(k)
-    local h, l = afterOf(k)
+    local h, l = xh, xl
+    if k + 1 < count then
+      local _
+      _, _, h, l = slotAt(key, s, ENTRY, 16, (head - count + k + 1) % ring)
+    end
     local fh, fl = minus(h, l, bh, bl)
     return atMost(needh, needl, fh, fl)
   end
