@@ -76,7 +76,7 @@ public final class DecisionCostReport {
     }
     try (RedisProcess server = RedisProcess.start()) {
       if (serverCpus != null) {
-        pin(server.pid(), serverCpus);
+        Report.pin(server.pid(), serverCpus);
       }
       RedisClient client = RedisClient.create();
       client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(2)));
@@ -86,19 +86,6 @@ public final class DecisionCostReport {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
       }
     }
-  }
-
-  /** Moves every thread of the server to {@code cpus} ({@code taskset}, Linux). */
-  private static void pin(long pid, String cpus) throws Exception {
-    Process taskset =
-        new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, Long.toString(pid))
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    if (taskset.waitFor() != 0) {
-      throw new IllegalStateException("taskset -a -p -c " + cpus + " " + pid + " failed");
-    }
-    System.out.println("redis-server pinned to CPUs " + cpus);
   }
 
   private static void run(

@@ -80,14 +80,16 @@ public final class RedisLimiterReport {
     Path out = Path.of("benchmarks/target/redis-limiters.md");
     List<Path> docs = new ArrayList<>();
     double seconds = 3;
+    String serverCpus = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--out" -> out = Path.of(args[++i]);
         case "--docs" -> docs.add(Path.of(args[++i]));
         case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+        case "--server-cpus" -> serverCpus = args[++i];
         default ->
             throw new IllegalArgumentException(
-                "argument must be --out, --docs or --seconds, but was " + args[i]);
+                "argument must be --out, --docs, --seconds or --server-cpus, but was " + args[i]);
       }
     }
     long started = System.nanoTime();
@@ -105,6 +107,9 @@ public final class RedisLimiterReport {
     StringBuilder admission = new StringBuilder();
     String version;
     try (RedisProcess server = RedisProcess.start()) {
+      if (serverCpus != null) {
+        Report.pin(server.pid(), serverCpus);
+      }
       RedisClient admin = RedisClient.create();
       try (StatefulRedisConnection<String, String> connection = admin.connect(server.uri())) {
         RedisCommands<String, String> redis = connection.sync();
@@ -251,21 +256,24 @@ public final class RedisLimiterReport {
         .append("| --- | --- | ---: | ---: |\n")
         .append(admission)
         .append('\n');
-    Runtime rt = Runtime.getRuntime();
     md.append(
         Report.fmt(
-            "Machine: %d cores, %s %s, Redis %s (server and clients on the same machine); load average "
+            "Machine: %d cores, %s %s, Redis %s (server and clients on the same machine%s); load average "
                 + "%s at the start, %s at the end. Run %s, %d s; %.0f s per throughput phase after a warm-up that "
-                + "touches every key. Command: `benchmarks/redis-limiters.sh`.%n",
-            rt.availableProcessors(),
+                + "touches every key. Command: `benchmarks/redis-limiters.sh%s`.%n",
+            Report.cores(),
             System.getProperty("java.vm.name"),
             System.getProperty("java.vm.version"),
             version,
+            serverCpus == null
+                ? ""
+                : ", the server on CPUs " + serverCpus + " and the clients off them",
             loadAtStart,
             Report.loadAverage(),
             Instant.now().truncatedTo(ChronoUnit.MINUTES),
             TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
-            seconds));
+            seconds,
+            serverCpus == null ? "" : " --server-cpus " + serverCpus));
 
     String markdown = md.toString();
     Files.createDirectories(out.toAbsolutePath().getParent());

@@ -517,6 +517,17 @@ public final class Report {
     return md.toString();
   }
 
+  /** The machine's CPUs (not only those this JVM may run on). */
+  static long cores() {
+    try {
+      return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+          .filter(l -> l.startsWith("processor"))
+          .count();
+    } catch (IOException e) {
+      return Runtime.getRuntime().availableProcessors();
+    }
+  }
+
   static String loadAverage() {
     try {
       return Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0];
@@ -624,6 +635,23 @@ public final class Report {
 
   static String count(int n) {
     return n >= 1_000_000 ? n / 1_000_000 + "M" : n >= 1000 ? n / 1000 + "k" : Integer.toString(n);
+  }
+
+  /**
+   * Moves every thread of process {@code pid} (a redis-server a report started) to {@code cpus}
+   * ({@code taskset}, Linux): with the JVM kept off them ({@code taskset -c 0 java ...}), the
+   * server's times are its own, not shared with the clients' threads, as on a Redis host.
+   */
+  static void pin(long pid, String cpus) throws IOException, InterruptedException {
+    Process taskset =
+        new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, Long.toString(pid))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    if (taskset.waitFor() != 0) {
+      throw new IllegalStateException("taskset -a -p -c " + cpus + " " + pid + " failed");
+    }
+    System.out.println("redis-server pinned to CPUs " + cpus);
   }
 
   static String fmt(String format, Object... args) {

@@ -11,12 +11,13 @@
  * io.ringtail.decision.ThresholdDetector}, {@link io.ringtail.decision.RateLimiter} and {@link
  * io.ringtail.decision.SumCap}, with the same semantics as the in-process ones.
  *
- * <p>Every operation is one atomic script run by EVALSHA (re-sent with EVAL on NOSCRIPT); every key
- * of one raw window, one histogram bucket or one decision key shares a hash tag; every write
- * refreshes a TTL just past the window. Calls are bounded by a timeout and guarded by a circuit
- * breaker: recording buffers and replays idempotently, decisions answer by an {@link
- * io.ringtail.redis.OutagePolicy} (a decision script that reaches Redis after its caller was
- * answered changes nothing), errors retrying cannot fix throw {@link
+ * <p>Every operation is one atomic script: run by EVALSHA (re-sent with EVAL on NOSCRIPT), or for
+ * the rate limiters and the sum cap a function of one library run by FCALL (the library loaded
+ * where it is missing); every key of one raw window, one histogram bucket or one decision key
+ * shares a hash tag; every write refreshes a TTL just past the window. Calls are bounded by a
+ * timeout and guarded by a circuit breaker: recording buffers and replays idempotently, decisions
+ * answer by an {@link io.ringtail.redis.OutagePolicy} (a decision script that reaches Redis after
+ * its caller was answered changes nothing), errors retrying cannot fix throw {@link
  * io.ringtail.redis.RedisRejectedException} at once, and what could not be kept is counted ({@link
  * io.ringtail.redis.RedisWindowStats}, {@link io.ringtail.redis.DecisionOutageStats}). No thread is
  * started.

@@ -2,39 +2,46 @@
 -- admitted requests counted by sub-window of width g in a ring of 17 counters, whatever the limit.
 -- KEYS: 1 state (decision.lua; extra: the start of the newest bucket, as time halves; head: its
 --       slot): a ring of 17 counts (4 bytes each) by bucket, written back whole, with the header,
---       on every call.
+--       on every call. The header is kept in locals (no state table).
 -- ARGV: 1 deadline (server microseconds, '' for none), 2 and 3 the time's halves, 4 window ns
 --       (at most 2^51), 5 bucket width g ns, 6 limit, 7 ttl ms, 8 listener cooldown ns.
 -- Replies (decision.lua): allowed, notify, remaining, retry-after ns, and the ns from the
 -- caller's time to the time denials last until (-1 if not denied or not expressible).
 -- Evicts by the grid: a bucket is cleared when the grid's start passes it.
 -- A bucket counts while any request it may hold is in the window: t - start < W + g - 1.
-local N, COUNT = 17, '>I4'
-local g, limit = tonumber(ARGV[5]), tonumber(ARGV[6])
-local st, second, th, tl, w = opening(KEYS, ARGV, COUNT, 4, READ_LAST)
-if not st then
+local N = 17
+local key = KEYS[1]
+local late, second = pastDeadline(ARGV[1])
+if late then
   return LATE
 end
--- the 17 counts, counts[i + 1] the bucket at slot i
+local th, tl, w = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local g, limit = tonumber(ARGV[5]), tonumber(ARGV[6])
+-- the header as read (o: old), and the 17 counts, counts[i + 1] the bucket at slot i
 local GRID = '>I4I4I4I4I4I4I4I4I4I4I4I4I4I4I4I4I4'
+local s = readState(key, READ_LAST)
+local known = #s > 0
+local olh, oll, onh, onl, oflags, head, ocount, oring, oxh, oxl, refreshed
 local counts
-if st.lh then
-  counts = {struct.unpack(GRID, st.s, HEADER_SIZE + 1)}
+if known then
+  olh, oll, onh, onl, oflags, head, ocount, oring, oxh, oxl, refreshed =
+    struct.unpack(HEADER, s, 5)
+  counts = {struct.unpack(GRID, s, HEADER_SIZE + 1)}
   counts[N + 1] = nil
 else
+  oflags, head, onh, onl = 0, 0, 0, 0
   counts = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 end
-local head = st.head or 0
 local notified = nil
 local nh, nl = th, tl
 local sent, t = 0, 0
-if st.lh then
-  local sh, sl = st.xh, st.xl
-  if st.flags % 4 >= NOTIFIED then
-    notified = offset(st.nh, st.nl, sh, sl)
+if known then
+  local sh, sl = oxh, oxl
+  if oflags % 4 >= NOTIFIED then
+    notified = offset(onh, onl, sh, sl)
   end
   sent = offset(th, tl, sh, sl)
-  t = math.max(sent, offset(st.lh, st.ll, sh, sl))
+  t = math.max(sent, offset(olh, oll, sh, sl))
   local steps = math.floor(t / g)
   if steps >= N then
     -- nothing counted is left: the grid starts again at this time
@@ -91,25 +98,27 @@ if remaining == 0 then
 end
 
 local since = notified and t - notified or nil
-local notify = notifies((not allowed) and st.flags % 2 ~= DENIED, since, tonumber(ARGV[8]))
+local notify = notifies((not allowed) and oflags % 2 ~= DENIED, since, tonumber(ARGV[8]))
 if notify then
   notified = t
 end
 -- the whole grid is written back (68 bytes) with the header: the shift may have cleared any bucket
 local grid = struct.pack(GRID, unpack(counts, 1, N))
-if st.lh and st.ring == N then
-  st.tail = grid
-else
-  rewrite(st, {grid}, N)
-end
-st.head, st.xh, st.xl = head, nh, nl
-st.lh, st.ll = plus(nh, nl, t)
-st.flags = allowed and 0 or DENIED
+local lh, ll = plus(nh, nl, t)
+local flags = allowed and 0 or DENIED
 if notified then
-  st.nh, st.nl = plus(nh, nl, notified)
-  st.flags = st.flags + NOTIFIED
+  onh, onl = plus(nh, nl, notified)
+  flags = flags + NOTIFIED
 end
-store(st, nil, nil, ARGV[7], second)
+-- the header's count is 1: the grid is the ring's one entry
+local header = struct.pack(HEADER, lh, ll, onh, onl, flags, head, 1, N, nh, nl,
+    second or refreshed or 0)
+if known and oring == N then
+  writeInPlace(key, header .. grid, nil, nil, N, 68,
+      (second == nil or second ~= refreshed) and ARGV[7])
+else
+  writeWhole(key, header .. grid, ARGV[7])
+end
 local untilFromSent = -1
 if not allowed and t - sent < w then
   untilFromSent = t + retry - sent

@@ -160,6 +160,11 @@ local function rewrite(st, entries, ring)
   st.whole, st.head, st.count, st.ring, st.rewritten = true, #entries % ring, #entries, ring, true
 end
 
+-- Writes the key whole: the tag, then `header` and what follows it; it expires in `ttl` ms.
+local function writeWhole(key, header, ttl)
+  redis.call('SET', key, TAG .. header, 'PX', ttl)
+end
+
 -- Writes `header` (and what follows it) and the packed entry `packed` into `slot` if given, in
 -- place; PEXPIRE `ttl` if given.
 local function writeInPlace(key, header, slot, packed, ring, width, ttl)
@@ -197,7 +202,7 @@ local function store(st, slot, packed, ttl, second)
       local at = slot * st.width
       body = string.sub(body, 1, at) .. packed .. string.sub(body, at + st.width + 1)
     end
-    redis.call('SET', st.key, TAG .. header .. body, 'PX', ttl)
+    writeWhole(st.key, header .. body, ttl)
     return
   end
   -- st.tail: bytes that follow the header (the bucketed grid), written with it in one call
