@@ -228,15 +228,15 @@ end
 -- The first held entry (0 the oldest; count if none) in the window (t - W, t] at (th, tl), and
 -- its fields (none if none is), for the ring (head, count, ring) at `key`, read as `s`. Entries
 -- leave the window oldest first, so between two decisions a few leave: one GETRANGE of the oldest
--- CHUNK entries finds it among them, and only when all of them left does a binary search read
--- O(log n) more.
-local CHUNK = 16
+-- entries (CHUNK_BYTES of them: 16 times, 8 sum-cap entries) finds it among them, and only when
+-- all of them left does a binary search read O(log n) more.
+local CHUNK_BYTES = 128
 local function firstLive(key, s, entry, width, head, count, ring, th, tl, w)
   if count == 0 then
     return 0
   end
   local oldest = (head - count) % ring
-  local n = math.min(count, CHUNK, ring - oldest)
+  local n = math.min(count, CHUNK_BYTES / width, ring - oldest)
   local at = HEADER_SIZE + oldest * width
   local c
   if at + n * width <= #s then
