@@ -95,6 +95,15 @@ local function readState(key, last)
   return s
 end
 
+-- The state at `key` read up to its header, and the header's eleven fields (none for a new key).
+local function readHeader(key)
+  local s = readState(key, HEADER_LAST)
+  if #s == 0 then
+    return s
+  end
+  return s, struct.unpack(HEADER, s, 5)
+end
+
 -- The state at `key` as a table, read up to byte `last`.
 local function load(key, entry, width, last)
   local s = readState(key, last)
@@ -208,6 +217,21 @@ local function store(st, slot, packed, ttl, second)
   -- st.tail: bytes that follow the header (the bucketed grid), written with it in one call
   writeInPlace(st.key, st.tail and header .. st.tail or header, slot, packed, st.ring, st.width,
       refresh and ttl)
+end
+
+-- store() for a decision whose header is in locals: through the state table `st` when there is
+-- one (the key is written whole: a new key or a new capacity), else in place.
+local function storeLocals(st, key, width, slot, packed, ttl, second, refreshed,
+    lh, ll, nh, nl, flags, head, count, ring, xh, xl)
+  if st then
+    st.lh, st.ll, st.nh, st.nl, st.flags, st.head, st.count, st.xh, st.xl =
+      lh, ll, nh, nl, flags, head, count, xh, xl
+    store(st, slot, packed, ttl, second)
+    return
+  end
+  writeInPlace(key, struct.pack(HEADER, lh, ll, nh, nl, flags, head, count, ring, xh, xl,
+      second or refreshed), slot, packed, ring, width,
+      (second == nil or second ~= refreshed) and ttl)
 end
 
 -- The time a decision is taken at: the caller's (sh, sl), or the latest decided time if that is

@@ -18,12 +18,8 @@ if late then
 end
 local sh, sl, w, limit = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 -- the hot path keeps the header in locals; a new key or a new limit goes through a state table
-local s = readState(key, HEADER_LAST)
+local s, lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = readHeader(key)
 local st = nil
-local lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed
-if #s > 0 then
-  lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = struct.unpack(HEADER, s, 5)
-end
 if #s == 0 or ring ~= limit then
   st = load(key, TIME, 8, READ_LAST)
   if not st.lh then
@@ -67,14 +63,8 @@ if remaining > 0 then
 end
 local notify
 notify, flags, nh, nl = noted(flags, nh, nl, allowed, th, tl, tonumber(ARGV[7]))
-if st then
-  st.lh, st.ll, st.nh, st.nl, st.flags, st.head, st.count = th, tl, nh, nl, flags, head, count
-  store(st, slot, packed, ARGV[6], second)
-else
-  local refresh = second == nil or second ~= refreshed
-  writeInPlace(key, struct.pack(HEADER, th, tl, nh, nl, flags, head, count, ring, xh, xl,
-      second or refreshed), slot, packed, ring, 8, refresh and ARGV[6])
-end
+storeLocals(st, key, 8, slot, packed, ARGV[6], second, refreshed,
+    th, tl, nh, nl, flags, head, count, ring, xh, xl)
 local untilFromSent = -1
 local ahead = offset(th, tl, sh, sl)
 if not allowed and ahead < w then

@@ -26,12 +26,8 @@ if not exceeds then
   ah, al = tonumber(ARGV[7]), tonumber(ARGV[8])
 end
 local max = tonumber(ARGV[9])
-local s = readState(key, HEADER_LAST)
+local s, lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = readHeader(key)
 local st = nil
-local lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed
-if #s > 0 then
-  lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = struct.unpack(HEADER, s, 5)
-end
 local th, tl = sh, sl
 if lh and offset(sh, sl, lh, ll) < 0 then
   th, tl = lh, ll
@@ -142,13 +138,6 @@ if allowed then
 end
 local notify
 notify, flags, nh, nl = noted(flags, nh, nl, allowed, th, tl, tonumber(ARGV[11]))
-if st then
-  st.lh, st.ll, st.nh, st.nl, st.flags, st.head, st.count, st.xh, st.xl =
-    th, tl, nh, nl, flags, head, count, xh, xl
-  store(st, slot, packed, ARGV[10], second)
-else
-  local refresh = second == nil or second ~= refreshed
-  writeInPlace(key, struct.pack(HEADER, th, tl, nh, nl, flags, head, count, ring, xh, xl,
-      second or refreshed), slot, packed, ring, 16, refresh and ARGV[10])
-end
+storeLocals(st, key, 16, slot, packed, ARGV[10], second, refreshed,
+    th, tl, nh, nl, flags, head, count, ring, xh, xl)
 return reply(allowed and 1 or 0, notify, rh, rl, retry, frees)

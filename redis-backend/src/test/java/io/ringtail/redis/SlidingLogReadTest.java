@@ -54,16 +54,7 @@ class SlidingLogReadTest {
         SplittableRandom random = new SplittableRandom(7 + limit);
         long w = WINDOW.toNanos();
         for (int i = 0; i < 3_000; i++) {
-          int step = random.nextInt(20);
-          if (step < 14) {
-            time.advanceNanos(random.nextLong(w / limit));
-          } else if (step < 18) {
-            // a random share of the window: from a few entries to most of them leave at once
-            time.advanceNanos(random.nextLong(w));
-          } else if (step == 18) {
-            time.advanceNanos(w + random.nextLong(w));
-          }
-          long t = random.nextInt(25) == 0 ? time.nanoTime() - random.nextLong(w) : time.nanoTime();
+          long t = nextTime(random, time, w / limit);
           RateDecision expected = model.tryAcquire("k", t);
           assertThat(limiter.tryAcquire("k", t))
               .as("operation %d limit %d", i, limit)
@@ -96,15 +87,7 @@ class SlidingLogReadTest {
       SplittableRandom random = new SplittableRandom(11);
       long w = WINDOW.toNanos();
       for (int i = 0; i < 3_000; i++) {
-        int step = random.nextInt(20);
-        if (step < 14) {
-          time.advanceNanos(random.nextLong(w / 200));
-        } else if (step < 18) {
-          time.advanceNanos(random.nextLong(w));
-        } else if (step == 18) {
-          time.advanceNanos(w + random.nextLong(w));
-        }
-        long t = random.nextInt(25) == 0 ? time.nanoTime() - random.nextLong(w) : time.nanoTime();
+        long t = nextTime(random, time, w / 200);
         // mostly cents, so that hundreds of entries are held; now and then a large amount
         BigDecimal amount =
             BigDecimal.valueOf(
@@ -151,6 +134,24 @@ class SlidingLogReadTest {
     } finally {
       RedisTestSupport.shutdown(client);
     }
+  }
+
+  /**
+   * Advances the clock by up to {@code smallStep} most of the time, else by a random share of the
+   * window (from a few entries to most of them leave at once) or past it, and returns a request
+   * time: the clock's, or now and then up to a window before it.
+   */
+  private static long nextTime(SplittableRandom random, ManualTimeSource time, long smallStep) {
+    long w = WINDOW.toNanos();
+    int step = random.nextInt(20);
+    if (step < 14) {
+      time.advanceNanos(random.nextLong(smallStep));
+    } else if (step < 18) {
+      time.advanceNanos(random.nextLong(w));
+    } else if (step == 18) {
+      time.advanceNanos(w + random.nextLong(w));
+    }
+    return random.nextInt(25) == 0 ? time.nanoTime() - random.nextLong(w) : time.nanoTime();
   }
 
   private static long setCalls(RedisCommands<String, String> redis) {
