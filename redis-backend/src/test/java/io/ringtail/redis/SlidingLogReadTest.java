@@ -2,8 +2,6 @@ package io.ringtail.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.RateDecision;
@@ -12,14 +10,15 @@ import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.SumDecision;
+import io.ringtail.redis.testkit.BackendOptions;
 import io.ringtail.redis.testkit.RedisExtension;
-import io.ringtail.redis.testkit.RedisProcess;
 import io.ringtail.testkit.ExactDecisionModels;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -30,110 +29,97 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * again.
  */
 @ExtendWith(RedisExtension.class)
+@BackendOptions(outagePolicy = OutagePolicy.THROW)
 class SlidingLogReadTest {
   private static final Duration WINDOW = Duration.ofSeconds(1);
+  private static RedisBackend backend;
+  private static RedisCommands<String, String> redis;
 
-  @Test
-  void randomStreams_withManyEntriesLeavingAtOnce_matchTheExactModel(RedisProcess server) {
-    RedisClient client = RedisTestSupport.client();
-    try (StatefulRedisConnection<String, String> connection = client.connect(server.uri())) {
-      RedisBackend backend =
-          RedisBackend.builder(connection).outagePolicy(OutagePolicy.THROW).build();
-      for (int limit : new int[] {17, 50, 200}) {
-        ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
-        RateLimiter limiter =
-            backend.rateLimiter(
-                RedisTestSupport.uniqueName("read"),
-                RateLimitConfig.builder()
-                    .limit(limit)
-                    .window(WINDOW)
-                    .idleExpiry(WINDOW.multipliedBy(3))
-                    .timeSource(time)
-                    .build());
-        ExactDecisionModels.RateLimit model = new ExactDecisionModels.RateLimit(limit, WINDOW);
-        SplittableRandom random = new SplittableRandom(7 + limit);
-        long w = WINDOW.toNanos();
-        for (int i = 0; i < 3_000; i++) {
-          long t = nextTime(random, time, w / limit);
-          RateDecision expected = model.tryAcquire("k", t);
-          assertThat(limiter.tryAcquire("k", t))
-              .as("operation %d limit %d", i, limit)
-              .isEqualTo(expected);
-        }
-      }
-    } finally {
-      RedisTestSupport.shutdown(client);
-    }
+  @BeforeAll
+  static void connect(RedisBackend redisBackend, RedisCommands<String, String> commands) {
+    backend = redisBackend;
+    redis = commands;
   }
 
   @Test
-  void sumCapRandomStreams_withManyEntriesLeavingAtOnce_matchTheExactModel(RedisProcess server) {
-    RedisClient client = RedisTestSupport.client();
-    try (StatefulRedisConnection<String, String> connection = client.connect(server.uri())) {
-      RedisBackend backend =
-          RedisBackend.builder(connection).outagePolicy(OutagePolicy.THROW).build();
-      BigDecimal capValue = new BigDecimal("100.00");
+  void randomStreams_withManyEntriesLeavingAtOnce_matchTheExactModel() {
+    for (int limit : new int[] {17, 50, 200}) {
       ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
-      SumCap cap =
-          backend.sumCap(
-              RedisTestSupport.uniqueName("read-sum"),
-              SumCapConfig.builder()
-                  .cap(capValue)
+      RateLimiter limiter =
+          backend.rateLimiter(
+              RedisTestSupport.uniqueName("read"),
+              RateLimitConfig.builder()
+                  .limit(limit)
                   .window(WINDOW)
                   .idleExpiry(WINDOW.multipliedBy(3))
                   .timeSource(time)
                   .build());
-      ExactDecisionModels.Sum model = new ExactDecisionModels.Sum(capValue, WINDOW, 2);
-      SplittableRandom random = new SplittableRandom(11);
+      ExactDecisionModels.RateLimit model = new ExactDecisionModels.RateLimit(limit, WINDOW);
+      SplittableRandom random = new SplittableRandom(7 + limit);
       long w = WINDOW.toNanos();
       for (int i = 0; i < 3_000; i++) {
-        long t = nextTime(random, time, w / 200);
-        // mostly cents, so that hundreds of entries are held; now and then a large amount
-        BigDecimal amount =
-            BigDecimal.valueOf(
-                random.nextInt(10) == 0 ? random.nextInt(5_000) : random.nextInt(60), 2);
-        SumDecision expected = model.tryAdd("k", amount, t);
-        assertThat(cap.tryAdd("k", amount, t)).as("operation %d", i).isEqualTo(expected);
+        long t = nextTime(random, time, w / limit);
+        RateDecision expected = model.tryAcquire("k", t);
+        assertThat(limiter.tryAcquire("k", t))
+            .as("operation %d limit %d", i, limit)
+            .isEqualTo(expected);
       }
-    } finally {
-      RedisTestSupport.shutdown(client);
     }
   }
 
   @Test
-  void aRingFilledAgainAfterEntriesLeft_isNotRewrittenAgain(RedisProcess server) {
-    RedisClient client = RedisTestSupport.client();
-    try (StatefulRedisConnection<String, String> connection = client.connect(server.uri())) {
-      RedisCommands<String, String> redis = connection.sync();
-      RedisBackend backend =
-          RedisBackend.builder(connection).outagePolicy(OutagePolicy.THROW).build();
-      ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
-      int limit = 100;
-      String name = RedisTestSupport.uniqueName("refill");
-      RateLimiter limiter =
-          backend.rateLimiter(
-              name, RateLimitConfig.builder().limit(limit).window(WINDOW).timeSource(time).build());
-      long sets = setCalls(redis);
-      for (int i = 0; i < limit; i++) {
-        assertThat(limiter.tryAcquire("k").allowed()).isTrue();
-        time.advanceNanos(WINDOW.toNanos() / limit);
-      }
-      assertThat(setCalls(redis) - sets)
-          .as("written whole when created and once more when the ring first filled")
-          .isEqualTo(2);
-      long full = setCalls(redis);
-      for (int round = 0; round < 5 * limit; round++) {
-        // one entry left: the ring is full again after this admission
-        assertThat(limiter.tryAcquire("k").allowed()).as("round %d", round).isTrue();
-        assertThat(limiter.tryAcquire("k").allowed()).as("round %d", round).isFalse();
-        time.advanceNanos(WINDOW.toNanos() / limit);
-      }
-      assertThat(setCalls(redis)).as("later laps write entries in place").isEqualTo(full);
-      String key = RedisTestKit.rateLimiterKeys("ringtail", name, "k")[0];
-      assertThat(redis.strlen(key)).isEqualTo(48 + 8L * limit);
-    } finally {
-      RedisTestSupport.shutdown(client);
+  void sumCapRandomStreams_withManyEntriesLeavingAtOnce_matchTheExactModel() {
+    BigDecimal capValue = new BigDecimal("100.00");
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+    SumCap cap =
+        backend.sumCap(
+            RedisTestSupport.uniqueName("read-sum"),
+            SumCapConfig.builder()
+                .cap(capValue)
+                .window(WINDOW)
+                .idleExpiry(WINDOW.multipliedBy(3))
+                .timeSource(time)
+                .build());
+    ExactDecisionModels.Sum model = new ExactDecisionModels.Sum(capValue, WINDOW, 2);
+    SplittableRandom random = new SplittableRandom(11);
+    long w = WINDOW.toNanos();
+    for (int i = 0; i < 3_000; i++) {
+      long t = nextTime(random, time, w / 200);
+      // mostly cents, so that hundreds of entries are held; now and then a large amount
+      BigDecimal amount =
+          BigDecimal.valueOf(
+              random.nextInt(10) == 0 ? random.nextInt(5_000) : random.nextInt(60), 2);
+      SumDecision expected = model.tryAdd("k", amount, t);
+      assertThat(cap.tryAdd("k", amount, t)).as("operation %d", i).isEqualTo(expected);
     }
+  }
+
+  @Test
+  void aRingFilledAgainAfterEntriesLeft_isNotRewrittenAgain() {
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+    int limit = 100;
+    String name = RedisTestSupport.uniqueName("refill");
+    RateLimiter limiter =
+        backend.rateLimiter(
+            name, RateLimitConfig.builder().limit(limit).window(WINDOW).timeSource(time).build());
+    long sets = setCalls(redis);
+    for (int i = 0; i < limit; i++) {
+      assertThat(limiter.tryAcquire("k").allowed()).isTrue();
+      time.advanceNanos(WINDOW.toNanos() / limit);
+    }
+    assertThat(setCalls(redis) - sets)
+        .as("written whole when created and once more when the ring first filled")
+        .isEqualTo(2);
+    long full = setCalls(redis);
+    for (int round = 0; round < 5 * limit; round++) {
+      // one entry left: the ring is full again after this admission
+      assertThat(limiter.tryAcquire("k").allowed()).as("round %d", round).isTrue();
+      assertThat(limiter.tryAcquire("k").allowed()).as("round %d", round).isFalse();
+      time.advanceNanos(WINDOW.toNanos() / limit);
+    }
+    assertThat(setCalls(redis)).as("later laps write entries in place").isEqualTo(full);
+    String key = RedisTestKit.rateLimiterKeys("ringtail", name, "k")[0];
+    assertThat(redis.strlen(key)).isEqualTo(48 + 8L * limit);
   }
 
   /**
