@@ -207,13 +207,10 @@ final class ScriptRunner {
     }
   }
 
-  /** {@link #run(LuaLibrary.Function, String[], String[], long)} and waits for it. */
+  /** {@link #run(LuaLibrary.Function, String[], String[], long)} and waits for it, as below. */
   List<Object> runSync(
       LuaLibrary.Function function, String[] keys, String[] args, long timeoutNanos) {
-    if (timeoutNanos <= 0) {
-      throw new RedisUnavailableException("Redis call timed out", new TimeoutException());
-    }
-    return await(run(function, keys, args, timeoutNanos), timeoutNanos);
+    return runWithin(timeoutNanos, () -> run(function, keys, args, timeoutNanos));
   }
 
   /** {@link #run} and waits for it, up to the timeout. */
@@ -226,10 +223,15 @@ final class ScriptRunner {
    * for it at most that long and a 50 ms grace; with nothing left it fails at once without sending.
    */
   List<Object> runSync(LuaScript script, String[] keys, String[] args, long timeoutNanos) {
+    return runWithin(timeoutNanos, () -> run(script, keys, args, timeoutNanos));
+  }
+
+  private static List<Object> runWithin(
+      long timeoutNanos, Supplier<CompletableFuture<List<Object>>> call) {
     if (timeoutNanos <= 0) {
       throw new RedisUnavailableException("Redis call timed out", new TimeoutException());
     }
-    return await(run(script, keys, args, timeoutNanos), timeoutNanos);
+    return await(call.get(), timeoutNanos);
   }
 
   /**

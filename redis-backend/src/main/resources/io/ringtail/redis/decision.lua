@@ -104,28 +104,17 @@ local function readHeader(key)
   return s, struct.unpack(HEADER, s, 5)
 end
 
--- The state at `key` as a table, read up to byte `last`.
-local function load(key, entry, width, last)
-  local s = readState(key, last)
+-- The state at `key` as a table, its first READ bytes read (for a new key or a new capacity).
+local function load(key, entry, width)
+  local s = readState(key, READ_LAST)
   if #s == 0 then
     return {key = key, s = s, whole = true, entry = entry, width = width, nh = 0, nl = 0,
       flags = 0, xh = 0, xl = 0, refreshed = 0}
   end
   local lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = struct.unpack(HEADER, s, 5)
-  return {key = key, s = s, whole = last == READ_LAST and #s < READ, entry = entry, width = width,
+  return {key = key, s = s, whole = #s < READ, entry = entry, width = width,
     lh = lh, ll = ll, nh = nh, nl = nl, flags = flags, head = head, count = count, ring = ring,
     xh = xh, xl = xl, refreshed = refreshed}
-end
-
--- The start of a decision on the state at keys[1] (args: 1 deadline, 2 and 3 the caller's time's
--- halves, 4 window ns), read up to byte `last`: nil past the deadline, else the state, the server
--- second, the time, the window.
-local function opening(keys, args, entry, width, last)
-  local late, second = pastDeadline(args[1])
-  if late then
-    return nil
-  end
-  return load(keys[1], entry, width, last), second, tonumber(args[2]), tonumber(args[3]), tonumber(args[4])
 end
 
 -- The fields of the entry at ring slot `slot`, from `s` (the string as read) if it holds it.
@@ -135,16 +124,6 @@ local function slotAt(key, s, entry, width, slot)
     return struct.unpack(entry, s, at + 1)
   end
   return struct.unpack(entry, redis.call('GETRANGE', key, at, at + width - 1))
-end
-
--- The fields of the entry at ring slot `slot` of a state.
-local function slotOf(st, slot)
-  return slotAt(st.key, st.s, st.entry, st.width, slot)
-end
-
--- The fields of the k-th entry held, 0 the oldest.
-local function entryOf(st, k)
-  return slotOf(st, (st.head - st.count + k) % st.ring)
 end
 
 -- The held entries, oldest first, as packed strings (reads the whole ring: only on a change of
@@ -166,7 +145,7 @@ end
 -- whole (a new key, or a new capacity).
 local function rewrite(st, entries, ring)
   st.s = string.rep('\0', HEADER_SIZE) .. table.concat(entries)
-  st.whole, st.head, st.count, st.ring, st.rewritten = true, #entries % ring, #entries, ring, true
+  st.whole, st.head, st.count, st.ring = true, #entries % ring, #entries, ring
 end
 
 -- Writes the key whole: the tag, then `header` and what follows it; it expires in `ttl` ms.
@@ -195,58 +174,35 @@ local function writeInPlace(key, header, slot, packed, ring, width, ttl)
   end
 end
 
--- Writes the header, and the packed entry `packed` into `slot` if given. The key expires `ttl`
--- ms after its last use, less under a second: the TTL is refreshed once per server `second`
--- (every call without one), so it never runs out sooner than `ttl` - 1 s after a use.
-local function store(st, slot, packed, ttl, second)
-  local refresh = st.rewritten or second == nil or second ~= st.refreshed
-  if second then
-    st.refreshed = second
-  end
-  local header = struct.pack(HEADER, st.lh, st.ll, st.nh, st.nl, st.flags, st.head, st.count,
-      st.ring, st.xh, st.xl, st.refreshed)
-  if st.rewritten then
-    local body = string.sub(st.s, HEADER_SIZE + 1)
-    if slot then
-      local at = slot * st.width
-      body = string.sub(body, 1, at) .. packed .. string.sub(body, at + st.width + 1)
-    end
-    writeWhole(st.key, header .. body, ttl)
-    return
-  end
-  -- st.tail: bytes that follow the header (the bucketed grid), written with it in one call
-  writeInPlace(st.key, st.tail and header .. st.tail or header, slot, packed, st.ring, st.width,
-      refresh and ttl)
-end
-
--- store() for a decision whose header is in locals: through the state table `st` when there is
--- one (the key is written whole: a new key or a new capacity), else in place.
+-- Writes a decision's header (fields in locals) and the packed entry `packed` into `slot` if
+-- given: whole when the ring was rewritten into the state table `st` (a new key or a new
+-- capacity), else in place. The key expires `ttl` ms after its last use, less under a second: the
+-- TTL is refreshed once per server `second` (every call without one), so it never runs out sooner
+-- than `ttl` - 1 s after a use.
 local function storeLocals(st, key, width, slot, packed, ttl, second, refreshed,
     lh, ll, nh, nl, flags, head, count, ring, xh, xl)
+  local header = struct.pack(HEADER, lh, ll, nh, nl, flags, head, count, ring, xh, xl,
+      second or refreshed)
   if st then
-    st.lh, st.ll, st.nh, st.nl, st.flags, st.head, st.count, st.xh, st.xl =
-      lh, ll, nh, nl, flags, head, count, xh, xl
-    store(st, slot, packed, ttl, second)
+    local body = string.sub(st.s, HEADER_SIZE + 1)
+    if slot then
+      local at = slot * width
+      body = string.sub(body, 1, at) .. packed .. string.sub(body, at + width + 1)
+    end
+    writeWhole(key, header .. body, ttl)
     return
   end
-  writeInPlace(key, struct.pack(HEADER, lh, ll, nh, nl, flags, head, count, ring, xh, xl,
-      second or refreshed), slot, packed, ring, width,
+  writeInPlace(key, header, slot, packed, ring, width,
       (second == nil or second ~= refreshed) and ttl)
 end
 
--- The time a decision is taken at: the caller's (sh, sl), or the latest decided time if that is
--- later, so that held entries stay in time order.
-local function decisionTime(st, sh, sl)
-  if st.lh and offset(sh, sl, st.lh, st.ll) < 0 then
-    return st.lh, st.ll
+-- The time a decision is taken at: the caller's (sh, sl), or the latest decided time (lh, ll, nil
+-- for a new key) if that is later, so that held entries stay in time order.
+local function decisionTime(sh, sl, lh, ll)
+  if lh and offset(sh, sl, lh, ll) < 0 then
+    return lh, ll
   end
   return sh, sl
-end
-
--- The age at (th, tl) of the k-th held entry, whose first two fields are its time.
-local function ageOf(st, th, tl, k)
-  local h, l = entryOf(st, k)
-  return offset(th, tl, h, l)
 end
 
 -- The first held entry (0 the oldest; count if none) in the window (t - W, t] at (th, tl), and
@@ -316,14 +272,6 @@ local function noted(flags, nh, nl, allowed, th, tl, cooldown)
     flags = flags + NOTIFIED
   end
   return notify and 1 or 0, flags, nh, nl
-end
-
--- noted() into a state, which is then decided at (th, tl).
-local function decided(st, allowed, th, tl, cooldown)
-  local notify
-  notify, st.flags, st.nh, st.nl = noted(st.flags, st.nh, st.nl, allowed, th, tl, cooldown)
-  st.lh, st.ll = th, tl
-  return notify
 end
 
 -- The one reply of every decision script (DecisionReply): verdict (1 allowed, 0 denied; the

@@ -21,7 +21,7 @@ local sh, sl, w, limit = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local s, lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = readHeader(key)
 local st = nil
 if #s == 0 or ring ~= limit then
-  st = load(key, TIME, 8, READ_LAST)
+  st = load(key, TIME, 8)
   if not st.lh then
     rewrite(st, {}, limit)
   else
@@ -35,10 +35,7 @@ if #s == 0 or ring ~= limit then
   s, lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = st.s, st.lh, st.ll, st.nh,
       st.nl, st.flags, st.head, st.count, st.ring, st.xh, st.xl, st.refreshed
 end
-local th, tl = sh, sl
-if lh and offset(sh, sl, lh, ll) < 0 then
-  th, tl = lh, ll
-end
+local th, tl = decisionTime(sh, sl, lh, ll)
 
 local first, fh, fl = firstLive(key, s, TIME, 8, head, count, ring, th, tl, w)
 -- the entries before the first in the window are out of every later one: no longer held

@@ -28,12 +28,9 @@ end
 local max = tonumber(ARGV[9])
 local s, lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = readHeader(key)
 local st = nil
-local th, tl = sh, sl
-if lh and offset(sh, sl, lh, ll) < 0 then
-  th, tl = lh, ll
-end
+local th, tl = decisionTime(sh, sl, lh, ll)
 if #s == 0 or ring ~= max then
-  st = load(key, ENTRY, 16, READ_LAST)
+  st = load(key, ENTRY, 16)
   if not st.lh then
     rewrite(st, {}, max)
   else
