@@ -150,7 +150,8 @@ public final class DecisionCostReport {
 
   /**
    * The floor of any script call in the same conditions: a script that only returns a decision's
-   * reply, called with a decision's number of arguments.
+   * reply, called with a sliding-log decision's arguments (its 48 bytes of packed numbers and the
+   * TTL).
    */
   private static void floor(RedisCommands<String, String> redis, Keys each, int rounds)
       throws Exception {
@@ -159,7 +160,7 @@ public final class DecisionCostReport {
             + "redis.register_function('cost_floor', function(keys, args)"
             + " return {1, 0, 0, 99, 0, -1} end)",
         true);
-    String[] args = {"", "1", "2", "1000000000", "100", "2000", "0"};
+    String[] args = {"n".repeat(48), "2000"};
     reset(redis);
     AtomicLong calls = new AtomicLong();
     for (int r = 0; r < rounds * 10; r++) {

@@ -4,6 +4,7 @@ import io.ringtail.TimeSource;
 import io.ringtail.decision.DecisionListener;
 import io.ringtail.internal.Checks;
 import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 
@@ -24,15 +25,16 @@ abstract class RedisDecision {
   }
 
   /**
-   * Runs a decision script whose first argument is its deadline in server microseconds: half the
-   * remaining budget after the call is sent, minus the server clock's error, so a script that
-   * reaches Redis after its caller stopped waiting changes nothing and answers {@code {-1}}.
-   * Bounded by one command timeout, the first clock measurement included.
+   * Runs a decision function on its {@link PackedArgs} (a copy for this call) and TTL, after
+   * writing the deadline in server microseconds: half the remaining budget after the call is sent,
+   * minus the server clock's error, so a function that reaches Redis after its caller stopped
+   * waiting changes nothing and answers {@code {-1}}. Bounded by one command timeout, the first
+   * clock measurement included.
    *
    * @throws RedisUnavailableException if Redis did not answer in time, or answered past the
    *     deadline
    */
-  DecisionReply decide(LuaLibrary.Function function, String[] keys, String[] args) {
+  DecisionReply decide(LuaLibrary.Function function, String[] keys, byte[] packed, String ttl) {
     long start = localClock.nanoTime();
     long budget = backend.runner.timeoutNanos();
     RedisServerClock clock = backend.deadlineClock(budget);
@@ -40,8 +42,11 @@ abstract class RedisDecision {
     if (left <= 0) {
       throw new RedisUnavailableException("Redis call timed out", null);
     }
-    args[0] = Long.toString(Math.floorDiv(clock.nanoTime() - clock.errorNanos + left / 2, 1_000L));
-    List<Object> reply = backend.runner.runSync(function, keys, args, left);
+    PackedArgs.deadline(
+        packed, Math.floorDiv(clock.nanoTime() - clock.errorNanos + left / 2, 1_000L));
+    List<Object> reply =
+        backend.runner.runSync(
+            function, keys, new byte[][] {packed, ttl.getBytes(StandardCharsets.US_ASCII)}, left);
     if (reply.size() == 1 && Long.valueOf(-1).equals(reply.get(0))) {
       throw new RedisUnavailableException(
           "Redis ran the call after its deadline: nothing was recorded", null);
@@ -64,6 +69,14 @@ abstract class RedisDecision {
               + ", but was "
               + window);
     }
+  }
+
+  /**
+   * A listener cooldown as the functions take it: at most 2^53 ns (104 days), beyond which no time
+   * difference in a window reaches it anyway.
+   */
+  static long cooldownNanos(java.time.Duration cooldown) {
+    return Math.min(cooldown.toNanos(), PackedArgs.MAX_EXACT);
   }
 
   static String requireKey(String key) {

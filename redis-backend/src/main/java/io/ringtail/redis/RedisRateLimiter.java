@@ -29,12 +29,15 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
 
   static final int MAX_LOCAL_DENIALS = 65_536;
   private final RateLimitConfig config;
-  private final String window;
-  private final String limit;
+
+  /**
+   * rate_limit.lua's ARGS (deadline, time, window, limit, cooldown) or bucketed_rate_limit.lua's
+   * (deadline, time, window, bucket width, limit, cooldown), the time field left for each call.
+   */
+  private final PackedArgs args;
+
   private final String ttl;
-  private final String cooldown;
   private final boolean bucketed;
-  private final String width;
   private final Cache<String, Denial> denials =
       Caffeine.newBuilder().maximumSize(MAX_LOCAL_DENIALS).build();
 
@@ -42,13 +45,18 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
     super(backend, name);
     this.bucketed = bucketed;
     long w = config.windowNanos();
-    this.width = Long.toString(w / BUCKETS + (w % BUCKETS == 0 ? 0 : 1));
     requireWindow("rate limiter", config.window());
     this.config = config;
-    this.window = Long.toString(config.windowNanos());
-    this.limit = Integer.toString(config.limit());
+    long cooldown = cooldownNanos(config.listenerCooldown());
+    this.args =
+        bucketed
+            ? new PackedArgs(7)
+                .number(2, w)
+                .number(3, w / BUCKETS + (w % BUCKETS == 0 ? 0 : 1))
+                .number(4, config.limit())
+                .number(5, cooldown)
+            : new PackedArgs(6).number(2, w).number(3, config.limit()).number(4, cooldown);
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
-    this.cooldown = Long.toString(config.listenerCooldown().toNanos());
   }
 
   @Override
@@ -63,19 +71,15 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
       }
       denials.asMap().remove(key, known);
     }
-    String[] time = DecisionReply.halves(timeNanos);
     DecisionReply reply;
     try {
       reply =
-          bucketed
-              ? decide(
-                  Scripts.BUCKETED_RATE_LIMIT,
-                  DecisionKeys.of(backend.keyPrefix, name, key, BUCKETED_KEY_SUFFIXES),
-                  new String[] {null, time[0], time[1], window, width, limit, ttl, cooldown})
-              : decide(
-                  Scripts.RATE_LIMIT,
-                  DecisionKeys.of(backend.keyPrefix, name, key, KEY_SUFFIXES),
-                  new String[] {null, time[0], time[1], window, limit, ttl, cooldown});
+          decide(
+              bucketed ? Scripts.BUCKETED_RATE_LIMIT : Scripts.RATE_LIMIT,
+              DecisionKeys.of(
+                  backend.keyPrefix, name, key, bucketed ? BUCKETED_KEY_SUFFIXES : KEY_SUFFIXES),
+              args.with(1, timeNanos),
+              ttl);
     } catch (RedisUnavailableException e) {
       return backend.onOutage(
           e,

@@ -17,21 +17,34 @@ import java.util.function.Supplier;
 final class RedisSumCap extends RedisDecision implements SumCap {
   static final String[] KEY_SUFFIXES = {"sc"};
   private final SumCapConfig config;
-  private final String window;
-  private final String[] cap;
-  private final String maxEntries;
+
+  /**
+   * sum_cap.lua's ARGS (deadline, time, window, cap, amount, exceeds, max entries, cooldown), the
+   * time, the amount and exceeds left for each call.
+   */
+  private final PackedArgs args;
+
+  private final PackedArgs exceedingArgs;
   private final String ttl;
-  private final String cooldown;
 
   RedisSumCap(RedisBackend backend, String name, SumCapConfig config) {
     super(backend, name);
     requireWindow("sum cap", config.window());
     this.config = config;
-    this.window = Long.toString(config.windowNanos());
-    this.cap = DecisionReply.halves(config.capUnits());
-    this.maxEntries = Integer.toString(config.maxEntriesPerKey());
+    this.args =
+        new PackedArgs(8)
+            .number(2, config.windowNanos())
+            .halves(3, config.capUnits())
+            .number(6, config.maxEntriesPerKey())
+            .number(7, cooldownNanos(config.listenerCooldown()));
+    this.exceedingArgs =
+        new PackedArgs(8)
+            .number(2, config.windowNanos())
+            .halves(3, config.capUnits())
+            .number(5, 1)
+            .number(6, config.maxEntriesPerKey())
+            .number(7, cooldownNanos(config.listenerCooldown()));
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
-    this.cooldown = Long.toString(config.listenerCooldown().toNanos());
   }
 
   @Override
@@ -41,27 +54,14 @@ final class RedisSumCap extends RedisDecision implements SumCap {
     boolean exceeds = units == Long.MAX_VALUE;
     BigDecimal scaled = exceeds ? config.atScale(amount) : config.fromUnits(units);
     String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, KEY_SUFFIXES);
-    String[] time = DecisionReply.halves(timeNanos);
-    String[] amountUnits = exceeds ? new String[] {"X", "0"} : DecisionReply.halves(units);
     DecisionReply reply;
     try {
       reply =
           decide(
               Scripts.SUM_CAP,
               keys,
-              new String[] {
-                null,
-                time[0],
-                time[1],
-                window,
-                cap[0],
-                cap[1],
-                amountUnits[0],
-                amountUnits[1],
-                maxEntries,
-                ttl,
-                cooldown
-              });
+              exceeds ? exceedingArgs.with(1, timeNanos) : args.with(1, timeNanos, 4, units),
+              ttl);
     } catch (RedisUnavailableException e) {
       BigDecimal capValue = config.cap();
       if (exceeds) {

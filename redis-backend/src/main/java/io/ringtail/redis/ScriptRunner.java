@@ -96,25 +96,20 @@ final class ScriptRunner {
         timeoutNanos);
   }
 
-  /** {@link #run} for a library function, by FCALL. */
+  /** {@link #runBinary} for a library function, by FCALL. */
   CompletableFuture<List<Object>> run(
-      LuaLibrary.Function function, String[] keys, String[] args, long timeoutNanos) {
+      LuaLibrary.Function function, String[] keys, byte[][] args, long timeoutNanos) {
     return guarded(
         function.name(),
-        () -> fcall(function, keys, args),
+        () -> dispatch(CommandType.FCALL, function.name(), keys, args),
         ScriptRunner::isFunctionNotFound,
         () -> {
           scriptReloads.increment();
           return libraryLoader
               .apply(function.library().code)
-              .thenCompose(loaded -> fcall(function, keys, args));
+              .thenCompose(loaded -> dispatch(CommandType.FCALL, function.name(), keys, args));
         },
         timeoutNanos);
-  }
-
-  private CompletionStage<List<Object>> fcall(
-      LuaLibrary.Function function, String[] keys, String[] args) {
-    return commands.fcall(function.name(), ScriptOutputType.MULTI, keys, args);
   }
 
   /**
@@ -188,10 +183,11 @@ final class ScriptRunner {
         });
   }
 
+  /** EVAL, EVALSHA or FCALL of {@code code} (a script, its SHA-1 or a function's name). */
   private CompletionStage<List<Object>> dispatch(
-      CommandType type, String scriptOrSha, String[] keys, byte[][] args) {
+      CommandType type, String code, String[] keys, byte[][] args) {
     CommandArgs<String, String> a =
-        new CommandArgs<>(StringCodec.UTF8).add(scriptOrSha).add(keys.length).addKeys(keys);
+        new CommandArgs<>(StringCodec.UTF8).add(code).add(keys.length).addKeys(keys);
     for (byte[] arg : args) {
       a.add(arg);
     }
@@ -207,9 +203,9 @@ final class ScriptRunner {
     }
   }
 
-  /** {@link #run(LuaLibrary.Function, String[], String[], long)} and waits for it, as below. */
+  /** {@link #run(LuaLibrary.Function, String[], byte[][], long)} and waits for it, as below. */
   List<Object> runSync(
-      LuaLibrary.Function function, String[] keys, String[] args, long timeoutNanos) {
+      LuaLibrary.Function function, String[] keys, byte[][] args, long timeoutNanos) {
     return runWithin(timeoutNanos, () -> run(function, keys, args, timeoutNanos));
   }
 

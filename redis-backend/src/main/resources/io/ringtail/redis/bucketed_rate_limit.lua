@@ -3,20 +3,20 @@
 -- KEYS: 1 state (decision.lua; extra: the start of the newest bucket, as time halves; head: its
 --       slot): a ring of 17 counts (4 bytes each) by bucket, written back whole, with the header,
 --       on every call. The header is kept in locals (no state table).
--- ARGV: 1 deadline (server microseconds, '' for none), 2 and 3 the time's halves, 4 window ns
---       (at most 2^51), 5 bucket width g ns, 6 limit, 7 ttl ms, 8 listener cooldown ns.
+-- ARGV: 1 packed (ARGS): the deadline (server microseconds), the time's halves, the window ns (at
+--       most 2^51), the bucket width g ns, the limit, the listener cooldown ns; 2 ttl ms.
 -- Replies (decision.lua): allowed, notify, remaining, retry-after ns, and the ns from the
 -- caller's time to the time denials last until (-1 if not denied or not expressible).
 -- Evicts by the grid: a bucket is cleared when the grid's start passes it.
 -- A bucket counts while any request it may hold is in the window: t - start < W + g - 1.
 local N = 17
+local ARGS = '>dI4I4dddd'
 local key = KEYS[1]
-local late, second = pastDeadline(ARGV[1])
+local deadline, th, tl, w, g, limit, cooldown = struct.unpack(ARGS, ARGV[1])
+local late, second = pastDeadline(deadline)
 if late then
   return LATE
 end
-local th, tl, w = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local g, limit = tonumber(ARGV[5]), tonumber(ARGV[6])
 -- the header as read (o: old), and the 17 counts, counts[i + 1] the bucket at slot i
 local GRID = '>I4I4I4I4I4I4I4I4I4I4I4I4I4I4I4I4I4'
 local s = readState(key, READ_LAST)
@@ -98,7 +98,7 @@ if remaining == 0 then
 end
 
 local since = notified and t - notified or nil
-local notify = notifies((not allowed) and oflags % 2 ~= DENIED, since, tonumber(ARGV[8]))
+local notify = notifies((not allowed) and oflags % 2 ~= DENIED, since, cooldown)
 if notify then
   notified = t
 end
@@ -112,12 +112,12 @@ if notified then
 end
 -- the header's count is 1: the grid is the ring's one entry
 local header = struct.pack(HEADER, lh, ll, onh, onl, flags, head, 1, N, nh, nl,
-    second or refreshed or 0)
+    second)
 if known and oring == N then
   writeInPlace(key, header .. grid, nil, nil, N, 68,
-      (second == nil or second ~= refreshed) and ARGV[7])
+      second ~= refreshed and ARGV[2])
 else
-  writeWhole(key, header .. grid, ARGV[7])
+  writeWhole(key, header .. grid, ARGV[2])
 end
 local untilFromSent = -1
 if not allowed and t - sent < w then

@@ -4,23 +4,23 @@
 -- their bodies (LuaLibrary), so these helpers are created once per load, not once per call;
 -- threshold.lua runs after it as an EVALSHA script.
 --
--- Times and amounts arrive as the unsigned high and low halves of a Java long. Differences of
+-- A decision function takes its numbers packed in one argument, ARGV[1] (each script gives its
+-- struct format; one struct.unpack is cheaper than a tonumber per argument): whole numbers below
+-- 2^53 as doubles ('d'), times and amounts as the unsigned high and low 32-bit halves of a Java
+-- long ('I4I4'). The first is the call's deadline; ARGV[2] is the TTL in ms. Differences of
 -- times are taken modulo 2^64 and signed, as Java's `a - b` is, so readings may wrap; they are
 -- exact while below 2^53 in magnitude, which every window (at most 2^51 ns) keeps them.
 local TWO32 = 4294967296
 -- Scripts that keep times as offsets from a per-key base (threshold.lua) rebase past this.
 local REBASE = 4503599627370496 -- 2^52
 
--- Whether the server's clock is past the caller's deadline (microseconds, '' for none): a call
--- that arrives after its caller stopped waiting must change nothing. Also the clock's second
--- (nil without a deadline), for store's TTL refresh.
+-- Whether the server's clock is past the caller's deadline (server microseconds): a call that
+-- arrives after its caller stopped waiting must change nothing. Also the clock's second, for the
+-- TTL refresh.
 local function pastDeadline(deadline)
-  if deadline == '' then
-    return false, nil
-  end
   local clock = redis.call('TIME')
   local second = tonumber(clock[1])
-  return second * 1000000 + tonumber(clock[2]) > tonumber(deadline), second
+  return second * 1000000 + tonumber(clock[2]) > deadline, second
 end
 
 -- (ah, al) - (bh, bl), modulo 2^64 and signed; exact while its magnitude is below 2^53, and at
@@ -95,13 +95,31 @@ local function readState(key, last)
   return s
 end
 
--- The state at `key` read up to its header, and the header's eleven fields (none for a new key).
-local function readHeader(key)
+-- The time a decision is taken at: the caller's (sh, sl), or the latest decided time (lh, ll, nil
+-- for a new key) if that is later, so that held entries stay in time order.
+local function decisionTime(sh, sl, lh, ll)
+  if lh and offset(sh, sl, lh, ll) < 0 then
+    return lh, ll
+  end
+  return sh, sl
+end
+
+-- The start of a decision on the ring state at `key` at the caller's time (sh, sl): whether the
+-- call is past its `deadline` (pastDeadline), else the clock's second, the state read up to its
+-- header ('' for a new key), the time the decision is taken at (decisionTime) and the header's
+-- fields after the latest decided time (none for a new key).
+local function begin(key, deadline, sh, sl)
+  local late, second = pastDeadline(deadline)
+  if late then
+    return true
+  end
   local s = readState(key, HEADER_LAST)
   if #s == 0 then
-    return s
+    return false, second, s, sh, sl
   end
-  return s, struct.unpack(HEADER, s, 5)
+  local lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = struct.unpack(HEADER, s, 5)
+  local th, tl = decisionTime(sh, sl, lh, ll)
+  return false, second, s, th, tl, nh, nl, flags, head, count, ring, xh, xl, refreshed
 end
 
 -- The state at `key` as a table, its first READ bytes read (for a new key or a new capacity).
@@ -177,12 +195,11 @@ end
 -- Writes a decision's header (fields in locals) and the packed entry `packed` into `slot` if
 -- given: whole when the ring was rewritten into the state table `st` (a new key or a new
 -- capacity), else in place. The key expires `ttl` ms after its last use, less under a second: the
--- TTL is refreshed once per server `second` (every call without one), so it never runs out sooner
--- than `ttl` - 1 s after a use.
+-- TTL is refreshed once per server `second`, so it never runs out sooner than `ttl` - 1 s after a
+-- use.
 local function storeLocals(st, key, width, slot, packed, ttl, second, refreshed,
     lh, ll, nh, nl, flags, head, count, ring, xh, xl)
-  local header = struct.pack(HEADER, lh, ll, nh, nl, flags, head, count, ring, xh, xl,
-      second or refreshed)
+  local header = struct.pack(HEADER, lh, ll, nh, nl, flags, head, count, ring, xh, xl, second)
   if st then
     local body = string.sub(st.s, HEADER_SIZE + 1)
     if slot then
@@ -192,24 +209,14 @@ local function storeLocals(st, key, width, slot, packed, ttl, second, refreshed,
     writeWhole(key, header .. body, ttl)
     return
   end
-  writeInPlace(key, header, slot, packed, ring, width,
-      (second == nil or second ~= refreshed) and ttl)
+  writeInPlace(key, header, slot, packed, ring, width, second ~= refreshed and ttl)
 end
 
--- The time a decision is taken at: the caller's (sh, sl), or the latest decided time (lh, ll, nil
--- for a new key) if that is later, so that held entries stay in time order.
-local function decisionTime(sh, sl, lh, ll)
-  if lh and offset(sh, sl, lh, ll) < 0 then
-    return lh, ll
-  end
-  return sh, sl
-end
-
--- The first held entry (0 the oldest; count if none) in the window (t - W, t] at (th, tl), and
--- its fields (none if none is), for the ring (head, count, ring) at `key`, read as `s`. Entries
--- leave the window oldest first, so between two decisions a few leave: one GETRANGE of the oldest
--- entries (CHUNK_BYTES of them: 16 times, 8 sum-cap entries) finds it among them, and only when
--- all of them left does a binary search read O(log n) more.
+-- The first held entry (0 the oldest; count if none) in the window (t - W, t] at (th, tl), its
+-- age t - its time, and its fields (none if none is), for the ring (head, count, ring) at `key`,
+-- read as `s`. Entries leave the window oldest first, so between two decisions a few leave: one
+-- GETRANGE of the oldest entries (CHUNK_BYTES of them: 16 times, 8 sum-cap entries) finds it among
+-- them, and only when all of them left does a binary search read O(log n) more.
 local CHUNK_BYTES = 128
 local function firstLive(key, s, entry, width, head, count, ring, th, tl, w)
   if count == 0 then
@@ -218,16 +225,20 @@ local function firstLive(key, s, entry, width, head, count, ring, th, tl, w)
   local oldest = (head - count) % ring
   local n = math.min(count, CHUNK_BYTES / width, ring - oldest)
   local at = HEADER_SIZE + oldest * width
-  local c
-  if at + n * width <= #s then
-    c = string.sub(s, at + 1, at + n * width)
-  else
-    c = redis.call('GETRANGE', key, at, at + n * width - 1)
+  local c, from = s, at + 1
+  if at + n * width > #s then
+    c, from = redis.call('GETRANGE', key, at, at + n * width - 1), 1
   end
   for k = 0, n - 1 do
-    local h, l = struct.unpack(entry, c, k * width + 1)
-    if offset(th, tl, h, l) < w then
-      return k, struct.unpack(entry, c, k * width + 1)
+    -- the entry's age, as offset() takes it (inline: this loop is every decision's hot path)
+    local h, l, a, b = struct.unpack(entry, c, from + k * width)
+    local dh = (th - h) % TWO32
+    if dh >= 2147483648 then
+      dh = dh - TWO32
+    end
+    local age = dh * TWO32 + (tl - l)
+    if age < w then
+      return k, age, h, l, a, b
     end
   end
   local function age(k)
@@ -246,7 +257,8 @@ local function firstLive(key, s, entry, width, head, count, ring, th, tl, w)
       lo = mid + 1
     end
   end
-  return lo, slotAt(key, s, entry, width, (oldest + lo) % ring)
+  local h, l, a, b = slotAt(key, s, entry, width, (oldest + lo) % ring)
+  return lo, offset(th, tl, h, l), h, l, a, b
 end
 
 -- Whether a decision tells the listener: an `event` (a first denial, a crossing) at least

@@ -4,21 +4,22 @@
 --       Times are decided in order (a request timed before the latest decided time counts at it),
 --       so the ring is sorted and entries leave it oldest first. Each call reads the header and
 --       the oldest entries (firstLive), not the whole ring.
--- ARGV: 1 deadline (server microseconds, '' for none), 2 and 3 the time's high and low halves,
---       4 window ns (at most 2^51), 5 limit, 6 ttl ms, 7 listener cooldown ns.
+-- ARGV: 1 packed (ARGS): the deadline (server microseconds), the time's halves, the window ns (at
+--       most 2^51), the limit, the listener cooldown ns; 2 ttl ms.
 -- Replies (decision.lua): allowed, notify, remaining, retry-after ns, and the ns from the
 -- caller's time to the time denials last until (-1 if not denied or not expressible).
 -- Evicts by the count: entries that left the window stop being held, and later admissions
 -- overwrite their slots.
 local TIME = '>I4I4'
+local ARGS = '>dI4I4ddd'
 local key = KEYS[1]
-local late, second = pastDeadline(ARGV[1])
+local deadline, sh, sl, w, limit, cooldown = struct.unpack(ARGS, ARGV[1])
+-- the hot path keeps the header in locals; a new key or a new limit goes through a state table
+local late, second, s, th, tl, nh, nl, flags, head, count, ring, xh, xl, refreshed =
+    begin(key, deadline, sh, sl)
 if late then
   return LATE
 end
-local sh, sl, w, limit = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
--- the hot path keeps the header in locals; a new key or a new limit goes through a state table
-local s, lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = readHeader(key)
 local st = nil
 if #s == 0 or ring ~= limit then
   st = load(key, TIME, 8)
@@ -32,12 +33,11 @@ if #s == 0 or ring ~= limit then
     end
     rewrite(st, kept, limit)
   end
-  s, lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = st.s, st.lh, st.ll, st.nh,
-      st.nl, st.flags, st.head, st.count, st.ring, st.xh, st.xl, st.refreshed
+  s, nh, nl, flags, head, count, ring, xh, xl, refreshed = st.s, st.nh, st.nl, st.flags, st.head,
+      st.count, st.ring, st.xh, st.xl, st.refreshed
 end
-local th, tl = decisionTime(sh, sl, lh, ll)
 
-local first, fh, fl = firstLive(key, s, TIME, 8, head, count, ring, th, tl, w)
+local first, age = firstLive(key, s, TIME, 8, head, count, ring, th, tl, w)
 -- the entries before the first in the window are out of every later one: no longer held
 count = count - first
 local inWindow = count
@@ -45,7 +45,7 @@ local allowed = inWindow < limit
 local retry = 0
 if inWindow + 1 >= limit then
   -- full once this request counts: room comes when the oldest in the window leaves
-  retry = w - (fh and offset(th, tl, fh, fl) or 0)
+  retry = w - (age or 0)
 end
 local slot, packed = nil, nil
 if allowed then
@@ -59,12 +59,14 @@ if remaining > 0 then
   retry = 0
 end
 local notify
-notify, flags, nh, nl = noted(flags, nh, nl, allowed, th, tl, tonumber(ARGV[7]))
-storeLocals(st, key, 8, slot, packed, ARGV[6], second, refreshed,
+notify, flags, nh, nl = noted(flags, nh, nl, allowed, th, tl, cooldown)
+storeLocals(st, key, 8, slot, packed, ARGV[2], second, refreshed,
     th, tl, nh, nl, flags, head, count, ring, xh, xl)
 local untilFromSent = -1
-local ahead = offset(th, tl, sh, sl)
-if not allowed and ahead < w then
-  untilFromSent = ahead + retry
+if not allowed then
+  local ahead = offset(th, tl, sh, sl)
+  if ahead < w then
+    untilFromSent = ahead + retry
+  end
 end
 return reply(allowed and 1 or 0, notify, 0, remaining, retry, untilFromSent)

@@ -3,32 +3,25 @@
 --       at most `max entries` amounts in time order, each its time and the running total before
 --       it (halves, 16 bytes), so the total in the window is a difference of two running totals.
 --       Times are decided in order (an amount timed before the latest decided time counts at it).
--- ARGV: 1 deadline (server microseconds, '' for none), 2 and 3 the time's halves, 4 window ns
---       (at most 2^51), 5 and 6 the cap in units (halves), 7 and 8 the amount in units (halves;
---       7 is 'X' if it alone exceeds the cap), 9 max entries kept, 10 ttl ms,
---       11 listener cooldown ns.
+-- ARGV: 1 packed (ARGS): the deadline (server microseconds), the time's halves, the window ns (at
+--       most 2^51), the cap in units (halves), the amount in units (halves), 1 if the amount alone
+--       exceeds the cap (else 0), the max entries kept, the listener cooldown ns; 2 ttl ms.
 -- Replies (decision.lua): allowed, notify, total units, retry-after ns or -1 (none), frees-in ns.
 -- Evicts by the count: entries that left the window stop being held, and later amounts overwrite
 -- their slots. A call reads the header and the oldest entries (firstLive); a denial's retry-after
--- is a binary search over the held entries (a small ring read at once). The hot path keeps the header in locals; a
--- new key or a new capacity goes through a state table.
+-- is a binary search over the held entries (a small ring read at once). The hot path keeps the
+-- header in locals; a new key or a new capacity goes through a state table.
 local ENTRY = '>I4I4I4I4'
+local ARGS = '>dI4I4dI4I4I4I4ddd'
 local key = KEYS[1]
-local late, second = pastDeadline(ARGV[1])
+local deadline, sh, sl, w, ch, cl, ah, al, exceeds, max, cooldown = struct.unpack(ARGS, ARGV[1])
+exceeds = exceeds == 1
+local late, second, s, th, tl, nh, nl, flags, head, count, ring, xh, xl, refreshed =
+    begin(key, deadline, sh, sl)
 if late then
   return LATE
 end
-local sh, sl, w = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local ch, cl = tonumber(ARGV[5]), tonumber(ARGV[6])
-local exceeds = ARGV[7] == 'X'
-local ah, al = 0, 0
-if not exceeds then
-  ah, al = tonumber(ARGV[7]), tonumber(ARGV[8])
-end
-local max = tonumber(ARGV[9])
-local s, lh, ll, nh, nl, flags, head, count, ring, xh, xl, refreshed = readHeader(key)
 local st = nil
-local th, tl = decisionTime(sh, sl, lh, ll)
 if #s == 0 or ring ~= max then
   st = load(key, ENTRY, 16)
   if not st.lh then
@@ -36,7 +29,7 @@ if #s == 0 or ring ~= max then
   else
     -- a new capacity: keep the newest entries in the window; the oldest kept takes the running
     -- total before every one dropped in the window (they leave with it: later, never early)
-    local lo, _, _, fbh, fbl =
+    local lo, _, _, _, fbh, fbl =
       firstLive(key, st.s, ENTRY, 16, st.head, st.count, st.ring, th, tl, w)
     local held, kept = heldEntries(st), {}
     for k = math.max(lo + 1, #held - max + 1), #held do
@@ -52,7 +45,7 @@ if #s == 0 or ring ~= max then
     st.s, st.nh, st.nl, st.flags, st.head, st.count, st.ring, st.xh, st.xl, st.refreshed
 end
 
-local lo, fh, fl, bh, bl = firstLive(key, s, ENTRY, 16, head, count, ring, th, tl, w)
+local lo, age, _, _, bh, bl = firstLive(key, s, ENTRY, 16, head, count, ring, th, tl, w)
 -- the entries before the first in the window are out of every later one: no longer held
 count = count - lo
 local held = count
@@ -68,7 +61,7 @@ local allowed = (not exceeds) and atMost(wh, wl, ch, cl)
 -- whose leaving makes room for the amount have left
 local frees = 0
 if held > 0 then
-  frees = w - offset(th, tl, fh, fl)
+  frees = w - age
 end
 local retry = 0
 if exceeds then
@@ -134,7 +127,7 @@ if allowed then
   rh, rl = wh, wl
 end
 local notify
-notify, flags, nh, nl = noted(flags, nh, nl, allowed, th, tl, tonumber(ARGV[11]))
-storeLocals(st, key, 16, slot, packed, ARGV[10], second, refreshed,
+notify, flags, nh, nl = noted(flags, nh, nl, allowed, th, tl, cooldown)
+storeLocals(st, key, 16, slot, packed, ARGV[2], second, refreshed,
     th, tl, nh, nl, flags, head, count, ring, xh, xl)
 return reply(allowed and 1 or 0, notify, rh, rl, retry, frees)
