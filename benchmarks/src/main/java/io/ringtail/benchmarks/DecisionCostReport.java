@@ -158,7 +158,7 @@ public final class DecisionCostReport {
     redis.functionLoad(
         "#!lua name=cost_floor\n"
             + "redis.register_function('cost_floor', function(keys, args)"
-            + " return {1, 0, 0, 99, 0, -1} end)",
+            + " return struct.pack('>BBI4I4dd', 1, 0, 0, 99, 0, -1) end)",
         true);
     String[] args = {"n".repeat(48), "2000"};
     reset(redis);

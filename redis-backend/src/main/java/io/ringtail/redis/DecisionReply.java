@@ -1,11 +1,13 @@
 package io.ringtail.redis;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * The one reply of the decision scripts (decision.lua's {@code reply}): a verdict (1 allowed, 0
+ * The one reply of the decision scripts (decision.lua's {@code REPLY}): a verdict (1 allowed, 0
  * denied; the threshold's outcome), whether to notify the listener, a count (remaining, total units
- * or events), and two more values (durations in ns, -1 for none; the threshold's flags).
+ * or events), and two more values (durations in ns, -1 for none; the threshold's flags). The
+ * functions send it packed in one string, threshold.lua as an array.
  */
 record DecisionReply(int verdict, boolean notifies, long count, long first, long second) {
   static DecisionReply of(List<Object> reply) {
@@ -15,6 +17,13 @@ record DecisionReply(int verdict, boolean notifies, long count, long first, long
         ((Long) reply.get(2) << 32) | (Long) reply.get(3),
         (Long) reply.get(4),
         (Long) reply.get(5));
+  }
+
+  /** The packed reply: two bytes, the count as a long, two doubles holding whole numbers. */
+  static DecisionReply of(byte[] packed) {
+    ByteBuffer b = ByteBuffer.wrap(packed);
+    return new DecisionReply(
+        b.get() & 0xFF, b.get() == 1, b.getLong(), (long) b.getDouble(), (long) b.getDouble());
   }
 
   boolean allowed() {

@@ -28,8 +28,8 @@ abstract class RedisDecision {
    * Runs a decision function on its {@link PackedArgs} (a copy for this call) and TTL, after
    * writing the deadline in server microseconds: half the remaining budget after the call is sent,
    * minus the server clock's error, so a function that reaches Redis after its caller stopped
-   * waiting changes nothing and answers {@code {-1}}. Bounded by one command timeout, the first
-   * clock measurement included.
+   * waiting changes nothing and answers {@code {-1}} instead of its packed reply. Bounded by one
+   * command timeout, the first clock measurement included.
    *
    * @throws RedisUnavailableException if Redis did not answer in time, or answered past the
    *     deadline
@@ -47,11 +47,14 @@ abstract class RedisDecision {
     List<Object> reply =
         backend.runner.runSync(
             function, keys, new byte[][] {packed, ttl.getBytes(StandardCharsets.US_ASCII)}, left);
+    if (reply.size() == 1 && reply.get(0) instanceof byte[] answer) {
+      return DecisionReply.of(answer);
+    }
     if (reply.size() == 1 && Long.valueOf(-1).equals(reply.get(0))) {
       throw new RedisUnavailableException(
           "Redis ran the call after its deadline: nothing was recorded", null);
     }
-    return DecisionReply.of(reply);
+    throw new IllegalStateException(function + " replied " + reply);
   }
 
   /**

@@ -5,7 +5,7 @@
 --       on every call. The header is kept in locals (no state table).
 -- ARGV: 1 packed (ARGS): the deadline (server microseconds), the time's halves, the window ns (at
 --       most 2^51), the bucket width g ns, the limit, the listener cooldown ns; 2 ttl ms.
--- Replies (decision.lua): allowed, notify, remaining, retry-after ns, and the ns from the
+-- Replies (decision.lua's REPLY): allowed, notify, remaining, retry-after ns, and the ns from the
 -- caller's time to the time denials last until (-1 if not denied or not expressible).
 -- Evicts by the grid: a bucket is cleared when the grid's start passes it.
 -- A bucket counts while any request it may hold is in the window: t - start < W + g - 1.
@@ -123,4 +123,5 @@ local untilFromSent = -1
 if not allowed and t - sent < w then
   untilFromSent = t + retry - sent
 end
-return reply(allowed and 1 or 0, notify and 1 or 0, 0, remaining, retry, untilFromSent)
+return struct.pack(REPLY, allowed and 1 or 0, notify and 1 or 0, 0, remaining, retry,
+    untilFromSent)

@@ -286,9 +286,11 @@ local function noted(flags, nh, nl, allowed, th, tl, cooldown)
   return notify and 1 or 0, flags, nh, nl
 end
 
--- The one reply of every decision script (DecisionReply): verdict (1 allowed, 0 denied; the
--- threshold's outcome), notify (0/1), a count as halves (remaining, total units, events), and
--- two more values (durations in ns, -1 for none; the threshold's two flags).
+-- The one reply of every decision (DecisionReply): verdict (1 allowed, 0 denied; the threshold's
+-- outcome), notify (0/1), a count as halves (remaining, total units, events), and two more values
+-- (durations in ns, -1 for none; the threshold's two flags). The functions send it packed in one
+-- string (REPLY: cheaper for Redis than an array), threshold.lua as an array (reply).
+local REPLY = '>BBI4I4dd'
 local function reply(verdict, notify, count, countLow, first, second)
   return {verdict, notify, count, countLow, first, second}
 end

@@ -6,7 +6,7 @@
 --       the oldest entries (firstLive), not the whole ring.
 -- ARGV: 1 packed (ARGS): the deadline (server microseconds), the time's halves, the window ns (at
 --       most 2^51), the limit, the listener cooldown ns; 2 ttl ms.
--- Replies (decision.lua): allowed, notify, remaining, retry-after ns, and the ns from the
+-- Replies (decision.lua's REPLY): allowed, notify, remaining, retry-after ns, and the ns from the
 -- caller's time to the time denials last until (-1 if not denied or not expressible).
 -- Evicts by the count: entries that left the window stop being held, and later admissions
 -- overwrite their slots.
@@ -69,4 +69,4 @@ if not allowed then
     untilFromSent = ahead + retry
   end
 end
-return reply(allowed and 1 or 0, notify, 0, remaining, retry, untilFromSent)
+return struct.pack(REPLY, allowed and 1 or 0, notify, 0, remaining, retry, untilFromSent)

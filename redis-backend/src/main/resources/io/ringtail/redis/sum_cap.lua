@@ -6,7 +6,8 @@
 -- ARGV: 1 packed (ARGS): the deadline (server microseconds), the time's halves, the window ns (at
 --       most 2^51), the cap in units (halves), the amount in units (halves), 1 if the amount alone
 --       exceeds the cap (else 0), the max entries kept, the listener cooldown ns; 2 ttl ms.
--- Replies (decision.lua): allowed, notify, total units, retry-after ns or -1 (none), frees-in ns.
+-- Replies (decision.lua's REPLY): allowed, notify, total units, retry-after ns or -1 (none),
+-- frees-in ns.
 -- Evicts by the count: entries that left the window stop being held, and later amounts overwrite
 -- their slots. A call reads the header and the oldest entries (firstLive); a denial's retry-after
 -- is a binary search over the held entries (a small ring read at once). The hot path keeps the
@@ -130,4 +131,4 @@ local notify
 notify, flags, nh, nl = noted(flags, nh, nl, allowed, th, tl, cooldown)
 storeLocals(st, key, 16, slot, packed, ARGV[2], second, refreshed,
     th, tl, nh, nl, flags, head, count, ring, xh, xl)
-return reply(allowed and 1 or 0, notify, rh, rl, retry, frees)
+return struct.pack(REPLY, allowed and 1 or 0, notify, rh, rl, retry, frees)
