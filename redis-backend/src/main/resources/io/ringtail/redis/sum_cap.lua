@@ -80,14 +80,16 @@ elseif not allowed then
     local fh, fl = minus(h, l, bh, bl)
     return atMost(needh, needl, fh, fl)
   end
-  -- most often the oldest entry frees enough; else a binary search over the held entries
-  local a, b = 0, count - 1
-  if not enough(0) then
+  -- most often the oldest entry frees enough (its age is known); else a binary search over the
+  -- held entries
+  if enough(0) then
+    retry = w - age
+  else
     if #s <= HEADER_SIZE and HEADER_SIZE + ring * 16 <= READ then
       -- one read of a small ring, else one read of an entry per step
       s = redis.call('GET', key)
     end
-    a = 1
+    local a, b = 1, count - 1
     while a < b do
       local mid = math.floor((a + b) / 2)
       if enough(mid) then
@@ -96,9 +98,9 @@ elseif not allowed then
         a = mid + 1
       end
     end
+    local h, l = slotAt(key, s, ENTRY, 16, (head - count + a) % ring)
+    retry = w - offset(th, tl, h, l)
   end
-  local h, l = slotAt(key, s, ENTRY, 16, (head - count + a) % ring)
-  retry = w - offset(th, tl, h, l)
 end
 
 local slot, packed = nil, nil

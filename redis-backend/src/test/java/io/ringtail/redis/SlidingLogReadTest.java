@@ -25,8 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The sliding log and the sum cap read a key's header and its oldest entries, not the whole ring:
  * exact however many entries leave the window between two decisions (none, a few, more than one
- * read's worth, all), and a key that fills its ring again after entries left is not rewritten
- * again.
+ * read's worth, all), a key that fills its ring again after entries left is not rewritten again,
+ * and a sum-cap denial reads one entry beyond those.
  */
 @ExtendWith(RedisExtension.class)
 @BackendOptions(outagePolicy = OutagePolicy.THROW)
@@ -102,24 +102,54 @@ class SlidingLogReadTest {
     RateLimiter limiter =
         backend.rateLimiter(
             name, RateLimitConfig.builder().limit(limit).window(WINDOW).timeSource(time).build());
-    long sets = setCalls(redis);
+    long sets = calls(redis, "set");
     for (int i = 0; i < limit; i++) {
       assertThat(limiter.tryAcquire("k").allowed()).isTrue();
       time.advanceNanos(WINDOW.toNanos() / limit);
     }
-    assertThat(setCalls(redis) - sets)
+    assertThat(calls(redis, "set") - sets)
         .as("written whole when created and once more when the ring first filled")
         .isEqualTo(2);
-    long full = setCalls(redis);
+    long full = calls(redis, "set");
     for (int round = 0; round < 5 * limit; round++) {
       // one entry left: the ring is full again after this admission
       assertThat(limiter.tryAcquire("k").allowed()).as("round %d", round).isTrue();
       assertThat(limiter.tryAcquire("k").allowed()).as("round %d", round).isFalse();
       time.advanceNanos(WINDOW.toNanos() / limit);
     }
-    assertThat(setCalls(redis)).as("later laps write entries in place").isEqualTo(full);
+    assertThat(calls(redis, "set")).as("later laps write entries in place").isEqualTo(full);
     String key = RedisTestKit.rateLimiterKeys("ringtail", name, "k")[0];
     assertThat(redis.strlen(key)).isEqualTo(48 + 8L * limit);
+  }
+
+  @Test
+  void aSumCapDenialTheOldestEntryMakesRoomFor_readsOnlyTheEntryAfterIt() {
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+    SumCap cap =
+        backend.sumCap(
+            RedisTestSupport.uniqueName("deny-read"),
+            SumCapConfig.builder()
+                .cap(new BigDecimal("100"))
+                .window(WINDOW)
+                .timeSource(time)
+                .build());
+    for (int i = 0; i < 10; i++) {
+      assertThat(cap.tryAdd("k", BigDecimal.TEN).allowed()).isTrue();
+      time.advanceNanos(1_000_000);
+    }
+    long reads = calls(redis, "getrange");
+    int denials = 20;
+    for (int i = 0; i < denials; i++) {
+      SumDecision d = cap.tryAdd("k", BigDecimal.ONE);
+      assertThat(d.allowed()).isFalse();
+      assertThat(d.retryAfter())
+          .as("room when the oldest amount leaves")
+          .contains(WINDOW.minusNanos(10_000_000L + i * 1_000L));
+      time.advanceNanos(1_000);
+    }
+    assertThat(calls(redis, "getrange") - reads)
+        .as("the header, the oldest entries and the running total after the oldest")
+        .isEqualTo(3L * denials);
   }
 
   /**
@@ -140,8 +170,9 @@ class SlidingLogReadTest {
     return random.nextInt(25) == 0 ? time.nanoTime() - random.nextLong(w) : time.nanoTime();
   }
 
-  private static long setCalls(RedisCommands<String, String> redis) {
-    Matcher m = Pattern.compile("cmdstat_set:calls=(\\d+)").matcher(redis.info("commandstats"));
+  private static long calls(RedisCommands<String, String> redis, String command) {
+    Matcher m =
+        Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher(redis.info("commandstats"));
     return m.find() ? Long.parseLong(m.group(1)) : 0;
   }
 }
