@@ -55,6 +55,13 @@ import java.util.function.Supplier;
 public final class DecisionCostReport {
   private static final Duration WINDOW = Duration.ofSeconds(1);
   private static final int LIMIT = 100;
+
+  /**
+   * Keys' idle expiry: the report's time stands still while real seconds pass, and a key must not
+   * expire between the phase that spends it and the phase that asks it.
+   */
+  private static final Duration IDLE = Duration.ofHours(1);
+
   private static final int FLOOD_THREADS = 8;
 
   private DecisionCostReport() {}
@@ -99,12 +106,18 @@ public final class DecisionCostReport {
             .build();
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     RateLimitConfig rule =
-        RateLimitConfig.builder().limit(LIMIT).window(WINDOW).timeSource(time).build();
+        RateLimitConfig.builder()
+            .limit(LIMIT)
+            .window(WINDOW)
+            .timeSource(time)
+            .idleExpiry(IDLE)
+            .build();
     SumCapConfig capRule =
         SumCapConfig.builder()
             .cap(new BigDecimal("100.00"))
             .window(WINDOW)
             .timeSource(time)
+            .idleExpiry(IDLE)
             .build();
     String[] names = new String[keys];
     for (int k = 0; k < keys; k++) {
@@ -195,8 +208,8 @@ public final class DecisionCostReport {
     }
     String memory = "MEMORY USAGE of a full key: " + redis.memoryUsage(sampleKey) + " B";
     row(name + ", admissions", each.threads, admitted.get(), redis, "admitted; " + memory);
-    // denials answered by Redis: each key spent, then asked once per round by a limiter instance
-    // that has not seen it denied (one that has answers locally)
+    // denials answered by Redis: each key spent, then asked ten times per round, each time by a
+    // limiter instance that has not seen it denied (one that has answers locally)
     each.run(
         k -> {
           for (int i = 0; i < LIMIT; i++) {
@@ -205,7 +218,7 @@ public final class DecisionCostReport {
         });
     reset(redis);
     AtomicLong denied = new AtomicLong();
-    for (int r = 0; r < rounds; r++) {
+    for (int r = 0; r < rounds * 10; r++) {
       RateLimiter asking = fresh.get();
       each.run(k -> denied.addAndGet(asking.tryAcquire(k).allowed() ? 0 : 1));
     }
@@ -225,10 +238,16 @@ public final class DecisionCostReport {
       }
     }
     row("sum cap, admissions", each.threads, added.get(), redis, "admitted");
-    each.run(k -> cap.tryAdd(k, new BigDecimal("100.00")));
+    // each key filled to the cap
+    each.run(
+        k -> {
+          while (cap.tryAdd(k, BigDecimal.ONE).allowed()) {
+            added.incrementAndGet();
+          }
+        });
     reset(redis);
     AtomicLong denied = new AtomicLong();
-    for (int r = 0; r < rounds; r++) {
+    for (int r = 0; r < rounds * 10; r++) {
       each.run(k -> denied.addAndGet(cap.tryAdd(k, BigDecimal.ONE).allowed() ? 0 : 1));
     }
     row("sum cap, denials", each.threads, denied.get(), redis, "denied");
