@@ -213,8 +213,8 @@ local function storeLocals(st, key, width, slot, packed, ttl, second, refreshed,
 end
 
 -- The first held entry (0 the oldest; count if none) in the window (t - W, t] at (th, tl), its
--- age t - its time, and its fields (none if none is), for the ring (head, count, ring) at `key`,
--- read as `s`. Entries leave the window oldest first, so between two decisions a few leave: one
+-- age t - its time, its fields (none if none is) and the next held entry's last two fields when
+-- the read already holds them, for the ring (head, count, ring) at `key`, read as `s`. Entries leave the window oldest first, so between two decisions a few leave: one
 -- GETRANGE of the oldest entries (CHUNK_BYTES of them: 16 times, 8 sum-cap entries) finds it among
 -- them, and only when all of them left does a binary search read O(log n) more.
 local CHUNK_BYTES = 128
@@ -238,6 +238,10 @@ local function firstLive(key, s, entry, width, head, count, ring, th, tl, w)
     end
     local age = dh * TWO32 + (tl - l)
     if age < w then
+      if k + 1 < n then
+        local _, _, na, nb = struct.unpack(entry, c, from + (k + 1) * width)
+        return k, age, h, l, a, b, na, nb
+      end
       return k, age, h, l, a, b
     end
   end

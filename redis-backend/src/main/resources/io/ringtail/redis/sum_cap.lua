@@ -46,7 +46,8 @@ if #s == 0 or ring ~= max then
     st.s, st.nh, st.nl, st.flags, st.head, st.count, st.ring, st.xh, st.xl, st.refreshed
 end
 
-local lo, age, _, _, bh, bl = firstLive(key, s, ENTRY, 16, head, count, ring, th, tl, w)
+local lo, age, _, _, bh, bl, nbh, nbl =
+  firstLive(key, s, ENTRY, 16, head, count, ring, th, tl, w)
 -- the entries before the first in the window are out of every later one: no longer held
 count = count - lo
 local held = count
@@ -73,7 +74,9 @@ elseif not allowed then
   -- total after it (the next one's before, or the key's) less the one before the oldest
   local function enough(k)
     local h, l = xh, xl
-    if k + 1 < count then
+    if k == 0 and nbh then
+      h, l = nbh, nbl
+    elseif k + 1 < count then
       local _
       _, _, h, l = slotAt(key, s, ENTRY, 16, (head - count + k + 1) % ring)
     end
