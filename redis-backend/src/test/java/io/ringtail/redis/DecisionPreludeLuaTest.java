@@ -1,12 +1,15 @@
 package io.ringtail.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.ringtail.redis.testkit.RedisExtension;
 import io.ringtail.redis.testkit.RedisProcess;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -15,7 +18,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The 64-bit arithmetic of the prelude decision.lua on a real server, against Java's long
  * arithmetic: sums and differences of halves modulo 2^64 across the 2^32 carry and borrow, the
- * unsigned order, and signed time differences exact below 2^53.
+ * unsigned order, and signed time differences exact below 2^53; and {@link PackedArgs} as Lua's
+ * {@code struct.unpack} reads it.
  */
 @ExtendWith(RedisExtension.class)
 class DecisionPreludeLuaTest {
@@ -56,5 +60,44 @@ class DecisionPreludeLuaTest {
     } finally {
       RedisTestSupport.shutdown(client);
     }
+  }
+
+  @Test
+  void packedArgs_readExactlyByLua_wholeNumbersUpTo2To53AndLongsAsHalves(RedisProcess server) {
+    // each field back as a decimal string: a whole double with %.0f, halves as two integers
+    String script =
+        "local n, h, l = struct.unpack('>dI4I4', ARGV[1])"
+            + " return {string.format('%.0f', n), h, l}";
+    RedisClient client = RedisTestSupport.client();
+    try (StatefulRedisConnection<byte[], byte[]> c =
+        client.connect(ByteArrayCodec.INSTANCE, server.uri())) {
+      SplittableRandom random = new SplittableRandom(2_53);
+      long[] numbers = {
+        0, 1, (1L << 32) - 1, 1L << 32, PackedArgs.MAX_EXACT - 1, PackedArgs.MAX_EXACT
+      };
+      long[] longs = {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 0xFFFF_FFFFL, 1L << 32};
+      for (int i = 0; i < 200; i++) {
+        long number = i < numbers.length ? numbers[i] : random.nextLong(PackedArgs.MAX_EXACT + 1);
+        long value = i < longs.length ? longs[i] : random.nextLong();
+        byte[] packed = new PackedArgs(2).number(0, number).with(1, value);
+        List<Object> r =
+            c.sync()
+                .eval(
+                    script.getBytes(StandardCharsets.US_ASCII),
+                    ScriptOutputType.MULTI,
+                    new byte[0][],
+                    packed);
+        assertThat(new String((byte[]) r.get(0), StandardCharsets.US_ASCII))
+            .as("number %d", number)
+            .isEqualTo(Long.toString(number));
+        assertThat(((Long) r.get(1) << 32) | (Long) r.get(2)).as("long %d", value).isEqualTo(value);
+      }
+    } finally {
+      RedisTestSupport.shutdown(client);
+    }
+    assertThatThrownBy(() -> new PackedArgs(1).number(0, PackedArgs.MAX_EXACT + 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new PackedArgs(1).number(0, -1))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }
