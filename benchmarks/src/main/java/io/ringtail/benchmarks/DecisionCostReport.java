@@ -14,7 +14,9 @@ import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,8 +28,9 @@ import java.util.function.Supplier;
 
 /**
  * What a Redis decision costs the Redis server, by {@code INFO commandstats} (script calls, {@code
- * FCALL} or {@code EVALSHA}, and their microseconds, reset before each phase) on a fresh {@code
- * redis-server} this report starts on a free port, 1,000 keys at 100 permits per second per key.
+ * FCALL} or {@code EVALSHA}, and their microseconds, reset before each round of a phase) on a fresh
+ * {@code redis-server} this report starts on a free port, 1,000 keys at 100 permits per second per
+ * key.
  *
  * <p>Every phase runs from 1, 8 and 64 threads sharing the connection ({@code --threads}): from one
  * thread the server waits for each call and starts it cold; the more threads, the more calls arrive
@@ -124,8 +127,10 @@ public final class DecisionCostReport {
       names[k] = "user-" + k;
     }
     backend.rateLimiter("warm-up", rule).tryAcquire("k");
-    System.out.println("| phase | threads | decisions | script calls | Redis us per call | note |");
-    System.out.println("|---|---:|---:|---:|---:|---|");
+    System.out.println(
+        "| phase | threads | decisions | script calls | Redis us per call: all calls | median round"
+            + " | best round | note |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|---|");
     int most = Math.max(FLOOD_THREADS, Arrays.stream(threadCounts).max().orElse(1));
     ExecutorService pool = Executors.newFixedThreadPool(most);
     try {
@@ -174,7 +179,7 @@ public final class DecisionCostReport {
             + " return struct.pack('>BBI4I4dd', 1, 0, 0, 99, 0, -1) end)",
         true);
     String[] args = {"n".repeat(48), "2000"};
-    reset(redis);
+    Rounds measured = new Rounds(redis);
     AtomicLong calls = new AtomicLong();
     for (int r = 0; r < rounds * 10; r++) {
       each.run(
@@ -182,8 +187,9 @@ public final class DecisionCostReport {
             redis.fcall("cost_floor", ScriptOutputType.MULTI, new String[] {k}, args);
             calls.incrementAndGet();
           });
+      measured.end();
     }
-    row("floor: a function returning a reply", each.threads, calls.get(), redis, "same arguments");
+    row("floor: a function returning a reply", each.threads, calls.get(), measured, "");
   }
 
   private static void limiterPhases(
@@ -199,15 +205,16 @@ public final class DecisionCostReport {
     RateLimiter limiter = fresh.get();
     long step = WINDOW.toNanos() / LIMIT;
     AtomicLong admitted = new AtomicLong();
-    reset(redis);
-    for (int r = 0; r < rounds; r++) {
-      for (int i = 0; i < LIMIT; i++) {
+    Rounds measured = new Rounds(redis);
+    for (int r = 0; r < rounds * 10; r++) {
+      for (int i = 0; i < LIMIT / 10; i++) {
         each.run(k -> admitted.addAndGet(limiter.tryAcquire(k).allowed() ? 1 : 0));
         time.advanceNanos(step);
       }
+      measured.end();
     }
     String memory = "MEMORY USAGE of a full key: " + redis.memoryUsage(sampleKey) + " B";
-    row(name + ", admissions", each.threads, admitted.get(), redis, "admitted; " + memory);
+    row(name + ", admissions", each.threads, admitted.get(), measured, "admitted; " + memory);
     // denials answered by Redis: each key spent, then asked ten times per round, each time by a
     // limiter instance that has not seen it denied (one that has answers locally)
     each.run(
@@ -216,13 +223,14 @@ public final class DecisionCostReport {
             limiter.tryAcquire(k);
           }
         });
-    reset(redis);
     AtomicLong denied = new AtomicLong();
+    measured = new Rounds(redis);
     for (int r = 0; r < rounds * 10; r++) {
       RateLimiter asking = fresh.get();
       each.run(k -> denied.addAndGet(asking.tryAcquire(k).allowed() ? 0 : 1));
+      measured.end();
     }
-    row(name + ", denials", each.threads, denied.get(), redis, "denied");
+    row(name + ", denials", each.threads, denied.get(), measured, "denied");
   }
 
   private static void sumCapPhases(
@@ -230,14 +238,15 @@ public final class DecisionCostReport {
       throws Exception {
     long step = WINDOW.toNanos() / LIMIT;
     AtomicLong added = new AtomicLong();
-    reset(redis);
-    for (int r = 0; r < rounds; r++) {
-      for (int i = 0; i < LIMIT; i++) {
+    Rounds measured = new Rounds(redis);
+    for (int r = 0; r < rounds * 10; r++) {
+      for (int i = 0; i < LIMIT / 10; i++) {
         each.run(k -> added.addAndGet(cap.tryAdd(k, BigDecimal.ONE).allowed() ? 1 : 0));
         time.advanceNanos(step);
       }
+      measured.end();
     }
-    row("sum cap, admissions", each.threads, added.get(), redis, "admitted");
+    row("sum cap, admissions", each.threads, added.get(), measured, "admitted");
     // each key filled to the cap
     each.run(
         k -> {
@@ -245,12 +254,13 @@ public final class DecisionCostReport {
             added.incrementAndGet();
           }
         });
-    reset(redis);
     AtomicLong denied = new AtomicLong();
+    measured = new Rounds(redis);
     for (int r = 0; r < rounds * 10; r++) {
       each.run(k -> denied.addAndGet(cap.tryAdd(k, BigDecimal.ONE).allowed() ? 0 : 1));
+      measured.end();
     }
-    row("sum cap, denials", each.threads, denied.get(), redis, "denied");
+    row("sum cap, denials", each.threads, denied.get(), measured, "denied");
   }
 
   /** A flood of 10x the limit on every key from the pool's threads. */
@@ -264,7 +274,7 @@ public final class DecisionCostReport {
       throws Exception {
     time.advance(WINDOW.multipliedBy(2));
     RateLimiter flooded = backend.rateLimiter("flood", rule);
-    reset(redis);
+    Rounds measured = new Rounds(redis);
     long localBefore = backend.localDenials();
     AtomicLong allowed = new AtomicLong();
     int perKey = 10 * LIMIT;
@@ -280,11 +290,12 @@ public final class DecisionCostReport {
     double seconds = (System.nanoTime() - start) / 1e9;
     long decisions = (long) perKey * names.length;
     long local = backend.localDenials() - localBefore;
+    measured.end();
     row(
         "sliding log, flood of 10x the limit",
         FLOOD_THREADS,
         decisions,
-        redis,
+        measured,
         String.format(
             Locale.ROOT,
             "%d admitted, %d denied locally, %.0f decisions/s, %.0f local denials/s",
@@ -320,36 +331,73 @@ public final class DecisionCostReport {
     }
   }
 
-  private static void reset(RedisCommands<String, String> redis) {
-    redis.configResetstat();
-  }
+  /**
+   * The script calls ({@code FCALL}, {@code EVALSHA}, {@code EVAL}) of a phase and their server
+   * microseconds, round by round: {@code INFO commandstats} is reset when it starts and after every
+   * round. The machine's noise only ever adds time, and it comes in bursts that a few rounds
+   * absorb, so a row shows the median round and the best beside the mean of all calls.
+   */
+  private static final class Rounds {
+    private final RedisCommands<String, String> redis;
+    private final List<Double> perCall = new ArrayList<>();
+    private long calls;
+    private long usec;
 
-  private static void row(
-      String phase, int threads, long decisions, RedisCommands<String, String> redis, String note) {
-    long calls = 0;
-    long usec = 0;
-    for (String line : redis.info("commandstats").split("\r?\n")) {
-      if (line.startsWith("cmdstat_fcall:")
-          || line.startsWith("cmdstat_evalsha:")
-          || line.startsWith("cmdstat_eval:")) {
-        for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
-          String[] kv = field.split("=");
-          if (kv[0].equals("calls")) {
-            calls += Long.parseLong(kv[1]);
-          } else if (kv[0].equals("usec")) {
-            usec += Long.parseLong(kv[1]);
+    Rounds(RedisCommands<String, String> redis) {
+      this.redis = redis;
+      redis.configResetstat();
+    }
+
+    void end() {
+      long roundCalls = 0;
+      long roundUsec = 0;
+      for (String line : redis.info("commandstats").split("\\r?\\n")) {
+        if (line.startsWith("cmdstat_fcall:")
+            || line.startsWith("cmdstat_evalsha:")
+            || line.startsWith("cmdstat_eval:")) {
+          for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
+            String[] kv = field.split("=");
+            if (kv[0].equals("calls")) {
+              roundCalls += Long.parseLong(kv[1]);
+            } else if (kv[0].equals("usec")) {
+              roundUsec += Long.parseLong(kv[1]);
+            }
           }
         }
       }
+      redis.configResetstat();
+      calls += roundCalls;
+      usec += roundUsec;
+      if (roundCalls > 0) {
+        perCall.add((double) roundUsec / roundCalls);
+      }
     }
+
+    double mean() {
+      return calls == 0 ? 0.0 : (double) usec / calls;
+    }
+
+    double median() {
+      List<Double> sorted = perCall.stream().sorted().toList();
+      return sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() / 2);
+    }
+
+    double best() {
+      return perCall.stream().mapToDouble(Double::doubleValue).min().orElse(0.0);
+    }
+  }
+
+  private static void row(String phase, int threads, long decisions, Rounds measured, String note) {
     System.out.printf(
         Locale.ROOT,
-        "| %s | %d | %d | %d | %.2f | %s |%n",
+        "| %s | %d | %d | %d | %.2f | %.2f | %.2f | %s |%n",
         phase,
         threads,
         decisions,
-        calls,
-        calls == 0 ? 0.0 : (double) usec / calls,
+        measured.calls,
+        measured.mean(),
+        measured.median(),
+        measured.best(),
         note);
   }
 }
