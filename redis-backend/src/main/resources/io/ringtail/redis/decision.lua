@@ -214,9 +214,10 @@ end
 
 -- The first held entry (0 the oldest; count if none) in the window (t - W, t] at (th, tl), its
 -- age t - its time, its fields (none if none is) and the next held entry's last two fields when
--- the read already holds them, for the ring (head, count, ring) at `key`, read as `s`. Entries leave the window oldest first, so between two decisions a few leave: one
--- GETRANGE of the oldest entries (CHUNK_BYTES of them: 16 times, 8 sum-cap entries) finds it among
--- them, and only when all of them left does a binary search read O(log n) more.
+-- the read already holds them, for the ring (head, count, ring) at `key`, read as `s`. Entries
+-- leave the window oldest first, so between two decisions a few leave: one GETRANGE of the
+-- oldest entries (CHUNK_BYTES of them: 16 times, 8 sum-cap entries) finds it among them, and
+-- only when all of them left does a binary search read O(log n) more.
 local CHUNK_BYTES = 128
 local function firstLive(key, s, entry, width, head, count, ring, th, tl, w)
   if count == 0 then
