@@ -47,7 +47,9 @@ import java.util.function.Supplier;
  * </ol>
  *
  * Times are on a {@link ManualTimeSource} advanced by the report, so every phase decides the same
- * requests whatever the machine's speed. Prints a markdown table.
+ * requests whatever the machine's speed. A phase runs in 10 x {@code --rounds} rounds (an admission
+ * round a tenth of a window on every key, a denial round one request per key) and prints the mean
+ * of all its calls, its median round and its best. Prints a markdown table.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
  * io.ringtail.benchmarks.DecisionCostReport [--keys 1000] [--rounds 5] [--server-cpus 1]}. A main.
@@ -215,8 +217,8 @@ public final class DecisionCostReport {
     }
     String memory = "MEMORY USAGE of a full key: " + redis.memoryUsage(sampleKey) + " B";
     row(name + ", admissions", each.threads, admitted.get(), measured, "admitted; " + memory);
-    // denials answered by Redis: each key spent, then asked ten times per round, each time by a
-    // limiter instance that has not seen it denied (one that has answers locally)
+    // denials answered by Redis: each key spent, then asked once a round, each round by a limiter
+    // instance that has not seen it denied (one that has answers locally)
     each.run(
         k -> {
           for (int i = 0; i < LIMIT; i++) {

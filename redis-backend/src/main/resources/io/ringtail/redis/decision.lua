@@ -213,8 +213,9 @@ local function storeLocals(st, key, width, slot, packed, ttl, second, refreshed,
 end
 
 -- The first held entry (0 the oldest; count if none) in the window (t - W, t] at (th, tl), its
--- age t - its time, its fields (none if none is) and the next held entry's last two fields when
--- the read already holds them, for the ring (head, count, ring) at `key`, read as `s`. Entries
+-- age t - its time, its fields (none if none is) and, when the read already holds the next held
+-- entry, that read and the entry's position in it, for the ring (head, count, ring) at `key`, read
+-- as `s`. Entries
 -- leave the window oldest first, so between two decisions a few leave: one GETRANGE of the
 -- oldest entries (CHUNK_BYTES of them: 16 times, 8 sum-cap entries) finds it among them, and
 -- only when all of them left does a binary search read O(log n) more.
@@ -240,8 +241,7 @@ local function firstLive(key, s, entry, width, head, count, ring, th, tl, w)
     local age = dh * TWO32 + (tl - l)
     if age < w then
       if k + 1 < n then
-        local _, _, na, nb = struct.unpack(entry, c, from + (k + 1) * width)
-        return k, age, h, l, a, b, na, nb
+        return k, age, h, l, a, b, c, from + (k + 1) * width
       end
       return k, age, h, l, a, b
     end

@@ -46,7 +46,7 @@ if #s == 0 or ring ~= max then
     st.s, st.nh, st.nl, st.flags, st.head, st.count, st.ring, st.xh, st.xl, st.refreshed
 end
 
-local lo, age, _, _, bh, bl, nbh, nbl =
+local lo, age, _, _, bh, bl, chunk, nextAt =
   firstLive(key, s, ENTRY, 16, head, count, ring, th, tl, w)
 -- the entries before the first in the window are out of every later one: no longer held
 count = count - lo
@@ -74,10 +74,10 @@ elseif not allowed then
   -- total after it (the next one's before, or the key's) less the one before the oldest
   local function enough(k)
     local h, l = xh, xl
-    if k == 0 and nbh then
-      h, l = nbh, nbl
+    local _
+    if k == 0 and chunk then
+      _, _, h, l = struct.unpack(ENTRY, chunk, nextAt)
     elseif k + 1 < count then
-      local _
       _, _, h, l = slotAt(key, s, ENTRY, 16, (head - count + k + 1) % ring)
     end
     local fh, fl = minus(h, l, bh, bl)
