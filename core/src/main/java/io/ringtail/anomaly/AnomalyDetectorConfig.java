@@ -135,7 +135,7 @@ public final class AnomalyDetectorConfig {
       return this;
     }
 
-    /** Recent values kept for the median, 8 to 128; 64 unless set (1 KiB of state). */
+    /** Recent values kept for the median, 8 to 96; 64 unless set (1 KiB of state). */
     public Builder history(int values) {
       this.history = values;
       return this;
@@ -171,7 +171,7 @@ public final class AnomalyDetectorConfig {
      * @throws IllegalArgumentException if a value is out of range, naming it
      */
     public AnomalyDetectorConfig build() {
-      Checks.requireBetween("history", history, 8, 128);
+      Checks.requireBetween("history", history, 8, 96);
       Checks.requireBetween("warmUp", warmUp, 0, Integer.MAX_VALUE);
       Checks.requireBetween("quietPoints", quietPoints, 0, Integer.MAX_VALUE);
       Checks.requireBetween("learningPoints", learningPoints, 10, Integer.MAX_VALUE);
