@@ -55,11 +55,14 @@ public final class NabDetectors {
     return out;
   }
 
-  /** Uniform scores in [0, 1) from {@code seed}, as NAB's random detector gives. */
+  /**
+   * Uniform scores in [0, 1), as NAB's random detector gives: like it, each series starts from the
+   * same {@code seed}.
+   */
   public static List<double[]> random(NabCorpus corpus, long seed) {
-    SplittableRandom random = new SplittableRandom(seed);
     List<double[]> out = new ArrayList<>();
     for (NabCorpus.Series s : corpus.series()) {
+      SplittableRandom random = new SplittableRandom(seed);
       double[] scores = new double[s.values().length];
       for (int i = 0; i < scores.length; i++) {
         scores[i] = random.nextDouble();
