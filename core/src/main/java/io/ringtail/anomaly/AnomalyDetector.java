@@ -17,6 +17,9 @@ public interface AnomalyDetector {
   /** Learns {@code value} and returns how anomalous it is, in [0, 1]; 0 for NaN or an infinity. */
   double score(double value);
 
-  /** The bytes this detector holds, object headers included (an estimate within a few percent). */
+  /**
+   * The bytes this detector holds, object headers included, as a 64-bit JVM with compressed
+   * references lays it out.
+   */
   long footprintBytes();
 }

@@ -109,6 +109,7 @@ final class SortedRing {
   }
 
   long footprintBytes() {
-    return 16 + 4 + 4 + 8 + 8 + 2 * (16L + 8L * arrival.length);
+    // header 12, two references and two ints of 4: 28, padded to 32; each array 16 + 8 per value
+    return 32 + 2 * (16L + 8L * arrival.length);
   }
 }

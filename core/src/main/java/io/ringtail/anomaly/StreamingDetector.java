@@ -143,7 +143,8 @@ final class StreamingDetector implements AnomalyDetector {
 
   @Override
   public long footprintBytes() {
-    long bytes = 16 + 8 * 8 + 6 * 4 + 8;
+    // header 12, six references and four ints of 4, a long, two booleans: 62, padded to 64
+    long bytes = 64;
     if (recent != null) {
       bytes += recent.footprintBytes();
     }
