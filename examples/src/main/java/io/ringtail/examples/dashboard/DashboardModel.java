@@ -171,6 +171,9 @@ final class DashboardModel {
       } else {
         o.putNull("sinceSeconds");
       }
+      if (r.name().equals(DashboardAlerts.ANOMALY_RULE) && !Double.isNaN(r.value())) {
+        o.put("score", r.value());
+      }
     }
     ArrayNode events = a.putArray("events");
     for (String e : recentEvents) {
