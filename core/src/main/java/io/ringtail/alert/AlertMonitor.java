@@ -95,13 +95,7 @@ public final class AlertMonitor {
    * @throws IllegalArgumentException if no rule has this name
    */
   public synchronized State state(String ruleName) {
-    Checks.requireNonNull("ruleName", ruleName);
-    for (RuleState r : rules) {
-      if (r.rule().name().equals(ruleName)) {
-        return r.state();
-      }
-    }
-    throw Checks.invalid("ruleName", "the name of a rule of this monitor", ruleName);
+    return ruleState(ruleName).state();
   }
 
   /**
@@ -112,10 +106,14 @@ public final class AlertMonitor {
    * @throws IllegalArgumentException if no rule has this name
    */
   public synchronized double lastValue(String ruleName) {
+    return ruleState(ruleName).lastValue();
+  }
+
+  private RuleState ruleState(String ruleName) {
     Checks.requireNonNull("ruleName", ruleName);
     for (RuleState r : rules) {
       if (r.rule().name().equals(ruleName)) {
-        return r.lastValue();
+        return r;
       }
     }
     throw Checks.invalid("ruleName", "the name of a rule of this monitor", ruleName);

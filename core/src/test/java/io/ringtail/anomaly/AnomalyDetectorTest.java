@@ -23,15 +23,9 @@ class AnomalyDetectorTest {
     return 100 + 5 * Math.sqrt(-2 * Math.log(1 - u)) * Math.cos(2 * Math.PI * v);
   }
 
-  /** Feeds noise for LEARN points; returns the largest score seen after the warm-up. */
-  private static double learn(AnomalyDetector d, SplittableRandom random) {
-    double max = 0;
-    for (int i = 0; i < LEARN; i++) {
-      double s = d.score(noise(random));
-      assertThat(s).isBetween(0.0, 1.0);
-      max = Math.max(max, s);
-    }
-    return max;
+  /** Feeds LEARN points of noise, checking every score is in [0, 1]. */
+  private static void learn(AnomalyDetector d, SplittableRandom random) {
+    firstAlarm(d, LEARN, i -> noise(random));
   }
 
   /** The index (from 0) of the first score of at least 0.5 among n points, or -1. */

@@ -4,10 +4,12 @@ import io.ringtail.anomaly.AnomalyDetector;
 import io.ringtail.anomaly.AnomalyDetectorConfig;
 import io.ringtail.anomaly.AnomalyDetectorConfig.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -31,28 +33,19 @@ public final class NabDetectors {
 
   /** Runs a fresh detector from {@code detectors} over each series, in order. */
   public static List<double[]> run(NabCorpus corpus, Supplier<AnomalyDetector> detectors) {
-    List<double[]> out = new ArrayList<>();
-    for (NabCorpus.Series s : corpus.series()) {
-      AnomalyDetector d = detectors.get();
-      double[] values = s.values();
-      double[] scores = new double[values.length];
-      for (int i = 0; i < values.length; i++) {
-        scores[i] = d.score(values[i]);
-      }
-      out.add(scores);
-    }
-    return out;
+    return perSeries(
+        corpus,
+        (s, scores) -> {
+          AnomalyDetector d = detectors.get();
+          for (int i = 0; i < scores.length; i++) {
+            scores[i] = d.score(s.values()[i]);
+          }
+        });
   }
 
   /** A constant 0.5 for every point, as NAB's null detector gives. */
   public static List<double[]> constant(NabCorpus corpus) {
-    List<double[]> out = new ArrayList<>();
-    for (NabCorpus.Series s : corpus.series()) {
-      double[] scores = new double[s.values().length];
-      java.util.Arrays.fill(scores, 0.5);
-      out.add(scores);
-    }
-    return out;
+    return perSeries(corpus, (s, scores) -> Arrays.fill(scores, 0.5));
   }
 
   /**
@@ -60,26 +53,34 @@ public final class NabDetectors {
    * same {@code seed}.
    */
   public static List<double[]> random(NabCorpus corpus, long seed) {
-    List<double[]> out = new ArrayList<>();
-    for (NabCorpus.Series s : corpus.series()) {
-      SplittableRandom random = new SplittableRandom(seed);
-      double[] scores = new double[s.values().length];
-      for (int i = 0; i < scores.length; i++) {
-        scores[i] = random.nextDouble();
-      }
-      out.add(scores);
-    }
-    return out;
+    return perSeries(
+        corpus,
+        (s, scores) -> {
+          SplittableRandom random = new SplittableRandom(seed);
+          for (int i = 0; i < scores.length; i++) {
+            scores[i] = random.nextDouble();
+          }
+        });
   }
 
   /** 1 at the first point of every window, 0 elsewhere: the earliest possible detections. */
   public static List<double[]> atWindowStarts(NabCorpus corpus) {
+    return perSeries(
+        corpus,
+        (s, scores) -> {
+          for (int[] w : s.windows()) {
+            scores[w[0]] = 1.0;
+          }
+        });
+  }
+
+  /** One score array per series, in order, filled by {@code fill}. */
+  private static List<double[]> perSeries(
+      NabCorpus corpus, BiConsumer<NabCorpus.Series, double[]> fill) {
     List<double[]> out = new ArrayList<>();
     for (NabCorpus.Series s : corpus.series()) {
       double[] scores = new double[s.values().length];
-      for (int[] w : s.windows()) {
-        scores[w[0]] = 1.0;
-      }
+      fill.accept(s, scores);
       out.add(scores);
     }
     return out;
