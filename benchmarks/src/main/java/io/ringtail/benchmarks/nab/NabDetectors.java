@@ -17,6 +17,8 @@ import java.util.function.Supplier;
  * library's methods at their defaults, and the benchmark's reference detectors ({@code null}: a
  * constant score; {@code random}: uniform scores from a fixed seed; {@code perfect}: 1 at the first
  * point of each window, which only a scorer test can build, since it reads the labels).
+ *
+ * <p>Stateless and thread-safe; each call builds fresh detectors and score arrays.
  */
 public final class NabDetectors {
   private NabDetectors() {}

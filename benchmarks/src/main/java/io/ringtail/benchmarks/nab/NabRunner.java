@@ -25,6 +25,8 @@ import java.util.regex.Pattern;
  * properties: {@value NabCorpus#DIR_PROPERTY} (the corpus, default {@code ../shared/nab} beside the
  * project root) and {@value #OUT_PROPERTY} (where result files go, default {@code
  * benchmarks/target/nab-results}).
+ *
+ * <p>A program: its static methods keep no state and may be called from any thread.
  */
 public final class NabRunner {
   /** System property naming the directory result files are written to. */
