@@ -143,7 +143,8 @@ public final class AlertRule {
    * A rule on the anomaly score, in [0, 1], that a detector built from {@code detector} gives
    * {@code measure} of {@code window} at each evaluation. A NaN measure (no data) is not shown to
    * the detector. Evaluate it at a steady interval: the detector counts evaluations, not time.
-   * {@code above(0.999)} suits {@link AnomalyDetectorConfig#defaults()}.
+   * Every method maps its alarm level to 0.5, so {@code above(0.5)} fires at it; a higher threshold
+   * fires less often.
    */
   public static Builder anomaly(
       String name, RollingWindow window, Measure measure, AnomalyDetectorConfig detector) {
