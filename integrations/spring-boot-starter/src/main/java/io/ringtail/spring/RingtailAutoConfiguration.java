@@ -17,7 +17,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * Ringtail's Spring Boot auto-configuration: binds every window bean to the application's {@link
@@ -68,25 +67,10 @@ public class RingtailAutoConfiguration {
       LOG.log(Level.WARNING, event.toString());
     }
 
-    @Bean(destroyMethod = "shutdown")
-    ThreadPoolTaskScheduler ringtailAlertTaskScheduler() {
-      ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
-      scheduler.setPoolSize(1);
-      scheduler.setThreadNamePrefix("ringtail-alerts-");
-      scheduler.setDaemon(true);
-      scheduler.initialize();
-      return scheduler;
-    }
-
     @Bean
     AlertScheduler ringtailAlertScheduler(
-        AlertMonitor ringtailAlertMonitor,
-        ThreadPoolTaskScheduler ringtailAlertTaskScheduler,
-        RingtailProperties properties) {
-      return new AlertScheduler(
-          ringtailAlertMonitor,
-          ringtailAlertTaskScheduler.getScheduledExecutor(),
-          properties.getAlerts().getInterval());
+        AlertMonitor ringtailAlertMonitor, RingtailProperties properties) {
+      return new AlertScheduler(ringtailAlertMonitor, properties.getAlerts().getInterval());
     }
   }
 }
