@@ -29,6 +29,12 @@ import java.util.function.Supplier;
  * below {@code 2 + maximumKeys * (9 + percentiles)}; keys beyond that wait, in the map's iteration
  * order, until a bound key leaves. Reconciling costs one pass over the keys, at scrape time only.
  *
+ * <p>A key of a {@link KeyedWindows} gets its meters as soon as it gets a window ({@link
+ * KeyedWindows#addKeyListener}), on the recording thread, once per new key: a scrape can only show
+ * meters that exist when it starts, so a key first registered by the scrape's own reconcile would
+ * show one scrape late, and a key whose window empties within one scrape interval never. A plain
+ * map has no such notice: call {@link #refresh()} after adding keys to it.
+ *
  * <p>{@code P} is {@code ringtail.keyed} by default (not {@code ringtail.window}: Prometheus needs
  * every meter of one name to carry the same tag keys, and these carry the key tag). Extra meters,
  * tagged {@code window=<name>} and the user's tags: {@code P.keys} (keys in the collection) and
@@ -38,6 +44,8 @@ import java.util.function.Supplier;
  */
 public final class KeyedWindowMetrics<K> implements MeterBinder {
   private final Supplier<? extends Map<K, ? extends RollingWindow>> windows;
+  private final KeyedWindows keyed;
+  private final KeyedWindowsSource source;
   private final MeterSpec spec;
   private final String keyTag;
   private final Function<? super K, String> keyFormatter;
@@ -52,7 +60,9 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     Checks.requireNonNull("keyFormatter", b.keyFormatter);
     Checks.requireBetween("maximumKeys", b.maximumKeys, 1, 1_000_000);
     this.spec = b.spec();
-    this.windows = b.keyed == null ? b.windows : keyedSource(b.keyed, spec.maxAgeNanos);
+    this.keyed = b.keyed;
+    this.source = b.keyed == null ? null : new KeyedWindowsSource(b.keyed, spec.maxAgeNanos);
+    this.windows = source == null ? b.windows : typed(source);
     this.keyTag = b.keyTag;
     this.keyFormatter = b.keyFormatter;
     this.maximumKeys = b.maximumKeys;
@@ -99,9 +109,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     return new Builder<>(null, Checks.requireNonNull("keyed", keyed), name);
   }
 
-  private static <K> Supplier<Map<K, RollingWindow>> keyedSource(
-      KeyedWindows keyed, long maxAgeNanos) {
-    KeyedWindowsSource source = new KeyedWindowsSource(keyed, maxAgeNanos);
+  private static <K> Supplier<Map<K, RollingWindow>> typed(KeyedWindowsSource source) {
     @SuppressWarnings("unchecked")
     Supplier<Map<K, RollingWindow>> typed =
         () -> (Map<K, RollingWindow>) (Map<?, ?>) source.current();
@@ -122,8 +130,26 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
         .description("Keys of the keyed collection that have meters")
         .strongReference(true)
         .register(registry);
+    if (bindings.isEmpty() && keyed != null) {
+      keyed.addKeyListener(this::keyAppeared);
+    }
     bindings.add(binding);
     binding.reconcile();
+  }
+
+  /**
+   * A key of the bound {@code KeyedWindows} got a window: its meters are registered now, on the
+   * recording thread, so the next scrape shows it (registered at scrape time, a new meter name is
+   * missed by the scrape that creates it, and a key that empties within one scrape interval would
+   * never show).
+   */
+  private void keyAppeared(String key) {
+    @SuppressWarnings("unchecked")
+    K typedKey = (K) key;
+    RollingWindow window = source.window(key);
+    for (Binding binding : bindings) {
+      binding.bind(typedKey, window);
+    }
   }
 
   /**
@@ -167,14 +193,18 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
       int size = 0;
       for (Map.Entry<K, ? extends RollingWindow> e : windows.entrySet()) {
         size++;
-        if (bound.size() < maximumKeys && !bound.containsKey(e.getKey())) {
-          RollingWindow window = e.getValue();
-          String key = Checks.requireNonNull("formatted key", keyFormatter.apply(e.getKey()));
-          List<Meter> meters = spec.register(registry, window, Tags.of(keyTag, key));
-          bound.put(e.getKey(), new Bound(window, meters));
-        }
+        bind(e.getKey(), e.getValue());
       }
       return size;
+    }
+
+    /** Registers the meters of one key unless it has them or the bound is reached. */
+    synchronized void bind(K k, RollingWindow window) {
+      if (bound.size() < maximumKeys && !bound.containsKey(k)) {
+        String key = Checks.requireNonNull("formatted key", keyFormatter.apply(k));
+        List<Meter> meters = spec.register(registry, window, Tags.of(keyTag, key));
+        bound.put(k, new Bound(window, meters));
+      }
     }
 
     synchronized double boundKeys() {
