@@ -46,6 +46,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
   private final Supplier<? extends Map<K, ? extends RollingWindow>> windows;
   private final KeyedWindows keyed;
   private final KeyedWindowsSource source;
+  private final Object identity;
   private final MeterSpec spec;
   private final String keyTag;
   private final Function<? super K, String> keyFormatter;
@@ -61,6 +62,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     Checks.requireBetween("maximumKeys", b.maximumKeys, 1, 1_000_000);
     this.spec = b.spec();
     this.keyed = b.keyed;
+    this.identity = b.keyed != null ? b.keyed : b.identity;
     this.source = b.keyed == null ? null : new KeyedWindowsSource(b.keyed, spec.maxAgeNanos);
     this.windows = source == null ? b.windows : typed(source);
     this.keyTag = b.keyTag;
@@ -96,7 +98,9 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
   /** A builder binding the live map view {@code windows} under {@code name}. */
   public static <K> Builder<K> builder(Map<K, ? extends RollingWindow> windows, String name) {
     Checks.requireNonNull("windows", windows);
-    return new Builder<>(() -> windows, null, name);
+    Builder<K> b = new Builder<>(() -> windows, null, name);
+    b.identity = windows;
+    return b;
   }
 
   /**
@@ -134,6 +138,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
       keyed.addKeyListener(this::keyAppeared);
     }
     bindings.add(binding);
+    BoundWindows.add(registry, identity);
     binding.reconcile();
   }
 
@@ -218,6 +223,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
   public static final class Builder<K> extends SpecBuilder<Builder<K>> {
     private final Supplier<? extends Map<K, ? extends RollingWindow>> windows;
     private final KeyedWindows keyed;
+    private Object identity;
     private String keyTag = "key";
     private Function<? super K, String> keyFormatter = String::valueOf;
     private int maximumKeys = 100;

@@ -41,7 +41,8 @@ public class RingtailAutoConfiguration {
       return new RingtailMeterBinder(
           beans,
           properties.getMetrics().getPercentiles(),
-          properties.getMetrics().getMaximumKeys());
+          properties.getMetrics().getMaximumKeys(),
+          properties.getMetrics().getExcluded());
     }
   }
 

@@ -2,7 +2,9 @@ package io.ringtail.spring;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -38,6 +40,9 @@ public class RingtailProperties {
     /** Most keys of one KeyedWindows bean that have meters at a time. */
     private int maximumKeys = 100;
 
+    /** Bean names of windows not to bind (the application binds them itself, or not at all). */
+    private Set<String> excluded = new LinkedHashSet<>();
+
     public boolean isEnabled() {
       return enabled;
     }
@@ -60,6 +65,14 @@ public class RingtailProperties {
 
     public void setMaximumKeys(int maximumKeys) {
       this.maximumKeys = maximumKeys;
+    }
+
+    public Set<String> getExcluded() {
+      return excluded;
+    }
+
+    public void setExcluded(Set<String> excluded) {
+      this.excluded = excluded;
     }
   }
 
