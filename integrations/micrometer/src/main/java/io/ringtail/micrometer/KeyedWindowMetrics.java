@@ -3,6 +3,7 @@ package io.ringtail.micrometer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.RollingWindow;
@@ -50,6 +51,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
   private final MeterSpec spec;
   private final String keyTag;
   private final Function<? super K, String> keyFormatter;
+  private final Function<? super K, ? extends Iterable<Tag>> keyTags;
   private final int maximumKeys;
   private final List<Binding> bindings = new CopyOnWriteArrayList<>();
 
@@ -67,6 +69,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     this.windows = source == null ? b.windows : typed(source);
     this.keyTag = b.keyTag;
     this.keyFormatter = b.keyFormatter;
+    this.keyTags = b.keyTags;
     this.maximumKeys = b.maximumKeys;
   }
 
@@ -206,8 +209,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     /** Registers the meters of one key unless it has them or the bound is reached. */
     synchronized void bind(K k, RollingWindow window) {
       if (bound.size() < maximumKeys && !bound.containsKey(k)) {
-        String key = Checks.requireNonNull("formatted key", keyFormatter.apply(k));
-        List<Meter> meters = spec.register(registry, window, Tags.of(keyTag, key));
+        List<Meter> meters = spec.register(registry, window, tagsOf(k));
         bound.put(k, new Bound(window, meters));
       }
     }
@@ -215,6 +217,19 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     synchronized double boundKeys() {
       return bound.size();
     }
+  }
+
+  private Tags tagsOf(K k) {
+    if (keyTags == null) {
+      return Tags.of(keyTag, Checks.requireNonNull("formatted key", keyFormatter.apply(k)));
+    }
+    Tags tags = Tags.of(Checks.requireNonNull("key tags", keyTags.apply(k)));
+    for (Tag t : tags) {
+      if (t.getKey().equals("window") || t.getKey().equals("phi")) {
+        throw Checks.invalid("key tags", "tags other than window and phi", tags);
+      }
+    }
+    return tags;
   }
 
   private record Bound(RollingWindow window, List<Meter> meters) {}
@@ -226,6 +241,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     private Object identity;
     private String keyTag = "key";
     private Function<? super K, String> keyFormatter = String::valueOf;
+    private Function<? super K, ? extends Iterable<Tag>> keyTags;
     private int maximumKeys = 100;
 
     private Builder(
@@ -249,6 +265,17 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     /** How a key becomes its tag value; {@link String#valueOf} unless set. */
     public Builder<K> keyFormatter(Function<? super K, String> keyFormatter) {
       this.keyFormatter = keyFormatter;
+      return this;
+    }
+
+    /**
+     * The tags that carry a key, for keys made of several parts (an endpoint's method, URI and
+     * status): used instead of {@link #keyTag} and {@link #keyFormatter}. Every key must give the
+     * same tag keys (Prometheus needs one set of tag keys per meter name), none of them {@code
+     * window} or {@code phi}.
+     */
+    public Builder<K> keyTags(Function<? super K, ? extends Iterable<Tag>> keyTags) {
+      this.keyTags = Checks.requireNonNull("keyTags", keyTags);
       return this;
     }
 
