@@ -1,6 +1,9 @@
 package io.ringtail.spring;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationHandler;
+import io.ringtail.TimeSource;
+import io.ringtail.WindowConfig;
 import io.ringtail.alert.AlertEvent;
 import io.ringtail.alert.AlertListener;
 import io.ringtail.alert.AlertMonitor;
@@ -43,6 +46,32 @@ public class RingtailAutoConfiguration {
           properties.getMetrics().getPercentiles(),
           properties.getMetrics().getMaximumKeys(),
           properties.getMetrics().getExcluded());
+    }
+  }
+
+  /** Rolling windows of the application's observations, when Micrometer is present. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({MeterRegistry.class, ObservationHandler.class, WindowMetrics.class})
+  @ConditionalOnProperty(prefix = "ringtail.observations", name = "enabled", matchIfMissing = true)
+  static class Observations {
+    @Bean
+    @ConditionalOnMissingBean
+    ObservationWindows ringtailObservationWindows(RingtailProperties properties) {
+      RingtailProperties.Observations o = properties.getObservations();
+      WindowConfig window;
+      try {
+        window = WindowConfig.builder().length(o.getWindow()).buckets(o.getBuckets()).build();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "ringtail.observations.window and .buckets: " + e.getMessage(), e);
+      }
+      return new ObservationWindows(
+          o.getNames(),
+          o.getIgnoredTags(),
+          window,
+          o.getMaximumKeys(),
+          properties.getMetrics().getPercentiles(),
+          TimeSource.system());
     }
   }
 

@@ -3,7 +3,12 @@ package io.ringtail.spring;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.RollingWindow;
+import io.ringtail.decision.CountsDecisions;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.decision.SumCap;
+import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.keyed.KeyedWindows;
+import io.ringtail.micrometer.DecisionMetrics;
 import io.ringtail.micrometer.KeyedWindowMetrics;
 import io.ringtail.micrometer.WindowMetrics;
 import java.util.ArrayList;
@@ -18,7 +23,9 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Binds every {@link RollingWindow} and {@link KeyedWindows} bean of the context to a {@link
  * MeterRegistry}, each under its bean name as the window name, with {@link WindowMetrics} and
- * {@link KeyedWindowMetrics}: rolling gauges and {@code _total} counters per window.
+ * {@link KeyedWindowMetrics}: rolling gauges and {@code _total} counters per window; and every
+ * {@link RateLimiter}, {@link SumCap} and {@link ThresholdDetector} bean that counts its decisions
+ * ({@link CountsDecisions}, as all of Ringtail's do) with {@link DecisionMetrics}.
  *
  * <p>A window the application binds itself (its own {@code MeterBinder}, or any {@code
  * WindowMetrics}/{@code KeyedWindowMetrics} call on the same registry) is left to it, so no window
@@ -96,6 +103,21 @@ public final class RingtailMeterBinder implements MeterBinder, SmartLifecycle {
                     .maximumKeys(maximumKeys)
                     .build()
                     .bindTo(registry);
+              }
+            });
+    bindDecisions(registry);
+  }
+
+  private void bindDecisions(MeterRegistry registry) {
+    beans
+        .getBeansOfType(CountsDecisions.class, false, false)
+        .forEach(
+            (name, decision) -> {
+              if (!excluded.contains(name)
+                  && (decision instanceof RateLimiter
+                      || decision instanceof SumCap
+                      || decision instanceof ThresholdDetector)) {
+                DecisionMetrics.of(decision, name).bindTo(registry);
               }
             });
   }
