@@ -110,15 +110,21 @@ public final class ObservationWindows
     return Tags.of(parts);
   }
 
+  /**
+   * Every context: an observation named by its convention (as Spring MVC's are) has no name yet
+   * when its handlers are chosen, so the name is checked when it starts.
+   */
   @Override
   public boolean supportsContext(Observation.Context context) {
-    String name = context.getName();
-    return name != null && windows.containsKey(name);
+    return true;
   }
 
   @Override
   public void onStart(Observation.Context context) {
-    context.put(Start.class, new Start(time.nanoTime()));
+    String name = context.getName();
+    if (name != null && windows.containsKey(name)) {
+      context.put(Start.class, new Start(time.nanoTime()));
+    }
   }
 
   @Override

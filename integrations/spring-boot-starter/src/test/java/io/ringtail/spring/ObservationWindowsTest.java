@@ -3,7 +3,9 @@ package io.ringtail.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -124,6 +126,41 @@ class ObservationWindowsTest {
     KeyedWindows checkout = windows.windows().get("checkout.process");
     checkout.snapshots(); // lets the bounded cache finish its evictions
     assertThat(checkout.estimatedKeys()).isLessThanOrEqualTo(2);
+  }
+
+  /** Named by its convention, like Spring MVC's: no name yet when handlers are chosen. */
+  @Test
+  void anObservationNamedByItsConvention_isWindowedToo() {
+    ObservationWindows windows = windows(List.of("http.server.requests"), 100);
+    ObservationRegistry registry = registry(windows);
+    ObservationConvention<Observation.Context> convention =
+        new ObservationConvention<>() {
+          @Override
+          public String getName() {
+            return "http.server.requests";
+          }
+
+          @Override
+          public KeyValues getLowCardinalityKeyValues(Observation.Context context) {
+            return KeyValues.of("method", "GET", "uri", "/orders/{id}");
+          }
+
+          @Override
+          public boolean supportsContext(Observation.Context context) {
+            return true;
+          }
+        };
+    Observation o =
+        Observation.createNotStarted(convention, convention, Observation.Context::new, registry)
+            .start();
+    time.advanceNanos(7_000_000);
+    o.stop();
+    assertThat(windows.windows().get("http.server.requests").snapshots())
+        .hasSize(1)
+        .allSatisfy(
+            (key, s) ->
+                assertThat(s.max())
+                    .isCloseTo(7_000_000, org.assertj.core.data.Percentage.withPercentage(1)));
   }
 
   @Test
