@@ -30,6 +30,7 @@ public class RingtailRedisObservabilityAutoConfiguration {
   /** Meters, when Micrometer is present. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(MeterRegistry.class)
+  @ConditionalOnBean(RedisBackend.class)
   @ConditionalOnProperty(prefix = "ringtail.metrics", name = "enabled", matchIfMissing = true)
   static class Metrics {
     @Bean
@@ -37,17 +38,6 @@ public class RingtailRedisObservabilityAutoConfiguration {
     RedisBackendMetrics ringtailRedisBackendMetrics(
         RedisBackendEvents events, ListableBeanFactory beans) {
       return new RedisBackendMetrics(events, beans);
-    }
-  }
-
-  /** Health, on Spring Boot 4 (whose health API moved to org.springframework.boot.health). */
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
-  static class Health {
-    @Bean
-    @ConditionalOnMissingBean(name = "ringtailRedisHealthIndicator")
-    RedisBackendHealthIndicator ringtailRedisHealthIndicator(RedisBackendEvents events) {
-      return new RedisBackendHealthIndicator(events);
     }
   }
 }
