@@ -13,8 +13,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Makes the {@link RedisBackend} bean visible: its breaker events ({@link RedisBackendEvents}), its
- * meters and its fleet windows' ({@link RedisBackendMetrics}), and on Spring Boot 4 a health
- * indicator ({@link RedisBackendHealthIndicator}, the {@code ringtailRedis} health component).
+ * meters and its fleet windows' ({@link RedisBackendMetrics}). On Spring Boot 4 its health comes
+ * from {@code RingtailRedisHealthAutoConfiguration} (the {@code ringtailRedis} component).
  */
 @AutoConfiguration(after = RingtailRedisAutoConfiguration.class)
 @ConditionalOnClass(RedisBackend.class)
