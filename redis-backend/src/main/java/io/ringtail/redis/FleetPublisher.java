@@ -29,8 +29,11 @@ import java.util.concurrent.TimeUnit;
 final class FleetPublisher {
   /** A window whose deltas a round publishes. */
   interface Source {
-    /** Drains, freezes and sends what is due; the futures complete when Redis has answered. */
-    void publish(List<CompletableFuture<?>> calls);
+    /**
+     * Drains, freezes and sends what is due (everything if {@code all}, else what a ticker sends);
+     * the futures complete when Redis has answered.
+     */
+    void publish(List<CompletableFuture<?>> calls, boolean all);
 
     long intervalNanos();
   }
@@ -119,7 +122,7 @@ final class FleetPublisher {
       long interval = r.source.intervalNanos();
       if (r.source == forced || now - r.nextDue >= -interval / 2) {
         r.nextDue = now + interval;
-        r.source.publish(calls);
+        r.source.publish(calls, r.source == forced);
       }
     }
     if (!calls.isEmpty() && serverTime != null) {

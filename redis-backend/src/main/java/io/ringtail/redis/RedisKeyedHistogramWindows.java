@@ -365,7 +365,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     }
 
     @Override
-    public synchronized void publish(List<CompletableFuture<?>> calls) {
+    public synchronized void publish(List<CompletableFuture<?>> calls, boolean all) {
       long now = time.nanoTime();
       long live = Math.floorDiv(now, widthNanos);
       long oldestInWindow = live - buckets + 1;
@@ -406,8 +406,10 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
       }
       List<String> toIndex = new ArrayList<>();
       List<Pending> toSend = new ArrayList<>();
+      // a ticker holds the live bucket back until it closes: one delta per key and bucket
+      boolean holdLive = !all && intervalNanos >= widthNanos;
       for (Pending p : pending.values()) {
-        if (p.sending) {
+        if (p.sending || (holdLive && p.delta.bucket >= live && p.inFlight == null)) {
           continue;
         }
         if (p.inFlight == null && p.unsent != null) {
@@ -530,22 +532,34 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     kc.buckets.keySet().removeIf(b -> b < first);
     String base = keys.keyBase(key);
     List<CompletableFuture<Void>> steps = new ArrayList<>(buckets);
+    List<String> checked = new ArrayList<>();
+    List<Long> checkedBuckets = new ArrayList<>();
     for (long b = first; b <= live; b++) {
-      long bucket = b;
-      String bucketKey = base + b;
       Cached known = kc.buckets.get(b);
       if (known == null || b >= live - 1) {
-        steps.add(readAll(kc, bucketKey, bucket));
+        steps.add(readAll(kc, base + b, b));
       } else {
-        steps.add(
-            runner
-                .runCommand(CommandType.HLEN, new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey))
-                .thenCompose(
-                    reply ->
-                        ((Long) reply.get(0)) == known.fields
-                            ? CompletableFuture.completedFuture(null)
-                            : readAll(kc, bucketKey, bucket)));
+        checked.add(base + b);
+        checkedBuckets.add(b);
       }
+    }
+    if (!checked.isEmpty()) {
+      steps.add(
+          runner
+              .runBinary(
+                  HistogramScripts.FIELD_COUNTS, checked.toArray(String[]::new), new byte[0][])
+              .thenCompose(
+                  counts -> {
+                    List<CompletableFuture<Void>> changed = new ArrayList<>();
+                    for (int i = 0; i < counts.size(); i++) {
+                      long b = checkedBuckets.get(i);
+                      Cached known = kc.buckets.get(b);
+                      if (known == null || (Long) counts.get(i) != known.fields) {
+                        changed.add(readAll(kc, checked.get(i), b));
+                      }
+                    }
+                    return CompletableFuture.allOf(changed.toArray(CompletableFuture[]::new));
+                  }));
     }
     return CompletableFuture.allOf(steps.toArray(CompletableFuture[]::new))
         .thenApply(done -> merge(kc, first, live, now));

@@ -291,6 +291,58 @@ class RedisKeyedHistogramWindowsTest {
   }
 
   @Test
+  void ticker_sendsEachClosedBucketOnce_holdingTheLiveOneBack() {
+    String name = RedisTestSupport.uniqueName("aligned");
+    RedisKeyedHistogramWindows w = backend.keyedHistogramWindows(name).build();
+    long firstBucket = Math.floorDiv(w.timeSource().nanoTime(), Duration.ofSeconds(1).toNanos());
+    for (int i = 0; i < 100; i++) {
+      w.record("GET /", i);
+    }
+    long lastBucket = Math.floorDiv(w.timeSource().nanoTime(), Duration.ofSeconds(1).toNanos());
+    RedisTestSupport.await(
+        Duration.ofSeconds(20),
+        "the ticker published every sample once their bucket closed",
+        () -> w.stats().published() == 100,
+        () -> w.stats().toString());
+    FleetKeys keys = new FleetKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
+    for (long b = firstBucket; b <= lastBucket; b++) {
+      long fields = admin.sync().hlen(keys.keyBase("GET /") + b);
+      assertThat(fields).as("deltas in bucket %d", b).isLessThanOrEqualTo(1);
+    }
+    assertThat(w.stats().publishCalls()).isBetween(1L, 3L);
+    w.close();
+  }
+
+  @Test
+  void bucketsAlreadyRead_areReadAgain_whenALateDeltaLands() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("late");
+    RedisKeyedHistogramWindows late =
+        backend(TIMEOUT)
+            .keyedHistogramWindows(name)
+            .timeSource(time)
+            .publishInterval(QUIET)
+            .build();
+    RedisKeyedHistogramWindows observer =
+        backend.keyedHistogramWindows(name).timeSource(time).publishInterval(QUIET).build();
+    for (int second = 0; second < 10; second++) {
+      observer.record("k", 1);
+      late.record("k", 2);
+      if (second < 5) {
+        assertThat(late.flush(Duration.ofSeconds(2))).isTrue();
+      }
+      time.advance(Duration.ofSeconds(1));
+    }
+    // the observer merges and keeps buckets that lack the late process's last five deltas
+    assertThat(observer.snapshot("k").count()).isEqualTo(15);
+    assertThat(observer.snapshot("k").count()).isEqualTo(15);
+    assertThat(late.flush(Duration.ofSeconds(2))).isTrue();
+    WindowSnapshot s = observer.snapshot("k");
+    assertThat(s.count()).isEqualTo(20);
+    assertThat(s.sum()).isEqualTo(30);
+  }
+
+  @Test
   void oneRound_sendsOneHsetAndOnePexpirePerKeyAndBucket_andNoScript() {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisKeyedHistogramWindows w =
