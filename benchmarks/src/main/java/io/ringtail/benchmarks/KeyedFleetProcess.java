@@ -32,11 +32,14 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Prints {@code READY}; then obeys lines on stdin: {@code GO} starts recording, {@code PHASE n}
  * makes later records count in phase {@code n}'s histograms, {@code END} stops, flushes every
- * process, and prints {@code COUNT key n} per key (the exact oracle), {@code STATS ...}, and {@code
- * TAIL phase fleet|local base64} (compressed histograms). A main, not thread-safe.
+ * process, and prints {@code COUNT key bucket n} per key and bucket (the exact oracle), {@code
+ * STATS ...}, and {@code TAIL phase fleet|local base64} (compressed histograms). A main, not
+ * thread-safe.
  */
 public final class KeyedFleetProcess {
   static final int PHASES = 3;
+  static final int RING = 256;
+  static final long WIDTH = 1_000_000_000L;
   private static volatile int phase;
   private static volatile boolean stop;
 
@@ -85,7 +88,9 @@ public final class KeyedFleetProcess {
       fleet.add(backend.keyedHistogramWindows(name).config(config()).build());
       local.add(KeyedWindows.builder().window(config()).build());
     }
-    long[][] oracle = new long[threads][keys];
+    // per thread, key and bucket (a ring of RING buckets, each tagged with its index)
+    long[][][] oracle = new long[threads][keys][RING];
+    long[][][] oracleBucket = new long[threads][keys][RING];
     Histogram[][][] tails = new Histogram[threads][PHASES][2];
     for (Histogram[][] perThread : tails) {
       for (Histogram[] perPhase : perThread) {
@@ -135,23 +140,32 @@ public final class KeyedFleetProcess {
                       p = 0;
                     }
                     Histogram[] h = tails[id][phase];
+                    // each window's clock is read before its timed record, as record() would
+                    long ft = f.timeSource().nanoTime();
+                    long lt = l.timeSource().nanoTime();
                     long t0 = System.nanoTime();
                     if ((recorded & 1) == 0) {
-                      f.record(key, value);
+                      f.recordAt(key, value, ft);
                       long t1 = System.nanoTime();
-                      l.record(key, value);
+                      l.recordAt(key, value, lt);
                       long t2 = System.nanoTime();
                       h[0].recordValue(t1 - t0);
                       h[1].recordValue(t2 - t1);
                     } else {
-                      l.record(key, value);
+                      l.recordAt(key, value, lt);
                       long t1 = System.nanoTime();
-                      f.record(key, value);
+                      f.recordAt(key, value, ft);
                       long t2 = System.nanoTime();
                       h[1].recordValue(t1 - t0);
                       h[0].recordValue(t2 - t1);
                     }
-                    oracle[id][k]++;
+                    long bucket = Math.floorDiv(ft, WIDTH);
+                    int slot = (int) (bucket & (RING - 1));
+                    if (oracleBucket[id][k][slot] != bucket) {
+                      oracleBucket[id][k][slot] = bucket;
+                      oracle[id][k][slot] = 0;
+                    }
+                    oracle[id][k][slot]++;
                     recorded++;
                   }
                   LockSupport.parkNanos(200_000);
@@ -184,12 +198,20 @@ public final class KeyedFleetProcess {
       stats[4] += s.expired();
       stats[5] += s.pendingSamples();
     }
-    for (int k = 0; k < keys; k++) {
-      long n = 0;
-      for (long[] perThread : oracle) {
-        n += perThread[k];
+    for (int t = 0; t < threads; t++) {
+      for (int k = 0; k < keys; k++) {
+        for (int slot = 0; slot < RING; slot++) {
+          if (oracle[t][k][slot] > 0) {
+            System.out.println(
+                "COUNT "
+                    + key(k).replace(' ', '_')
+                    + " "
+                    + oracleBucket[t][k][slot]
+                    + " "
+                    + oracle[t][k][slot]);
+          }
+        }
       }
-      System.out.println("COUNT " + key(k).replace(' ', '_') + " " + n);
     }
     System.out.println(
         "STATS " + stats[0] + " " + stats[1] + " " + stats[2] + " " + stats[3] + " " + stats[4]

@@ -239,7 +239,8 @@ public final class KeyedFleetReport {
     RedisKeyedHistogramWindows observer =
         reader.keyedHistogramWindows(name).config(KeyedFleetProcess.config()).build();
     List<Long> warm = new ArrayList<>();
-    for (int i = 0; i < 200; i++) {
+    long warmUntil = System.nanoTime() + 10_000_000_000L;
+    for (int i = 0; i < 200 && (i < 20 || System.nanoTime() < warmUntil); i++) {
       long t = System.nanoTime();
       observer.snapshot(KeyedFleetProcess.key(0));
       warm.add(System.nanoTime() - t);
@@ -254,7 +255,7 @@ public final class KeyedFleetReport {
     long slowStopped = redis.slowlogLen();
     String slowStoppedWhat = slowCommands(redis);
     tell(inputs, "END");
-    Map<String, Long> oracle = new HashMap<>();
+    Map<String, Map<Long, Long>> oracle = new HashMap<>();
     long[] stats = new long[6];
     Map<String, Histogram> tail = new HashMap<>();
     for (BufferedReader r : outputs) {
@@ -262,7 +263,10 @@ public final class KeyedFleetReport {
       while ((line = r.readLine()) != null && !line.equals("DONE")) {
         String[] f = line.split(" ");
         switch (f[0]) {
-          case "COUNT" -> oracle.merge(f[1].replace('_', ' '), Long.parseLong(f[2]), Long::sum);
+          case "COUNT" ->
+              oracle
+                  .computeIfAbsent(f[1].replace('_', ' '), k -> new HashMap<>())
+                  .merge(Long.parseLong(f[2]), Long.parseLong(f[3]), Long::sum);
           case "STATS" -> {
             for (int i = 0; i < 6; i++) {
               stats[i] += Long.parseLong(f[i + 1]);
@@ -288,12 +292,25 @@ public final class KeyedFleetReport {
     long exact = 0;
     long counted = 0;
     int keysWrong = 0;
-    for (Map.Entry<String, Long> e : oracle.entrySet()) {
+    long outside = 0;
+    for (Map.Entry<String, Map<Long, Long>> e : oracle.entrySet()) {
       WindowSnapshot s = fleet.get(e.getKey());
       long got = s == null ? 0 : s.count();
-      exact += e.getValue();
+      long want = 0;
+      for (Map.Entry<Long, Long> b : e.getValue().entrySet()) {
+        // the buckets the snapshot covers: from the one holding its start to the one holding its
+        // end
+        if (s != null
+            && b.getKey() >= Math.floorDiv(s.startNanos(), KeyedFleetProcess.WIDTH)
+            && b.getKey() <= Math.floorDiv(s.endNanos(), KeyedFleetProcess.WIDTH)) {
+          want += b.getValue();
+        } else {
+          outside += b.getValue();
+        }
+      }
+      exact += want;
       counted += got;
-      if (got != e.getValue()) {
+      if (got != want) {
         keysWrong++;
       }
     }
@@ -306,7 +323,8 @@ public final class KeyedFleetReport {
     cost.append(
         String.format(
             "| %d x %d | %,d | %.1f %% of a core | %,.0f | %.1f us | %d / %d | %,d B (%,d keys) |"
-                + " %.2f / %.2f ms, %.2f / %.2f ms | %,d vs %,d, %d of %d keys off |%n",
+                + " %.2f / %.2f ms, %.2f / %.2f ms | %,d vs %,d, %d of %d keys off (%,d samples"
+                + " recorded before the window) |%n",
             processes,
             windows,
             rate,
@@ -324,7 +342,8 @@ public final class KeyedFleetReport {
             counted,
             exact,
             keysWrong,
-            oracle.size()));
+            oracle.size(),
+            outside));
     slow.append(
         String.format("| %d x %d | %s | %s |%n", processes, windows, slowUpWhat, slowStoppedWhat));
     System.out.printf(
