@@ -8,10 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One backend's publication rounds for all of its keyed histogram windows: a round collects every
@@ -64,40 +61,12 @@ final class FleetPublisher {
   AutoCloseable register(Source source, ScheduledExecutorService scheduler) {
     Registered r = new Registered(source, clock.nanoTime() + source.intervalNanos());
     sources.add(r);
-    long interval = source.intervalNanos();
-    ScheduledFuture<?> ticker;
-    Runnable tick = this::tickQuietly;
-    if (scheduler != null) {
-      ticker = scheduler.scheduleAtFixedRate(tick, interval, interval, TimeUnit.NANOSECONDS);
-    } else {
-      io.netty.util.concurrent.EventExecutorGroup lettuce = runner.eventExecutors();
-      if (lettuce != null) {
-        ticker = lettuce.scheduleAtFixedRate(tick, interval, interval, TimeUnit.NANOSECONDS);
-      } else {
-        ticker = null;
-        selfScheduling(r, tick);
-      }
-    }
+    AutoCloseable ticker =
+        Ticker.start(runner, scheduler, source.intervalNanos(), this::tickQuietly);
     return () -> {
       sources.remove(r);
-      r.closed = true;
-      if (ticker != null) {
-        ticker.cancel(false);
-      }
+      ticker.close();
     };
-  }
-
-  /** Where Lettuce does not tell its threads: re-arms on the JDK's delayed executor. */
-  private void selfScheduling(Registered r, Runnable tick) {
-    Executor later =
-        CompletableFuture.delayedExecutor(r.source.intervalNanos(), TimeUnit.NANOSECONDS);
-    later.execute(
-        () -> {
-          if (!r.closed) {
-            tick.run();
-            selfScheduling(r, tick);
-          }
-        });
   }
 
   private void tickQuietly() {
@@ -154,7 +123,6 @@ final class FleetPublisher {
   private static final class Registered {
     final Source source;
     volatile long nextDue;
-    volatile boolean closed;
 
     Registered(Source source, long nextDue) {
       this.source = source;

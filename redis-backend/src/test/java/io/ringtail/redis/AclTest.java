@@ -76,6 +76,17 @@ class AclTest {
         }
         assertThat(fleet.flush(Duration.ofSeconds(5))).isTrue();
         assertThat(fleet.snapshot().count()).isEqualTo(10);
+        RedisKeyedHistogramWindows routes =
+            backend.keyedHistogramWindows(RedisTestSupport.uniqueName("acl")).build();
+        for (int i = 1; i <= 10; i++) {
+          routes.record("route-" + (i % 2), i);
+        }
+        assertThat(routes.flush(Duration.ofSeconds(5))).isTrue();
+        assertThat(routes.snapshot("route-1").count()).isEqualTo(5);
+        assertThat(routes.snapshot("route-1").count()).as("read again, cached").isEqualTo(5);
+        assertThat(routes.snapshots()).hasSize(2);
+        assertThat(routes.stats().failedCalls()).isZero();
+        routes.close();
         String key = RedisTestSupport.uniqueName("k");
         assertThat(
                 backend

@@ -165,6 +165,28 @@ class RedisKeyedHistogramWindowsTest {
   }
 
   @Test
+  void docsExample_recordsPerRoute_andReadsTheFleetPerRoute() {
+    RedisBackend redis = backend;
+    long latencyNanos = 7_000_000;
+    // docs:keyed-fleet-windows:start
+    RedisKeyedHistogramWindows routes =
+        redis
+            .keyedHistogramWindows("http-latency")
+            .config(WindowConfig.defaults()) // per key: 60 s in 60 buckets, 2 significant digits
+            .maximumKeys(1_000) // keys this process holds at once (default)
+            .build();
+    routes.record("GET /checkout", latencyNanos); // local, no Redis call, no publication work
+    RedisHistogramSnapshot checkout = routes.snapshot("GET /checkout"); // the fleet's, one route
+    checkout.valueAtPercentile(95);
+    Map<String, WindowSnapshot> everyRoute = routes.snapshots(); // every route of the fleet
+    // docs:keyed-fleet-windows:end
+    assertThat(checkout.count()).isEqualTo(1);
+    assertThat(checkout.valueAtPercentile(95)).isCloseTo(7_000_000, within(70_000.0));
+    assertThat(everyRoute).containsOnlyKeys("GET /checkout");
+    assertThat(routes.close()).isTrue();
+  }
+
+  @Test
   void snapshot_showsPublishersAndTheirFreshness() {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("fresh");
