@@ -7,11 +7,11 @@ package io.ringtail.redis;
  * <prefix>:{<name>}:h3:<layout>:keys} (member: key, score: the latest bucket it was published in).
  *
  * <p>One key's buckets share a hash tag, so a snapshot of one key reads one node of a cluster,
- * while different keys spread over its masters. Name and key are escaped as in {@link WindowKeys},
- * and {@code |} as {@code %7C}, so no two (name, key) pairs share a tag and no key's tag is the
- * index's. The layout part (bucket width in nanoseconds, significant digits, lowest discernible
- * value) keeps windows whose slots or buckets mean different things apart; {@code h3} marks this
- * layout.
+ * while different keys spread over its masters. Name and key are escaped as in {@link
+ * DecisionKeys}, and {@code |} as {@code %7C}, so no two (name, key) pairs share a tag and no key's
+ * tag is the index's. The layout part (bucket width in nanoseconds, significant digits, lowest
+ * discernible value) keeps windows whose slots or buckets mean different things apart; {@code h3}
+ * marks this layout.
  */
 final class FleetKeys {
   private final String prefix;
@@ -37,17 +37,6 @@ final class FleetKeys {
   }
 
   private static String escape(String s) {
-    StringBuilder b = new StringBuilder(s.length() + 8);
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '%' -> b.append("%25");
-        case '{' -> b.append("%7B");
-        case '}' -> b.append("%7D");
-        case '|' -> b.append("%7C");
-        default -> b.append(c);
-      }
-    }
-    return b.toString();
+    return DecisionKeys.escape(s).replace("|", "%7C");
   }
 }

@@ -14,10 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A rolling window shared by a fleet at any sample rate: each process records into local per-bucket
@@ -134,37 +131,12 @@ public final class RedisHistogramWindow implements RollingWindow {
    * nothing is left pending.
    */
   public boolean flush(Duration timeout) {
-    long deadline = localClock.nanoTime() + Checks.requirePositiveNanos("timeout", timeout);
-    while (true) {
-      publishAll(deadline);
-      if (publisher.pendingBuckets() == 0 || localClock.nanoTime() - deadline >= 0) {
-        return publisher.pendingBuckets() == 0;
-      }
-      java.util.concurrent.locks.LockSupport.parkNanos(
-          Math.min(TimeUnit.MILLISECONDS.toNanos(20), deadline - localClock.nanoTime()));
-    }
+    return Rounds.flush(this::publishAll, publisher::pendingBuckets, timeout, localClock);
   }
 
   /** Runs a round that starts after this call and waits for it, until the deadline. */
   private void publishAll(long deadline) {
-    for (int i = 0; i < 2; i++) {
-      CompletableFuture<Void> round = publisher.tryStartRound();
-      boolean ours = round != null;
-      if (!ours) {
-        round = publisher.running();
-      }
-      try {
-        round.get(Math.max(0, deadline - localClock.nanoTime()), TimeUnit.NANOSECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (ExecutionException | TimeoutException e) {
-        return;
-      }
-      if (ours) {
-        return;
-      }
-    }
+    Rounds.runOne(publisher::tryStartRound, publisher::running, deadline, localClock);
   }
 
   /** The publication round running now, or the last one. */
@@ -348,13 +320,7 @@ public final class RedisHistogramWindow implements RollingWindow {
      * Longest a recorded sample waits before it is sent to Redis: 1 ms to 1 minute (default 1 s).
      */
     public Builder publishInterval(Duration interval) {
-      Objects.requireNonNull(interval, "publishInterval");
-      if (interval.compareTo(Duration.ofMillis(1)) < 0
-          || interval.compareTo(Duration.ofMinutes(1)) > 0) {
-        throw new IllegalArgumentException(
-            "publishInterval must be between 1 ms and 1 minute, but was " + interval);
-      }
-      this.publishInterval = interval;
+      this.publishInterval = Rounds.requireInterval(interval);
       return this;
     }
 

@@ -27,12 +27,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
@@ -272,15 +269,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
    * nothing is left pending.
    */
   public boolean flush(Duration timeout) {
-    long deadline = localClock.nanoTime() + Checks.requirePositiveNanos("timeout", timeout);
-    while (true) {
-      publishAll(deadline);
-      if (pendingDeltas() == 0 || localClock.nanoTime() - deadline >= 0) {
-        return pendingDeltas() == 0;
-      }
-      LockSupport.parkNanos(
-          Math.min(TimeUnit.MILLISECONDS.toNanos(20), deadline - localClock.nanoTime()));
-    }
+    return Rounds.flush(this::publishAll, this::pendingDeltas, timeout, localClock);
   }
 
   /**
@@ -297,7 +286,10 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     return flushed;
   }
 
-  /** What happened to this process's samples so far (a delta counts as a bucket). */
+  /**
+   * What happened to this process's samples so far, over all keys: a pending "bucket" is one key's
+   * delta to one bucket, a publish call one delta's {@code HSET} and {@code PEXPIRE}, answered.
+   */
   public RedisHistogramWindowStats stats() {
     long samples = 0;
     int deltas;
@@ -329,26 +321,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
    * Runs a round that starts after this call and includes this window; waits until the deadline.
    */
   private void publishAll(long deadline) {
-    for (int i = 0; i < 2; i++) {
-      CompletableFuture<Void> round = publisher.tryStartRound(source);
-      boolean ours = round != null;
-      if (!ours) {
-        round = publisher.running();
-      }
-      try {
-        round.get(Math.max(0, deadline - localClock.nanoTime()), TimeUnit.NANOSECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (ExecutionException | TimeoutException e) {
-        if (ours) {
-          return;
-        }
-      }
-      if (ours) {
-        return;
-      }
-    }
+    Rounds.runOne(() -> publisher.tryStartRound(source), publisher::running, deadline, localClock);
   }
 
   /** The round running now, or the last one. */
@@ -755,13 +728,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
      * Longest a recorded sample waits before it is sent to Redis: 1 ms to 1 minute (default 1 s).
      */
     public Builder publishInterval(Duration interval) {
-      Objects.requireNonNull(interval, "publishInterval");
-      if (interval.compareTo(Duration.ofMillis(1)) < 0
-          || interval.compareTo(Duration.ofMinutes(1)) > 0) {
-        throw new IllegalArgumentException(
-            "publishInterval must be between 1 ms and 1 minute, but was " + interval);
-      }
-      this.publishInterval = interval;
+      this.publishInterval = Rounds.requireInterval(interval);
       return this;
     }
 
