@@ -205,7 +205,8 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   public Map<String, WindowSnapshot> snapshots() {
     publishAll(localClock.nanoTime() + runner.timeoutNanos());
     long now = time.nanoTime();
-    long first = Math.floorDiv(now, widthNanos) - buckets + 1;
+    // a key's score may lag its latest bucket by up to the re-index period
+    long first = Math.floorDiv(now, widthNanos) - buckets + 1 - reindexBuckets();
     CommandArgs<String, String> range =
         new CommandArgs<>(StringCodec.UTF8)
             .addKey(keys.index())
@@ -225,7 +226,10 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     }
     Map<String, WindowSnapshot> out = new LinkedHashMap<>();
     for (Map.Entry<String, CompletableFuture<RedisHistogramSnapshot>> e : reads.entrySet()) {
-      out.put(e.getKey(), ScriptRunner.await(e.getValue(), runner.timeoutNanos()));
+      RedisHistogramSnapshot s = ScriptRunner.await(e.getValue(), runner.timeoutNanos());
+      if (s.count() > 0 || s.rejected() > 0) {
+        out.put(e.getKey(), s);
+      }
     }
     return Collections.unmodifiableMap(out);
   }
@@ -395,8 +399,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
           p.sending = true;
           toSend.add(p);
           Long last = indexed.get(p.delta.key);
-          if ((last == null || live - last >= Math.max(1, buckets / 4))
-              && !toIndex.contains(p.delta.key)) {
+          if ((last == null || live - last >= reindexBuckets()) && !toIndex.contains(p.delta.key)) {
             toIndex.add(p.delta.key);
           }
         }
@@ -456,6 +459,11 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
             });
   }
 
+  /** How often, in buckets, a process marks a key it publishes in the index again. */
+  private int reindexBuckets() {
+    return Math.max(1, buckets / 4);
+  }
+
   /** Marks keys as published in bucket {@code live}; forgets keys that left the window. */
   private CompletableFuture<?> index(List<String> toIndex, long live, long oldestInWindow) {
     CommandArgs<String, String> add =
@@ -463,7 +471,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     for (String key : toIndex) {
       add.add(live).add(key);
     }
-    long ttlMillis = buckets * widthNanos / 1_000_000L + graceMillis;
+    long ttlMillis = (buckets + reindexBuckets()) * widthNanos / 1_000_000L + graceMillis;
     CompletableFuture<List<Object>> added = runner.runCommand(CommandType.ZADD, add);
     CompletableFuture<List<Object>> trimmed =
         runner.runCommand(
@@ -471,7 +479,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
             new CommandArgs<>(StringCodec.UTF8)
                 .addKey(keys.index())
                 .add("-inf")
-                .add("(" + oldestInWindow));
+                .add("(" + (oldestInWindow - reindexBuckets())));
     CompletableFuture<List<Object>> expire =
         runner.runCommand(
             CommandType.PEXPIRE,

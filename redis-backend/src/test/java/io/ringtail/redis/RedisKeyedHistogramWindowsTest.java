@@ -187,6 +187,29 @@ class RedisKeyedHistogramWindowsTest {
   }
 
   @Test
+  void snapshots_listAKeyAsLongAsItHasSamplesInTheWindow() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    RedisKeyedHistogramWindows w =
+        backend
+            .keyedHistogramWindows(RedisTestSupport.uniqueName("listed"))
+            .timeSource(time)
+            .publishInterval(QUIET)
+            .build();
+    // published every second for 14 s: indexed once, in the first second (a quarter window is 15)
+    for (int second = 0; second < 15; second++) {
+      w.record("GET /", second);
+      assertThat(w.flush(Duration.ofSeconds(2))).isTrue();
+      time.advance(Duration.ofSeconds(1));
+    }
+    time.advance(Duration.ofSeconds(50));
+    Map<String, WindowSnapshot> all = w.snapshots();
+    assertThat(all).containsOnlyKeys("GET /");
+    assertThat(all.get("GET /").count()).isEqualTo(w.snapshot("GET /").count()).isEqualTo(9);
+    time.advance(Duration.ofSeconds(10));
+    assertThat(w.snapshots()).as("every sample has left the window").isEmpty();
+  }
+
+  @Test
   void snapshot_showsPublishersAndTheirFreshness() {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("fresh");
@@ -461,7 +484,8 @@ class RedisKeyedHistogramWindowsTest {
       }
     }
     assertThat(found).isEqualTo(1);
-    assertThat(admin.sync().pttl(keys.index())).isBetween(9_000L, 11_100L);
+    // the window, the re-index period (a quarter window) and 1 s of grace
+    assertThat(admin.sync().pttl(keys.index())).isBetween(11_000L, 13_100L);
     w.close();
   }
 
