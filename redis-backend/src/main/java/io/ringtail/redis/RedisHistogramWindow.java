@@ -54,7 +54,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * hash tag, all sent at once: one round trip per master) and merges them here.
  *
  * <p>Thread-safe: any number of threads may record and take snapshots. Starts no thread: its ticker
- * runs on Lettuce's threads or the given scheduler; {@link #close()} stops it.
+ * runs on Lettuce's threads or the given scheduler until {@link #close()} (or the client's
+ * shutdown) stops it, so close a window the process no longer uses.
  */
 public final class RedisHistogramWindow implements RollingWindow {
   private final String name;

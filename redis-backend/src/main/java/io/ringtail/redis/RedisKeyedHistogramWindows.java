@@ -65,7 +65,8 @@ import java.util.function.Function;
  * are never rewritten with other bytes), so repeated snapshots read about two buckets whatever the
  * fleet's size. {@link #snapshots()} covers every key the fleet published in the window.
  *
- * <p>Thread-safe: any thread may record for any key while others take snapshots.
+ * <p>Thread-safe: any thread may record for any key while others take snapshots. The rounds run
+ * until {@link #close()} (or the client's shutdown), so close windows the process no longer uses.
  */
 public final class RedisKeyedHistogramWindows implements KeyedWindows {
   private static final int CACHED_KEYS = 256;
