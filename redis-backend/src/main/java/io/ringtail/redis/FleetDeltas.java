@@ -1,7 +1,10 @@
 package io.ringtail.redis;
 
 import io.ringtail.BucketHistogram;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The bytes of one process's delta to one bucket of a keyed histogram window, as it rests in Redis
@@ -11,15 +14,50 @@ import java.util.Arrays;
  * stores the bytes and hands them back. Stateless.
  */
 final class FleetDeltas {
-  static final int FORMAT = 1;
+  static final byte FORMAT = 1;
+  static final byte MERGED = 2;
 
   private FleetDeltas() {}
 
   /** {@code delta} as of {@code asOfNanos} (a reading of the window's time base). */
   static byte[] encode(BucketHistogram delta, long asOfNanos) {
+    return encode(FORMAT, delta, asOfNanos, 0);
+  }
+
+  /**
+   * Several fields of one bucket merged into one ({@link #MERGED}): the merged histogram, then the
+   * names of every delta field it covers, each with its as-of time, so that a reader skips a
+   * covered field that a late retry wrote again.
+   */
+  static byte[] encodeMerged(BucketHistogram merged, List<String> covered, List<Long> asOf) {
+    int extra = 10;
+    for (String name : covered) {
+      extra += 20 + name.length();
+    }
+    byte[] out = encode(MERGED, merged, 0, extra);
+    int at = out.length - extra;
+    at = put(out, at, covered.size());
+    for (int i = 0; i < covered.size(); i++) {
+      byte[] name = covered.get(i).getBytes(StandardCharsets.UTF_8);
+      at = put(out, at, name.length);
+      System.arraycopy(name, 0, out, at, name.length);
+      at += name.length;
+      long v = asOf.get(i);
+      at = put(out, at, (v << 1) ^ (v >> 63));
+    }
+    return Arrays.copyOf(out, at);
+  }
+
+  /** Whether a field's bytes are a merged field ({@link #encodeMerged}). */
+  static boolean isMerged(byte[] value) {
+    return value.length > 0 && value[0] == MERGED;
+  }
+
+  /** The histogram part, with {@code extra} bytes of room after it (the result's last bytes). */
+  private static byte[] encode(byte format, BucketHistogram delta, long asOfNanos, int extra) {
     boolean empty = delta.count() == 0;
-    byte[] out = new byte[1 + 10 * 7 + 2 * 10 * delta.slotCount()];
-    out[0] = FORMAT;
+    byte[] out = new byte[1 + 10 * 7 + 2 * 10 * delta.slotCount() + extra];
+    out[0] = format;
     int at = 1;
     at = put(out, at, (asOfNanos << 1) ^ (asOfNanos >> 63));
     at = put(out, at, delta.count());
@@ -34,7 +72,7 @@ final class FleetDeltas {
       at = put(out, at, delta.countAt(i));
       last = delta.slotAt(i);
     }
-    return Arrays.copyOf(out, at);
+    return Arrays.copyOf(out, at + extra);
   }
 
   private static int put(byte[] out, int at, long v) {
@@ -67,9 +105,18 @@ final class FleetDeltas {
      * @throws IllegalStateException if the bytes are not a delta or disagree with themselves
      */
     long add(byte[] value) {
+      return add(value, null);
+    }
+
+    /**
+     * Adds one stored delta or merged field; returns its as-of time (0 for a merged one, whose
+     * covered fields' names and as-of times go to {@code covered}).
+     */
+    long add(byte[] value, Map<String, Long> covered) {
       bytes = value;
       at = 0;
-      if (value.length == 0 || value[0] != FORMAT) {
+      boolean merged = isMerged(value);
+      if (value.length == 0 || (value[0] != FORMAT && !(merged && covered != null))) {
         throw new IllegalStateException(
             "a delta of format " + FORMAT + " expected, but " + value.length + " bytes");
       }
@@ -108,6 +155,19 @@ final class FleetDeltas {
         sum += s;
         min = Math.min(min, lo);
         max = Math.max(max, hi);
+      }
+      if (merged) {
+        long names = next();
+        for (long i = 0; i < names; i++) {
+          int length = (int) next();
+          if (length < 0 || at + length > bytes.length) {
+            throw new IllegalStateException("a merged field cut short at byte " + at);
+          }
+          String name = new String(bytes, at, length, StandardCharsets.UTF_8);
+          at += length;
+          long z = next();
+          covered.put(name, (z >>> 1) ^ -(z & 1));
+        }
       }
       return asOf;
     }

@@ -71,6 +71,15 @@ import java.util.function.Function;
 public final class RedisKeyedHistogramWindows implements KeyedWindows {
   private static final int CACHED_KEYS = 256;
 
+  /** A reader merges a bucket's fields once it is this many buckets behind the live one. */
+  private static final int SETTLED_BUCKETS = 3;
+
+  /** The field counting the fields merged away from a bucket (see {@code fleet_compact.lua}). */
+  static final String MERGED_AWAY = "#r";
+
+  /** Prefix of a merged field's name (never a publisher id, which is base 36). */
+  static final String MERGED_PREFIX = "=";
+
   /** How long a dropped key's recorder is still drained: longer than any record takes. */
   private static final long RETIRED_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -98,6 +107,9 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   private final Map<Delta, Pending> pending = new HashMap<>();
   private final Map<String, Long> indexed = new HashMap<>();
   private long sequence;
+
+  private final java.util.concurrent.atomic.AtomicLong merges =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private final Map<String, KeyCache> cache =
       Collections.synchronizedMap(
@@ -536,7 +548,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
                     for (int i = 0; i < counts.size(); i++) {
                       long b = checkedBuckets.get(i);
                       Cached known = kc.buckets.get(b);
-                      if (known == null || (Long) counts.get(i) != known.fields) {
+                      if (known == null || (Long) counts.get(i) != known.version) {
                         changed.add(readAll(kc, checked.get(i), b));
                       }
                     }
@@ -544,7 +556,46 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
                   }));
     }
     return CompletableFuture.allOf(steps.toArray(CompletableFuture[]::new))
-        .thenApply(done -> merge(kc, first, live, now));
+        .thenApply(
+            done -> {
+              RedisHistogramSnapshot snapshot = merge(kc, first, live, now);
+              compact(kc, base, first, live - SETTLED_BUCKETS);
+              return snapshot;
+            });
+  }
+
+  /**
+   * Merges in Redis the fields of every bucket from {@code first} to {@code last} that holds more
+   * than one, as this reader has just merged them (one {@code fleet_compact.lua} call per bucket,
+   * O(its fields)): later readers then read one field per bucket. Not waited for; a bucket whose
+   * fields changed meanwhile is left as it is. Either way the bucket is read again next time.
+   */
+  private void compact(KeyCache kc, String base, long first, long last) {
+    for (long b = first; b <= last; b++) {
+      Cached c = kc.buckets.get(b);
+      if (c == null || c.fields.size() < 2 || !kc.compacting.add(b)) {
+        continue;
+      }
+      long bucket = b;
+      byte[][] args = new byte[2 + c.fields.size()][];
+      args[0] =
+          ascii(MERGED_PREFIX + publisherId + ":" + Long.toString(merges.incrementAndGet(), 36));
+      args[1] = FleetDeltas.encodeMerged(c.histogram, c.covered, c.coveredAsOf);
+      for (int i = 0; i < c.fields.size(); i++) {
+        args[2 + i] = c.fields.get(i).getBytes(StandardCharsets.UTF_8);
+      }
+      runner
+          .runBinary(HistogramScripts.COMPACT, new String[] {base + b}, args)
+          .whenComplete(
+              (reply, error) -> {
+                kc.buckets.remove(bucket, c);
+                kc.compacting.remove(bucket);
+              });
+    }
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
   }
 
   private CompletableFuture<Void> readAll(KeyCache kc, String bucketKey, long bucket) {
@@ -558,7 +609,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     Map<String, Long> latest = new HashMap<>();
     for (long b = first; b <= live; b++) {
       Cached c = kc.buckets.get(b);
-      if (c == null || c.fields == 0) {
+      if (c == null || c.fields.isEmpty()) {
         continue;
       }
       parts.add(c.histogram);
@@ -677,29 +728,72 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     }
   }
 
-  /** A key's buckets as last read, merged. */
+  /** A key's buckets as last read, merged, and those whose fields are being merged in Redis. */
   private static final class KeyCache {
     final Map<Long, Cached> buckets = new ConcurrentHashMap<>();
+    final java.util.Set<Long> compacting = ConcurrentHashMap.newKeySet();
   }
 
-  /** One bucket as read: its field count, its fields merged, each publisher's latest as-of. */
-  private record Cached(long fields, BucketHistogram histogram, String[] publishers, long[] asOf) {
+  /**
+   * One bucket as read: its version (fields plus fields merged away), its fields merged, each
+   * publisher's latest as-of, and what a merge of its fields into one needs: the fields there now
+   * and every delta field their content covers, with its as-of time.
+   */
+  private record Cached(
+      long version,
+      BucketHistogram histogram,
+      String[] publishers,
+      long[] asOf,
+      List<String> fields,
+      List<String> covered,
+      List<Long> coveredAsOf) {
     static Cached of(long bucket, List<Object> hgetall) {
       FleetDeltas.Merge merge = new FleetDeltas.Merge();
-      Map<String, Long> latest = new HashMap<>();
+      Map<String, Long> covered = new LinkedHashMap<>();
+      List<String> fields = new ArrayList<>();
+      long mergedAway = 0;
+      // merged fields first: a delta field they cover is one a late retry wrote again
       for (int i = 0; i + 1 < hgetall.size(); i += 2) {
         String field = new String((byte[]) hgetall.get(i), StandardCharsets.UTF_8);
-        int colon = field.indexOf(':');
-        String publisher = colon < 0 ? field : field.substring(0, colon);
-        long asOf = merge.add((byte[]) hgetall.get(i + 1));
-        latest.merge(publisher, asOf, Math::max);
+        byte[] value = (byte[]) hgetall.get(i + 1);
+        if (field.equals(MERGED_AWAY)) {
+          mergedAway = Long.parseLong(new String(value, StandardCharsets.US_ASCII));
+        } else if (FleetDeltas.isMerged(value)) {
+          merge.add(value, covered);
+          fields.add(field);
+        }
       }
+      for (int i = 0; i + 1 < hgetall.size(); i += 2) {
+        String field = new String((byte[]) hgetall.get(i), StandardCharsets.UTF_8);
+        byte[] value = (byte[]) hgetall.get(i + 1);
+        if (field.equals(MERGED_AWAY) || FleetDeltas.isMerged(value)) {
+          continue;
+        }
+        fields.add(field);
+        if (!covered.containsKey(field)) {
+          covered.put(field, merge.add(value));
+        }
+      }
+      Map<String, Long> latest = new HashMap<>();
+      covered.forEach((field, at) -> latest.merge(publisherOf(field), at, Math::max));
       String[] publishers = latest.keySet().toArray(String[]::new);
       long[] asOf = new long[publishers.length];
       for (int i = 0; i < publishers.length; i++) {
         asOf[i] = latest.get(publishers[i]);
       }
-      return new Cached(hgetall.size() / 2, merge.result(bucket), publishers, asOf);
+      return new Cached(
+          hgetall.size() / 2 + mergedAway,
+          merge.result(bucket),
+          publishers,
+          asOf,
+          fields,
+          List.copyOf(covered.keySet()),
+          List.copyOf(covered.values()));
+    }
+
+    private static String publisherOf(String field) {
+      int colon = field.indexOf(':');
+      return colon < 0 ? field : field.substring(0, colon);
     }
   }
 

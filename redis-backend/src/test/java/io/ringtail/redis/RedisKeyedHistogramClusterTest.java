@@ -89,21 +89,12 @@ class RedisKeyedHistogramClusterTest {
     for (RedisKeyedHistogramWindows p : processes) {
       assertThat(p.flush(Duration.ofSeconds(5))).isTrue();
     }
-    RedisKeyedHistogramWindows observer = processes.get(0);
-    Map<String, WindowSnapshot> all = observer.snapshots();
-    assertThat(all).hasSize(routes);
     FleetKeys keys = new FleetKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
     int[] keysOnMaster = new int[3];
     RedisClient direct = RedisClient.create();
     try {
       for (int r = 0; r < routes; r++) {
         String route = "route-" + r;
-        RedisHistogramSnapshot s = observer.snapshot(route);
-        assertThat(s.count()).as(route).isEqualTo(30 * 20);
-        assertThat(s.min()).isEqualTo(1_000 + r);
-        assertThat(s.max()).isEqualTo(20_000 + r);
-        assertThat(s.publishers()).isEqualTo(3);
-        assertThat(all.get(route).count()).isEqualTo(30 * 20);
         int m = master(keys.keyBase(route) + firstBucket);
         try (StatefulRedisConnection<String, String> node =
             direct.connect(cluster.nodes().get(m).uri())) {
@@ -115,6 +106,38 @@ class RedisKeyedHistogramClusterTest {
           }
         }
         keysOnMaster[m]++;
+      }
+      RedisKeyedHistogramWindows observer = processes.get(0);
+      Map<String, WindowSnapshot> all = observer.snapshots();
+      assertThat(all).hasSize(routes);
+      // the observer merged the settled buckets' fields into one each: a new reader reads those
+      for (int r = 0; r < routes; r++) {
+        String route = "route-" + r;
+        int m = master(keys.keyBase(route) + firstBucket);
+        try (StatefulRedisConnection<String, String> node =
+            direct.connect(cluster.nodes().get(m).uri())) {
+          RedisTestSupport.await(
+              Duration.ofSeconds(10),
+              route + "'s settled buckets merged",
+              () -> node.sync().hlen(keys.keyBase(route) + (firstBucket + 26)) == 2);
+          for (long b = firstBucket; b <= firstBucket + 26; b++) {
+            assertThat(node.sync().hlen(keys.keyBase(route) + b))
+                .as("%s bucket %d: one merged field and the count of fields merged away", route, b)
+                .isEqualTo(2);
+          }
+          assertThat(node.sync().hlen(keys.keyBase(route) + (firstBucket + 29))).isEqualTo(3);
+        }
+        RedisKeyedHistogramWindows reader =
+            process().keyedHistogramWindows(name).timeSource(time).build();
+        for (RedisKeyedHistogramWindows w : List.of(observer, reader)) {
+          RedisHistogramSnapshot s = w.snapshot(route);
+          assertThat(s.count()).as(route).isEqualTo(30 * 20);
+          assertThat(s.min()).isEqualTo(1_000 + r);
+          assertThat(s.max()).isEqualTo(20_000 + r);
+          assertThat(s.publishers()).isEqualTo(3);
+        }
+        assertThat(all.get(route).count()).isEqualTo(30 * 20);
+        reader.close();
       }
     } finally {
       direct.shutdown(Duration.ZERO, Duration.ofSeconds(2));

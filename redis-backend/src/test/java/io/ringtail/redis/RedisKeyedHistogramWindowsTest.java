@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.redis.testkit.RedisProcess;
 import io.ringtail.testkit.ExactWindowModel;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -207,6 +209,73 @@ class RedisKeyedHistogramWindowsTest {
     assertThat(all.get("GET /").count()).isEqualTo(w.snapshot("GET /").count()).isEqualTo(9);
     time.advance(Duration.ofSeconds(10));
     assertThat(w.snapshots()).as("every sample has left the window").isEmpty();
+  }
+
+  @Test
+  void readersMergeSettledBuckets_andALateRetryOfAMergedDeltaIsNotCountedTwice() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("merged");
+    List<RedisKeyedHistogramWindows> processes = new ArrayList<>();
+    for (int p = 0; p < 3; p++) {
+      processes.add(
+          backend(TIMEOUT)
+              .keyedHistogramWindows(name)
+              .timeSource(time)
+              .publishInterval(QUIET)
+              .build());
+    }
+    long first = Math.floorDiv(T0, Duration.ofSeconds(1).toNanos());
+    for (int second = 0; second < 10; second++) {
+      for (int p = 0; p < 3; p++) {
+        processes.get(p).record("k", 1_000L * (p + 1) + second);
+        assertThat(processes.get(p).flush(Duration.ofSeconds(2))).isTrue();
+      }
+      time.advance(Duration.ofSeconds(1));
+    }
+    FleetKeys keys = new FleetKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
+    String bucket = keys.keyBase("k") + first;
+    Map<byte[], byte[]> deltas;
+    try (StatefulRedisConnection<byte[], byte[]> raw =
+        clients.get(0).connect(ByteArrayCodec.INSTANCE, server.uri())) {
+      deltas = raw.sync().hgetall(bucket.getBytes(StandardCharsets.UTF_8));
+      assertThat(deltas).hasSize(3);
+
+      RedisKeyedHistogramWindows observer =
+          backend.keyedHistogramWindows(name).timeSource(time).publishInterval(QUIET).build();
+      assertThat(observer.snapshot("k").count()).isEqualTo(30);
+      RedisTestSupport.await(
+          Duration.ofSeconds(10),
+          "the settled buckets merged",
+          () ->
+              admin.sync().hlen(bucket) == 2
+                  && admin.sync().hlen(keys.keyBase("k") + (first + 6)) == 2);
+      assertThat(admin.sync().hlen(keys.keyBase("k") + (first + 9)))
+          .as("the live bucket is left as it is")
+          .isEqualTo(3);
+      RedisHistogramSnapshot cold = processes.get(1).snapshot("k");
+      assertThat(cold.count()).isEqualTo(30);
+      assertThat(cold.publishers()).isEqualTo(3);
+
+      // a retry whose first call landed before the merge lands again after it
+      Map.Entry<byte[], byte[]> late = deltas.entrySet().iterator().next();
+      raw.sync().hset(bucket.getBytes(StandardCharsets.UTF_8), late.getKey(), late.getValue());
+      assertThat(admin.sync().hlen(bucket)).isEqualTo(3);
+      for (RedisKeyedHistogramWindows reader :
+          List.of(
+              observer,
+              processes.get(2),
+              backend.keyedHistogramWindows(name).timeSource(time).build())) {
+        WindowSnapshot s = reader.snapshot("k");
+        assertThat(s.count()).isEqualTo(30);
+        assertThat(s.sum()).isEqualTo(10 * (1_000 + 2_000 + 3_000) + 3 * 45);
+      }
+      RedisTestSupport.await(
+          Duration.ofSeconds(10),
+          "the late field merged away",
+          () -> admin.sync().hlen(bucket) == 2);
+      assertThat(backend.keyedHistogramWindows(name).timeSource(time).build().snapshot("k").count())
+          .isEqualTo(30);
+    }
   }
 
   @Test
