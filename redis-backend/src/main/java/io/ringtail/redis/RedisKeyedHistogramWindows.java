@@ -61,9 +61,11 @@ import java.util.function.Function;
  *
  * {@link #snapshot(String)} publishes this process's samples, then reads the key's buckets (one
  * hash tag per key: one node of a cluster) and merges every process's deltas here. Buckets already
- * read are kept merged in this process and read again only when their field count changed (fields
- * are never rewritten with other bytes), so repeated snapshots read about two buckets whatever the
- * fleet's size. {@link #snapshots()} covers every key the fleet published in the window.
+ * read are kept merged in this process and read again only when their version changed (every new
+ * delta raises it), so repeated snapshots read about two buckets whatever the fleet's size. A
+ * reader also writes its merge of a settled bucket back as one field (if no other reader was
+ * first), so later readers read one field per settled bucket. {@link #snapshots()} covers every key
+ * the fleet published in the window.
  *
  * <p>Thread-safe: any thread may record for any key while others take snapshots. The rounds run
  * until {@link #close()} (or the client's shutdown), so close windows the process no longer uses.
