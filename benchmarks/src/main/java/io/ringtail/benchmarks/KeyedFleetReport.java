@@ -39,7 +39,8 @@ import org.HdrHistogram.Histogram;
  *   <li>5 s of warm-up, then {@code --seconds} with Redis up: Redis CPU ({@code INFO cpu}), calls/s
  *       and server time by command ({@code INFO commandstats}), Redis time per process per window
  *       per second, calls over 1 ms ({@code SLOWLOG} at 1 ms);
- *   <li>snapshot latency of one key: 20 cold reads (a new reader each) and 200 back to back;
+ *   <li>snapshot latency of one key: 20 cold reads (a new reader each) and 200 back to back, while
+ *       the fleet records and again after it stopped;
  *   <li>Redis stopped (SIGSTOP) for 5 s, then 5 s up again; calls over 1 ms after it;
  *   <li>every process flushes; each key's fleet snapshot against the exact count its recorders kept
  *       (the whole row fits in the 60 s window); {@code MEMORY USAGE} of the keys;
@@ -95,8 +96,9 @@ public final class KeyedFleetReport {
         cost.append(
             "| processes x windows | samples/s | Redis CPU | calls/s | Redis time per process per"
                 + " window per second | calls over 1 ms (up / stopped and after) | memory (keys)"
-                + " | snapshot of one key: cold p50 / p95, warm p50 / p95 | count vs oracle |\n"
-                + "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                + " | snapshot of one key while the fleet records: cold p50 / p95, warm p50 / p95"
+                + " | the same after the run | count vs oracle |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         tails.append(
             "| processes x windows | Redis | window | p99 | p99.9 | p99.99 | max | records over 1"
                 + " ms |\n|---|---|---|---:|---:|---:|---:|---:|\n");
@@ -228,23 +230,8 @@ public final class KeyedFleetReport {
     RedisBackend reader =
         RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(2)).build();
     List<Long> cold = new ArrayList<>();
-    for (int i = 0; i < 20; i++) {
-      RedisKeyedHistogramWindows w =
-          reader.keyedHistogramWindows(name).config(KeyedFleetProcess.config()).build();
-      long t = System.nanoTime();
-      w.snapshot(KeyedFleetProcess.key(0));
-      cold.add(System.nanoTime() - t);
-      w.close();
-    }
-    RedisKeyedHistogramWindows observer =
-        reader.keyedHistogramWindows(name).config(KeyedFleetProcess.config()).build();
     List<Long> warm = new ArrayList<>();
-    long warmUntil = System.nanoTime() + 10_000_000_000L;
-    for (int i = 0; i < 200 && (i < 20 || System.nanoTime() < warmUntil); i++) {
-      long t = System.nanoTime();
-      observer.snapshot(KeyedFleetProcess.key(0));
-      warm.add(System.nanoTime() - t);
-    }
+    RedisKeyedHistogramWindows observer = snapshotLatencies(reader, name, cold, warm);
     // Redis stopped for 5 s, then up for 5 s
     redis.slowlogReset();
     tell(inputs, "PHASE 2");
@@ -317,13 +304,18 @@ public final class KeyedFleetReport {
     for (Process p : children) {
       p.waitFor();
     }
+    // the same once the fleet has stopped: what a snapshot costs without the fleet's load
+    List<Long> quietCold = new ArrayList<>();
+    List<Long> quietWarm = new ArrayList<>();
+    snapshotLatencies(reader, name, quietCold, quietWarm).close();
     long[] keyCount = new long[1];
     long memory = FleetReport.memoryOf(redis, "ringtail:{" + name + "*", keyCount);
     double perWindow = usec / (double) processes / windows / wall;
     cost.append(
         String.format(
             "| %d x %d | %,d | %.1f %% of a core | %,.0f | %.1f us | %d / %d | %,d B (%,d keys) |"
-                + " %.2f / %.2f ms, %.2f / %.2f ms | %,d vs %,d, %d of %d keys off (%,d samples"
+                + " %.2f / %.2f ms, %.2f / %.2f ms | %.2f / %.2f ms, %.2f / %.2f ms"
+                + " | %,d vs %,d, %d of %d keys off (%,d samples"
                 + " recorded before the window) |%n",
             processes,
             windows,
@@ -339,6 +331,10 @@ public final class KeyedFleetReport {
             FleetReport.pct(cold, 95),
             FleetReport.pct(warm, 50),
             FleetReport.pct(warm, 95),
+            FleetReport.pct(quietCold, 50),
+            FleetReport.pct(quietCold, 95),
+            FleetReport.pct(quietWarm, 50),
+            FleetReport.pct(quietWarm, 95),
             counted,
             exact,
             keysWrong,
@@ -380,6 +376,31 @@ public final class KeyedFleetReport {
       b.append(b.length() == 0 ? "" : ", ").append(command).append(": ").append(e.get(2));
     }
     return b.length() == 0 ? "none" : b.toString();
+  }
+
+  /**
+   * Times 20 snapshots of one key by new readers ({@code cold}), then up to 200 back to back by one
+   * ({@code warm}, for 10 s at most); returns that reader.
+   */
+  private static RedisKeyedHistogramWindows snapshotLatencies(
+      RedisBackend reader, String name, List<Long> cold, List<Long> warm) {
+    for (int i = 0; i < 20; i++) {
+      RedisKeyedHistogramWindows w =
+          reader.keyedHistogramWindows(name).config(KeyedFleetProcess.config()).build();
+      long t = System.nanoTime();
+      w.snapshot(KeyedFleetProcess.key(0));
+      cold.add(System.nanoTime() - t);
+      w.close();
+    }
+    RedisKeyedHistogramWindows observer =
+        reader.keyedHistogramWindows(name).config(KeyedFleetProcess.config()).build();
+    long until = System.nanoTime() + 10_000_000_000L;
+    for (int i = 0; i < 200 && (i < 20 || System.nanoTime() < until); i++) {
+      long t = System.nanoTime();
+      observer.snapshot(KeyedFleetProcess.key(0));
+      warm.add(System.nanoTime() - t);
+    }
+    return observer;
   }
 
   private static void tell(List<Writer> inputs, String line) throws Exception {
