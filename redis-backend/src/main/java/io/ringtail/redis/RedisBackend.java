@@ -306,7 +306,9 @@ public final class RedisBackend {
 
     /**
      * The breaker to guard calls with (default: opens when half of the last 20 calls, at least 5,
-     * failed or took longer than the timeout; probes again after 1 s).
+     * failed or took longer than the timeout; probes again after 1 s). Whatever the breaker, while
+     * it is open a refused call also sends a PING (one per 100 ms at most): once Redis answers (the
+     * connection is back, or follows a failover) the breaker goes half-open at once.
      */
     public Builder circuitBreaker(CircuitBreaker breaker) {
       this.breaker = breaker;

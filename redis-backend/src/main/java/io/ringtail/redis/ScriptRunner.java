@@ -7,6 +7,7 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.ringtail.TimeSource;
@@ -20,6 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -36,8 +39,8 @@ import java.util.function.Supplier;
  * EVALSHA. Likewise a function not found (after FUNCTION FLUSH, a restart without persistence, or
  * on a node new to the cluster) loads its library (on every primary of a cluster) and is called
  * once more. A call the breaker does not permit fails at once with {@link
- * CallNotPermittedException}; a call that takes longer than the timeout fails with {@link
- * TimeoutException} and counts as a breaker error.
+ * CallNotPermittedException}, and probes the connection (see {@link #probeIfOpen}); a call that
+ * takes longer than the timeout fails with {@link TimeoutException} and counts as a breaker error.
  *
  * <p>An error that retrying cannot fix (NOPERM, WRONGTYPE, a script error: any error reply but
  * NOSCRIPT, a function not found and the transient BUSY, LOADING, MASTERDOWN, TRYAGAIN,
@@ -54,6 +57,12 @@ final class ScriptRunner {
   private final TimeSource clock = TimeSource.system();
   final LongAdder scriptReloads = new LongAdder();
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
+
+  /** Least time between two probes of an open breaker's connection. */
+  static final long PROBE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  private final AtomicBoolean probing = new AtomicBoolean();
+  private final AtomicLong nextProbe = new AtomicLong(clock.nanoTime());
 
   /**
    * @param libraryLoader FUNCTION LOAD REPLACE of a library's code, on every node a function may be
@@ -150,6 +159,7 @@ final class ScriptRunner {
       Supplier<CompletionStage<List<Object>>> reload,
       long timeoutNanos) {
     if (!breaker.tryAcquirePermission()) {
+      probeIfOpen();
       return CompletableFuture.failedFuture(
           CallNotPermittedException.createCallNotPermittedException(breaker));
     }
@@ -180,6 +190,47 @@ final class ScriptRunner {
           }
           breaker.onError(elapsed, TimeUnit.NANOSECONDS, cause);
           throw error instanceof CompletionException c ? c : new CompletionException(cause);
+        });
+  }
+
+  /**
+   * While the breaker is open, a call it refuses sends a PING (at most one at a time, one per 100
+   * ms, bounded by the timeout): if Redis answers, the connection is live again (reconnected, or
+   * following a failover) and the breaker goes half-open at once instead of waiting out its open
+   * state, so calls are not held back after Redis is back.
+   */
+  private void probeIfOpen() {
+    long now = clock.nanoTime();
+    long next = nextProbe.get();
+    if (breaker.getState() != CircuitBreaker.State.OPEN
+        || now - next < 0
+        || !nextProbe.compareAndSet(next, now + PROBE_INTERVAL_NANOS)
+        || !probing.compareAndSet(false, true)) {
+      return;
+    }
+    CompletableFuture<String> ping;
+    try {
+      ping =
+          commands
+              .dispatch(
+                  CommandType.PING,
+                  new StatusOutput<>(StringCodec.UTF8),
+                  new CommandArgs<>(StringCodec.UTF8))
+              .toCompletableFuture()
+              .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+    } catch (RuntimeException e) {
+      ping = CompletableFuture.failedFuture(e);
+    }
+    ping.whenComplete(
+        (pong, error) -> {
+          probing.set(false);
+          if (error == null && breaker.getState() == CircuitBreaker.State.OPEN) {
+            try {
+              breaker.transitionToHalfOpenState();
+            } catch (IllegalStateException raced) {
+              // another thread moved the breaker on meanwhile
+            }
+          }
         });
   }
 
