@@ -1,0 +1,136 @@
+package io.ringtail.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.decision.SumCap;
+import io.ringtail.decision.SumCapConfig;
+import io.ringtail.redis.testkit.LocalSentinelGroup;
+import io.ringtail.redis.testkit.RedisProcess;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A backend on a Sentinel-managed primary (a Sentinel URI, as the user's Lettuce client takes it)
+ * follows a failover: the primary is killed (SIGKILL) after its replica caught up, the sentinels
+ * promote the replica, and decisions and windows carry on there with the state they had.
+ */
+class SentinelFailoverTest {
+  private static final Duration TIMEOUT = Duration.ofMillis(500);
+  private static final Duration FAILOVER = Duration.ofSeconds(30);
+  private LocalSentinelGroup group;
+  private ClientResources resources;
+  private RedisClient client;
+  private StatefulRedisConnection<String, String> connection;
+
+  @BeforeEach
+  void start() {
+    group = LocalSentinelGroup.start();
+    resources =
+        ClientResources.builder()
+            .reconnectDelay(
+                Delay.exponential(
+                    Duration.ofMillis(10), Duration.ofMillis(100), 2, TimeUnit.MILLISECONDS))
+            .build();
+    client = RedisClient.create(resources);
+    client.setOptions(RedisBackend.failFastClientOptions(TIMEOUT));
+    connection = client.connect(group.uri());
+  }
+
+  @AfterEach
+  void stop() {
+    connection.close();
+    RedisTestSupport.shutdown(client);
+    resources.shutdown();
+    group.close();
+  }
+
+  @Test
+  void killedPrimary_decisionsAndWindowsCarryOnOnThePromotedReplica() {
+    RedisBackend backend =
+        RedisBackend.builder(connection)
+            .commandTimeout(TIMEOUT)
+            .outagePolicy(OutagePolicy.THROW)
+            .build();
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+    RateLimiter limiter =
+        backend.rateLimiter(
+            "sentinel", RateLimitConfig.builder().limit(10).timeSource(time).build());
+    SumCap cap =
+        backend.sumCap(
+            "sentinel",
+            SumCapConfig.builder().cap(BigDecimal.TEN).scale(0).timeSource(time).build());
+    RedisRollingWindow window = backend.window("sentinel").length(Duration.ofMinutes(5)).build();
+    for (int i = 0; i < 6; i++) {
+      assertThat(limiter.tryAcquire("k").allowed()).isTrue();
+    }
+    assertThat(cap.tryAdd("k", new BigDecimal("7")).allowed()).isTrue();
+    for (int i = 1; i <= 100; i++) {
+      window.record(i);
+    }
+    assertThat(window.flush(Duration.ofSeconds(5))).isTrue();
+    group.awaitReplicated(Duration.ofSeconds(10));
+
+    RedisProcess old = group.primary();
+    old.kill();
+    RedisProcess promoted = group.awaitFailover(old, FAILOVER);
+    awaitAnswered("a decision on the promoted primary", () -> limiter.tryAcquire("k").allowed());
+
+    int more = 0;
+    while (decided(() -> limiter.tryAcquire("k").allowed())) {
+      more++;
+    }
+    assertThat(more).as("admitted after the failover besides the first").isEqualTo(3);
+    assertThat(cap.tryAdd("k", new BigDecimal("3")).allowed()).isTrue();
+    assertThat(cap.tryAdd("k", BigDecimal.ONE).allowed()).isFalse();
+    assertThat(window.snapshot().count()).isEqualTo(100);
+    for (int i = 1; i <= 50; i++) {
+      window.record(i);
+    }
+    assertThat(window.flush(Duration.ofSeconds(10))).isTrue();
+    assertThat(window.snapshot().count()).isEqualTo(150);
+    try (RedisClient direct = RedisClient.create();
+        StatefulRedisConnection<String, String> c = direct.connect(promoted.uri())) {
+      assertThat(c.sync().zcard(RedisTestKit.windowKeys("ringtail", "sentinel")[0]))
+          .as("the window lives on the promoted replica")
+          .isEqualTo(150);
+    }
+  }
+
+  /** Runs {@code decision}; fails the test if Redis could not answer it. */
+  private static boolean decided(BooleanSupplier decision) {
+    try {
+      return decision.getAsBoolean();
+    } catch (RedisUnavailableException e) {
+      throw new AssertionError("Redis did not answer after the failover", e);
+    }
+  }
+
+  /** Retries {@code decision} until Redis answers it (bounded); it must then allow. */
+  private static void awaitAnswered(String what, BooleanSupplier decision) {
+    boolean[] allowed = new boolean[1];
+    RedisTestSupport.await(
+        FAILOVER,
+        what,
+        () -> {
+          try {
+            allowed[0] = decision.getAsBoolean();
+            return true;
+          } catch (RedisUnavailableException notYet) {
+            return false;
+          }
+        });
+    assertThat(allowed[0]).isTrue();
+  }
+}

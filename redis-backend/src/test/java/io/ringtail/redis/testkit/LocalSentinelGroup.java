@@ -1,0 +1,213 @@
+package io.ringtail.redis.testkit;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A real Sentinel-managed group on loopback: a primary, {@code replicas} replicas of it and three
+ * sentinels monitoring it as {@value #MASTER} (quorum 2, a primary down after {@value
+ * #DOWN_AFTER_MILLIS} ms), each on a free port. {@link #start} returns once every replica is linked
+ * and every sentinel knows the replicas and the other sentinels, so a failover can start at once.
+ * Closing kills every process. Not thread-safe; one test drives one group.
+ */
+public final class LocalSentinelGroup implements AutoCloseable {
+  /** The name the sentinels monitor the primary under. */
+  public static final String MASTER = "ringtail";
+
+  /** How long a primary must not answer before a sentinel deems it down. */
+  public static final int DOWN_AFTER_MILLIS = 500;
+
+  private static final Duration FORM_TIMEOUT = Duration.ofSeconds(30);
+
+  private final List<RedisProcess> servers = new ArrayList<>();
+  private final List<RedisProcess> sentinels = new ArrayList<>();
+  private final RedisClient admin = RedisClient.create();
+
+  private LocalSentinelGroup() {}
+
+  /** A primary, one replica and three sentinels. */
+  public static LocalSentinelGroup start() {
+    return start(1, List.of());
+  }
+
+  /**
+   * A primary and {@code replicas} replicas whose configs end with {@code serverConf}, and three
+   * sentinels.
+   */
+  public static LocalSentinelGroup start(int replicas, List<String> serverConf) {
+    LocalSentinelGroup group = new LocalSentinelGroup();
+    try {
+      RedisProcess primary = RedisProcess.start(RedisProcess.freePort(false), serverConf);
+      group.servers.add(primary);
+      for (int i = 0; i < replicas; i++) {
+        List<String> conf = new ArrayList<>(serverConf);
+        conf.add("replicaof 127.0.0.1 " + primary.port());
+        group.servers.add(RedisProcess.start(RedisProcess.freePort(false), conf));
+      }
+      for (int i = 0; i < 3; i++) {
+        group.sentinels.add(
+            RedisProcess.startSentinel(
+                RedisProcess.freePort(false),
+                List.of(
+                    "sentinel monitor " + MASTER + " 127.0.0.1 " + primary.port() + " 2",
+                    "sentinel down-after-milliseconds " + MASTER + " " + DOWN_AFTER_MILLIS,
+                    "sentinel failover-timeout " + MASTER + " 10000",
+                    "sentinel parallel-syncs " + MASTER + " 1")));
+      }
+      group.awaitFormed(replicas);
+      return group;
+    } catch (RuntimeException e) {
+      group.close();
+      throw e;
+    }
+  }
+
+  /** Every server, the first started as the primary, whether it still is or not. */
+  public List<RedisProcess> servers() {
+    return servers;
+  }
+
+  public List<RedisProcess> sentinels() {
+    return sentinels;
+  }
+
+  /**
+   * The Sentinel URI of the group ({@code redis-sentinel://...#ringtail}) with a 5 s timeout: a
+   * client connects to whichever server the sentinels name as primary, and reconnects likewise.
+   */
+  public RedisURI uri() {
+    RedisURI.Builder b = RedisURI.Builder.sentinel("127.0.0.1", sentinels.get(0).port(), MASTER);
+    for (int i = 1; i < sentinels.size(); i++) {
+      b.withSentinel("127.0.0.1", sentinels.get(i).port());
+    }
+    return b.withTimeout(Duration.ofSeconds(5)).build();
+  }
+
+  /** The server the first sentinel that answers names as primary now. */
+  public RedisProcess primary() {
+    int port = primaryPort();
+    return servers.stream()
+        .filter(s -> s.port() == port)
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("the sentinels name port " + port));
+  }
+
+  /**
+   * Waits until the sentinels name a primary other than {@code old} and it answers as a primary;
+   * returns it.
+   */
+  public RedisProcess awaitFailover(RedisProcess old, Duration timeout) {
+    await(
+        timeout,
+        "the sentinels to promote a replica of " + old.port(),
+        () -> {
+          int port = primaryPort();
+          return port != old.port() && role(port).equals("master");
+        });
+    return primary();
+  }
+
+  /** Waits until every live replica has every write the primary acknowledged so far. */
+  public void awaitReplicated(Duration timeout) {
+    RedisProcess primary = primary();
+    long live = servers.stream().filter(s -> s != primary && s.isAlive()).count();
+    try (StatefulRedisConnection<String, String> c = admin.connect(primary.uri())) {
+      long acked = c.sync().waitForReplication((int) live, timeout.toMillis());
+      if (acked < live) {
+        throw new IllegalStateException(acked + " of " + live + " replicas caught up");
+      }
+    }
+  }
+
+  private void awaitFormed(int replicas) {
+    RedisProcess primary = servers.get(0);
+    await(
+        FORM_TIMEOUT,
+        "replicas linked and sentinels acquainted",
+        () -> {
+          String info = info(primary.port(), "replication");
+          if (!info.contains("connected_slaves:" + replicas)
+              || info.lines().filter(l -> l.contains("state=online")).count() < replicas) {
+            return false;
+          }
+          for (RedisProcess s : sentinels) {
+            String known = sentinelField(s, "num-slaves");
+            String others = sentinelField(s, "num-other-sentinels");
+            if (!String.valueOf(replicas).equals(known) || !"2".equals(others)) {
+              return false;
+            }
+          }
+          return true;
+        });
+  }
+
+  private String sentinelField(RedisProcess sentinel, String field) {
+    try (StatefulRedisSentinelConnection<String, String> c =
+        admin.connectSentinel(sentinel.uri())) {
+      return c.sync().master(MASTER).get(field);
+    }
+  }
+
+  private int primaryPort() {
+    RuntimeException last = null;
+    for (RedisProcess s : sentinels) {
+      if (!s.isAlive()) {
+        continue;
+      }
+      try (StatefulRedisSentinelConnection<String, String> c = admin.connectSentinel(s.uri())) {
+        SocketAddress a = c.sync().getMasterAddrByName(MASTER);
+        return ((InetSocketAddress) a).getPort();
+      } catch (RuntimeException e) {
+        last = e;
+      }
+    }
+    throw new IllegalStateException("no sentinel answered", last);
+  }
+
+  private String role(int port) {
+    try {
+      return info(port, "replication").contains("role:master") ? "master" : "replica";
+    } catch (RuntimeException e) {
+      return "unreachable";
+    }
+  }
+
+  private String info(int port, String section) {
+    RedisURI uri = RedisURI.create("127.0.0.1", port);
+    uri.setTimeout(Duration.ofSeconds(2));
+    try (StatefulRedisConnection<String, String> c = admin.connect(uri)) {
+      RedisCommands<String, String> sync = c.sync();
+      return sync.info(section);
+    }
+  }
+
+  private static void await(Duration timeout, String what, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("timed out after " + timeout + " waiting for " + what);
+      }
+      RedisProcess.pollPause();
+    }
+  }
+
+  @Override
+  public void close() {
+    for (RedisProcess s : sentinels) {
+      s.close();
+    }
+    for (RedisProcess s : servers) {
+      s.close();
+    }
+    admin.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+  }
+}
