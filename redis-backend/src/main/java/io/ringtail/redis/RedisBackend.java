@@ -6,6 +6,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.ringtail.TimeSource;
@@ -104,9 +105,21 @@ public final class RedisBackend {
         .build();
   }
 
-  /** {@link #failFastClientOptions} for a {@code RedisClusterClient}. */
+  /**
+   * {@link #failFastClientOptions} for a {@code RedisClusterClient}, which also follows a replica's
+   * promotion: the topology is re-read on every adaptive trigger (MOVED, ASK, reconnect attempts to
+   * a node that is gone) at most every 500 ms, and every 30 s regardless.
+   */
   public static ClusterClientOptions failFastClusterClientOptions(Duration commandTimeout) {
-    return ClusterClientOptions.builder(failFastClientOptions(commandTimeout)).build();
+    return ClusterClientOptions.builder(failFastClientOptions(commandTimeout))
+        .topologyRefreshOptions(
+            ClusterTopologyRefreshOptions.builder()
+                .enableAllAdaptiveRefreshTriggers()
+                .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
+                .refreshTriggersReconnectAttempts(3)
+                .enablePeriodicRefresh(Duration.ofSeconds(30))
+                .build())
+        .build();
   }
 
   /** The breaker guarding every call of this backend (to observe its state or events). */

@@ -1,0 +1,120 @@
+package io.ringtail.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.redis.testkit.LocalRedisCluster;
+import io.ringtail.redis.testkit.RedisProcess;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * On a cluster of three masters with a replica each, the backend follows a replica's promotion: the
+ * master serving a limiter's key and a window is killed (SIGKILL) after its replica caught up; once
+ * the cluster promoted the replica, decisions and the window carry on there with their state
+ * ({@link RedisBackend#failFastClusterClientOptions} re-reads the topology).
+ */
+class ClusterFailoverTest {
+  private static final Duration TIMEOUT = Duration.ofMillis(500);
+  private static final Duration FAILOVER = Duration.ofSeconds(30);
+
+  /** A name whose key (as {@code keyOf} gives it) master 0 serves. */
+  private static String onMaster0(String base, java.util.function.Function<String, String> keyOf) {
+    Predicate<String> onFirst =
+        n -> SlotHash.getSlot(keyOf.apply(n)) <= LocalRedisCluster.lastSlot(0);
+    for (int i = 0; ; i++) {
+      if (onFirst.test(base + i)) {
+        return base + i;
+      }
+    }
+  }
+
+  @Test
+  void killedMaster_decisionsAndWindowsCarryOnOnThePromotedReplica() {
+    ClientResources resources =
+        ClientResources.builder()
+            .reconnectDelay(
+                Delay.exponential(
+                    Duration.ofMillis(10), Duration.ofMillis(100), 2, TimeUnit.MILLISECONDS))
+            .build();
+    try (LocalRedisCluster cluster = LocalRedisCluster.start(true)) {
+      RedisClusterClient client =
+          RedisClusterClient.create(
+              resources, cluster.nodes().stream().map(RedisProcess::uri).toList());
+      client.setOptions(RedisBackend.failFastClusterClientOptions(TIMEOUT));
+      try (StatefulRedisClusterConnection<String, String> connection = client.connect()) {
+        RedisBackend backend =
+            RedisBackend.builder(connection)
+                .commandTimeout(TIMEOUT)
+                .outagePolicy(OutagePolicy.THROW)
+                .build();
+        String user = onMaster0("user", k -> RedisTestKit.rateLimiterKeys("ringtail", "c", k)[0]);
+        String name = onMaster0("w", n -> RedisTestKit.windowKeys("ringtail", n)[0]);
+        RateLimiter limiter =
+            backend.rateLimiter(
+                "c",
+                RateLimitConfig.builder()
+                    .limit(10)
+                    .timeSource(new ManualTimeSource(1_000_000_000_000L))
+                    .build());
+        RedisRollingWindow window = backend.window(name).length(Duration.ofMinutes(5)).build();
+        for (int i = 0; i < 6; i++) {
+          assertThat(limiter.tryAcquire(user).allowed()).isTrue();
+        }
+        for (int i = 1; i <= 100; i++) {
+          window.record(i);
+        }
+        assertThat(window.flush(Duration.ofSeconds(5))).isTrue();
+        RedisClient direct = RedisClient.create();
+        try (StatefulRedisConnection<String, String> master =
+            direct.connect(cluster.nodes().get(0).uri())) {
+          assertThat(master.sync().waitForReplication(1, 10_000)).isEqualTo(1);
+        } finally {
+          direct.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+
+        cluster.nodes().get(0).kill();
+        cluster.awaitPromoted(cluster.replicas().get(0), FAILOVER);
+        boolean[] allowed = new boolean[1];
+        RedisTestSupport.await(
+            FAILOVER,
+            "a decision on the promoted replica",
+            () -> {
+              try {
+                allowed[0] = limiter.tryAcquire(user).allowed();
+                return true;
+              } catch (RedisUnavailableException notYet) {
+                return false;
+              }
+            });
+        assertThat(allowed[0]).isTrue();
+        int more = 0;
+        while (limiter.tryAcquire(user).allowed()) {
+          more++;
+        }
+        assertThat(more).as("admitted after the promotion besides the first").isEqualTo(3);
+        assertThat(window.snapshot().count()).isEqualTo(100);
+        for (int i = 1; i <= 50; i++) {
+          window.record(i);
+        }
+        assertThat(window.flush(Duration.ofSeconds(10))).isTrue();
+        assertThat(window.snapshot().count()).isEqualTo(150);
+      } finally {
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+      }
+    } finally {
+      resources.shutdown();
+    }
+  }
+}
