@@ -68,7 +68,8 @@ public final class RedisBackend {
             b.commands,
             b.libraryLoader,
             b.breaker != null ? b.breaker : defaultBreaker(b.commandTimeout),
-            b.commandTimeout);
+            b.commandTimeout,
+            b.confirmingReplicas);
     this.cluster = b.cluster;
     this.keyPrefix = b.keyPrefix;
     this.outagePolicy = b.outagePolicy;
@@ -243,6 +244,14 @@ public final class RedisBackend {
     }
   }
 
+  /**
+   * Writes that fewer than {@link Builder#confirmingReplicas} replicas confirmed in time (0 unless
+   * that is set); each was answered as an outage.
+   */
+  public long unconfirmedWrites() {
+    return runner.unconfirmedWrites.sum();
+  }
+
   /** Decisions answered by the {@link OutagePolicy} because Redis could not answer. */
   public long outageDecisions() {
     return outageDecisions.sum();
@@ -301,6 +310,7 @@ public final class RedisBackend {
     private OutagePolicy outagePolicy = OutagePolicy.FAIL_CLOSED;
     private Duration outageRetryAfter = Duration.ofSeconds(1);
     private int eventBufferCapacity = 10_000;
+    private int confirmingReplicas;
 
     private Builder(
         RedisClusterAsyncCommands<String, String> commands,
@@ -359,6 +369,22 @@ public final class RedisBackend {
     }
 
     /**
+     * Strict mode: every write (a decision, a window's record call, a histogram publication) counts
+     * as done only once this many replicas confirmed it ({@code WAIT} after the call, within what
+     * is left of the command timeout), so a failover to a confirming replica loses nothing that was
+     * admitted or published. A write not confirmed in time is answered as an outage ({@link
+     * #unconfirmedWrites}): a decision by the {@link OutagePolicy} (fail closed: denied, though the
+     * primary may have counted it), a record call's samples are kept and replayed (idempotently)
+     * and a publication is sent again. Default 0, off; 1 to 16; a standalone or Sentinel connection
+     * only. Each write then also waits for the replicas' acknowledgement, and WAIT holds the
+     * connection's later commands until it answers (see docs/failover.md for the cost).
+     */
+    public Builder confirmingReplicas(int replicas) {
+      this.confirmingReplicas = replicas;
+      return this;
+    }
+
+    /**
      * Checks every value and returns the backend.
      *
      * @throws NullPointerException if a value was set to null
@@ -376,6 +402,13 @@ public final class RedisBackend {
       Checks.requireNonNull("outagePolicy", outagePolicy);
       Checks.requirePositiveNanos("outageRetryAfter", outageRetryAfter);
       Checks.requireBetween("eventBufferCapacity", eventBufferCapacity, 0, 10_000_000);
+      Checks.requireBetween("confirmingReplicas", confirmingReplicas, 0, 16);
+      if (cluster && confirmingReplicas > 0) {
+        throw Checks.invalid(
+            "confirmingReplicas",
+            "0 on a cluster connection (WAIT must reach the key's node)",
+            confirmingReplicas);
+      }
       return new RedisBackend(this);
     }
   }

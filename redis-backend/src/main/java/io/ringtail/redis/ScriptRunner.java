@@ -7,6 +7,7 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
@@ -52,6 +53,11 @@ final class ScriptRunner {
   private final Function<String, CompletionStage<?>> libraryLoader;
   private final CircuitBreaker breaker;
   private final long timeoutNanos;
+  private final int confirmingReplicas;
+
+  /** Writes that fewer than {@code confirmingReplicas} replicas confirmed in time. */
+  final LongAdder unconfirmedWrites = new LongAdder();
+
   private static final System.Logger LOG = System.getLogger(ScriptRunner.class.getName());
   private static final int MAX_LOGGED = 64;
   private final TimeSource clock = TimeSource.system();
@@ -73,10 +79,24 @@ final class ScriptRunner {
       Function<String, CompletionStage<?>> libraryLoader,
       CircuitBreaker breaker,
       Duration timeout) {
+    this(commands, libraryLoader, breaker, timeout, 0);
+  }
+
+  /**
+   * @param confirmingReplicas replicas that must confirm every write (WAIT) before it counts as
+   *     done; 0 for none
+   */
+  ScriptRunner(
+      RedisClusterAsyncCommands<String, String> commands,
+      Function<String, CompletionStage<?>> libraryLoader,
+      CircuitBreaker breaker,
+      Duration timeout,
+      int confirmingReplicas) {
     this.commands = commands;
     this.libraryLoader = libraryLoader;
     this.breaker = breaker;
     this.timeoutNanos = timeout.toNanos();
+    this.confirmingReplicas = confirmingReplicas;
   }
 
   CircuitBreaker breaker() {
@@ -102,7 +122,8 @@ final class ScriptRunner {
         () -> evalsha(script, keys, args),
         ScriptRunner::isNoScript,
         () -> reload(script, keys, args),
-        timeoutNanos);
+        timeoutNanos,
+        script != Scripts.WINDOW_SNAPSHOT && script != Scripts.SERVER_TIME);
   }
 
   /** {@link #runBinary} for a library function, by FCALL. */
@@ -118,7 +139,8 @@ final class ScriptRunner {
               .apply(function.library().code)
               .thenCompose(loaded -> dispatch(CommandType.FCALL, function.name(), keys, args));
         },
-        timeoutNanos);
+        timeoutNanos,
+        true);
   }
 
   /**
@@ -134,7 +156,8 @@ final class ScriptRunner {
           scriptReloads.increment();
           return dispatch(CommandType.EVAL, script.body, keys, args);
         },
-        timeoutNanos);
+        timeoutNanos,
+        true);
   }
 
   /**
@@ -149,7 +172,8 @@ final class ScriptRunner {
                 type, new BinaryReply(), new CommandArgs<>(StringCodec.UTF8).addKeys(keys)),
         e -> false,
         () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)),
-        timeoutNanos);
+        timeoutNanos,
+        false);
   }
 
   private CompletableFuture<List<Object>> guarded(
@@ -157,7 +181,8 @@ final class ScriptRunner {
       Supplier<CompletionStage<List<Object>>> call,
       Predicate<Throwable> missing,
       Supplier<CompletionStage<List<Object>>> reload,
-      long timeoutNanos) {
+      long timeoutNanos,
+      boolean writes) {
     if (!breaker.tryAcquirePermission()) {
       probeIfOpen();
       return CompletableFuture.failedFuture(
@@ -170,6 +195,11 @@ final class ScriptRunner {
           call.get()
               .exceptionallyCompose(
                   e -> missing.test(e) ? reload.get() : CompletableFuture.failedFuture(e))
+              .thenCompose(
+                  reply ->
+                      writes && confirmingReplicas > 0
+                          ? confirmed(reply, timeoutNanos - (clock.nanoTime() - start))
+                          : CompletableFuture.completedFuture(reply))
               .toCompletableFuture()
               .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
     } catch (RuntimeException e) {
@@ -191,6 +221,36 @@ final class ScriptRunner {
           breaker.onError(elapsed, TimeUnit.NANOSECONDS, cause);
           throw error instanceof CompletionException c ? c : new CompletionException(cause);
         });
+  }
+
+  /**
+   * {@code reply} once {@code confirmingReplicas} replicas confirmed this connection's writes so
+   * far (WAIT, within {@code waitNanos}, at least 1 ms); else a {@link RedisUnavailableException},
+   * the write counted as unconfirmed. WAIT holds this connection's later commands until it answers.
+   */
+  private <T> CompletionStage<T> confirmed(T reply, long waitNanos) {
+    long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos));
+    return commands
+        .dispatch(
+            CommandType.WAIT,
+            new IntegerOutput<>(StringCodec.UTF8),
+            new CommandArgs<>(StringCodec.UTF8).add(confirmingReplicas).add(waitMillis))
+        .thenApply(
+            acked -> {
+              if (acked == null || acked < confirmingReplicas) {
+                unconfirmedWrites.increment();
+                throw new CompletionException(
+                    new RedisUnavailableException(
+                        acked
+                            + " of "
+                            + confirmingReplicas
+                            + " replicas confirmed the write within "
+                            + waitMillis
+                            + " ms",
+                        null));
+              }
+              return reply;
+            });
   }
 
   /**

@@ -1,9 +1,16 @@
 package io.ringtail.redis.testkit;
 
+import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.TransactionResult;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -14,23 +21,25 @@ import java.util.function.BooleanSupplier;
 
 /**
  * A real Sentinel-managed group on loopback: a primary, {@code replicas} replicas of it and three
- * sentinels monitoring it as {@value #MASTER} (quorum 2, a primary down after {@value
- * #DOWN_AFTER_MILLIS} ms), each on a free port. {@link #start} returns once every replica is linked
- * and every sentinel knows the replicas and the other sentinels, so a failover can start at once.
- * Closing kills every process. Not thread-safe; one test drives one group.
+ * sentinels monitoring it as {@value #MASTER} (quorum 2, a server down after {@value
+ * #DOWN_AFTER_MILLIS} ms without an answer, a failed failover retried after 6 s), each on a free
+ * port. {@link #start} returns once every replica is linked and every sentinel knows the replicas
+ * and the other sentinels, so a failover can start at once. Closing kills every process. Not
+ * thread-safe; one test drives one group.
  */
 public final class LocalSentinelGroup implements AutoCloseable {
   /** The name the sentinels monitor the primary under. */
   public static final String MASTER = "ringtail";
 
   /** How long a primary must not answer before a sentinel deems it down. */
-  public static final int DOWN_AFTER_MILLIS = 500;
+  public static final int DOWN_AFTER_MILLIS = 1000;
 
   private static final Duration FORM_TIMEOUT = Duration.ofSeconds(30);
 
   private final List<RedisProcess> servers = new ArrayList<>();
   private final List<RedisProcess> sentinels = new ArrayList<>();
   private final RedisClient admin = RedisClient.create();
+  private final List<StatefulRedisConnection<String, String>> detached = new ArrayList<>();
 
   private LocalSentinelGroup() {}
 
@@ -60,7 +69,7 @@ public final class LocalSentinelGroup implements AutoCloseable {
                 List.of(
                     "sentinel monitor " + MASTER + " 127.0.0.1 " + primary.port() + " 2",
                     "sentinel down-after-milliseconds " + MASTER + " " + DOWN_AFTER_MILLIS,
-                    "sentinel failover-timeout " + MASTER + " 10000",
+                    "sentinel failover-timeout " + MASTER + " 3000",
                     "sentinel parallel-syncs " + MASTER + " 1")));
       }
       group.awaitFormed(replicas);
@@ -114,6 +123,37 @@ public final class LocalSentinelGroup implements AutoCloseable {
           return port != old.port() && role(port).equals("master");
         });
     return primary();
+  }
+
+  /**
+   * Makes {@code replica} miss every write from now until it is resumed: in one transaction on it,
+   * {@code CLIENT KILL TYPE master} cuts its link to the primary and {@code DEBUG SLEEP 2} keeps it
+   * from reconnecting (it would at once, and resynchronize what it missed); once the primary has
+   * let go of the link, SIGSTOP holds it for as long as the test needs. Stopping alone is not
+   * enough: what the primary sent meanwhile waits in the replica's socket buffer and is read on
+   * SIGCONT. {@link RedisProcess#resume()} lets it go on (and reconnect).
+   */
+  public void detachAndPause(RedisProcess replica) {
+    StatefulRedisConnection<String, String> c = admin.connect(replica.uri());
+    detached.add(c);
+    var async = c.async();
+    async.multi();
+    async.clientKill(KillArgs.Builder.typeMaster());
+    async.dispatch(
+        CommandType.DEBUG,
+        new StatusOutput<>(StringCodec.UTF8),
+        new CommandArgs<>(StringCodec.UTF8).add("SLEEP").add(2));
+    RedisFuture<TransactionResult> exec = async.exec();
+    RedisProcess primary = primary();
+    await(
+        Duration.ofSeconds(2),
+        "the primary to lose its link to " + replica.port(),
+        () -> info(primary.port(), "replication").contains("connected_slaves:0"));
+    replica.pause();
+    if (exec.isDone()) {
+      throw new IllegalStateException(
+          "replica " + replica.port() + " woke from DEBUG SLEEP before SIGSTOP reached it");
+    }
   }
 
   /** Waits until every live replica has every write the primary acknowledged so far. */
@@ -208,6 +248,7 @@ public final class LocalSentinelGroup implements AutoCloseable {
     for (RedisProcess s : servers) {
       s.close();
     }
+    detached.forEach(StatefulRedisConnection::close);
     admin.shutdown(Duration.ZERO, Duration.ofSeconds(2));
   }
 }
