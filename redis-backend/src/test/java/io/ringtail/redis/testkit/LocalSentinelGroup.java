@@ -127,11 +127,13 @@ public final class LocalSentinelGroup implements AutoCloseable {
 
   /**
    * Makes {@code replica} miss every write from now until it is resumed: in one transaction on it,
-   * {@code CLIENT KILL TYPE master} cuts its link to the primary and {@code DEBUG SLEEP 2} keeps it
-   * from reconnecting (it would at once, and resynchronize what it missed); once the primary has
-   * let go of the link, SIGSTOP holds it for as long as the test needs. Stopping alone is not
-   * enough: what the primary sent meanwhile waits in the replica's socket buffer and is read on
-   * SIGCONT. {@link RedisProcess#resume()} lets it go on (and reconnect).
+   * {@code CLIENT KILL TYPE master} cuts its link to the primary and {@code DEBUG SLEEP 0.8} keeps
+   * it from reconnecting (it would at once, and resynchronize what it missed); once the primary has
+   * let go of the link, SIGSTOP holds it for as long as the test needs. The sleep runs on in wall
+   * time while stopped: resumed after it ended, the replica answers at once (under a second of
+   * silence, the sentinels do not deem it down). Stopping alone is not enough: what the primary
+   * sent meanwhile waits in the replica's socket buffer and is read on SIGCONT. {@link
+   * RedisProcess#resume()} lets it go on (and reconnect).
    */
   public void detachAndPause(RedisProcess replica) {
     StatefulRedisConnection<String, String> c = admin.connect(replica.uri());
@@ -142,7 +144,7 @@ public final class LocalSentinelGroup implements AutoCloseable {
     async.dispatch(
         CommandType.DEBUG,
         new StatusOutput<>(StringCodec.UTF8),
-        new CommandArgs<>(StringCodec.UTF8).add("SLEEP").add(2));
+        new CommandArgs<>(StringCodec.UTF8).add("SLEEP").add("0.8"));
     RedisFuture<TransactionResult> exec = async.exec();
     RedisProcess primary = primary();
     await(
