@@ -82,7 +82,7 @@ public final class FailoverReport {
   static final int LIMIT = 500;
   static final int WINDOW_SECONDS = 5;
   static final int RATE = 2 * LIMIT / WINDOW_SECONDS;
-  static final int WARMUP_MILLIS = 2_000;
+  static final int WARMUP_MILLIS = 1_000;
   static final int LAG_MILLIS = 300;
   static final int AFTER_MILLIS = WINDOW_SECONDS * 1_000 + 1_000;
   static final Duration TIMEOUT = Duration.ofMillis(250);

@@ -3,6 +3,7 @@ package io.ringtail.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
@@ -37,15 +38,22 @@ class SentinelFailoverTest {
   @BeforeEach
   void start() {
     group = LocalSentinelGroup.start();
-    resources =
-        ClientResources.builder()
+    RedisURI sentinelUri = group.uri();
+    // docs:failover-client:start
+    ClientResources resources =
+        ClientResources.builder() // try the new primary within 100 ms of the switch
             .reconnectDelay(
                 Delay.exponential(
                     Duration.ofMillis(10), Duration.ofMillis(100), 2, TimeUnit.MILLISECONDS))
             .build();
-    client = RedisClient.create(resources);
-    client.setOptions(RedisBackend.failFastClientOptions(TIMEOUT));
-    connection = client.connect(group.uri());
+    RedisClient client = RedisClient.create(resources);
+    client.setOptions(RedisBackend.failFastClientOptions(Duration.ofMillis(500)));
+    // redis-sentinel://host:26379,host:26380,host:26381#mymaster: asks the sentinels on connect
+    StatefulRedisConnection<String, String> connection = client.connect(sentinelUri);
+    // docs:failover-client:end
+    this.resources = resources;
+    this.client = client;
+    this.connection = connection;
   }
 
   @AfterEach

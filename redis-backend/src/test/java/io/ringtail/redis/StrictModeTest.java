@@ -61,12 +61,14 @@ class StrictModeTest {
   private record Outcome(int admitted, long counted, long unconfirmed) {}
 
   private Outcome failoverWithTheReplicaBehind(int confirmingReplicas) {
+    // docs:strict-mode:start
     RedisBackend backend =
         RedisBackend.builder(connection)
             .commandTimeout(TIMEOUT)
             .outagePolicy(OutagePolicy.THROW)
-            .confirmingReplicas(confirmingReplicas)
+            .confirmingReplicas(confirmingReplicas) // 1: every write waits for one replica
             .build();
+    // docs:strict-mode:end
     RateLimiter limiter =
         backend.rateLimiter(
             "strict",
