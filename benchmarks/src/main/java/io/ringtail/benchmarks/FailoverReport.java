@@ -3,7 +3,6 @@ package io.ringtail.benchmarks;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.Delay;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.decision.RateLimitConfig;
@@ -79,12 +78,12 @@ public final class FailoverReport {
   static final String BEGIN = "<!-- failover-report:begin -->";
   static final String END = "<!-- failover-report:end -->";
   static final int KEYS = 2;
-  static final int LIMIT = 500;
-  static final int WINDOW_SECONDS = 5;
+  static final int LIMIT = 1_000;
+  static final int WINDOW_SECONDS = 10;
   static final int RATE = 2 * LIMIT / WINDOW_SECONDS;
   static final int WARMUP_MILLIS = 1_000;
   static final int LAG_MILLIS = 300;
-  static final int AFTER_MILLIS = WINDOW_SECONDS * 1_000 + 1_000;
+  static final int AFTER_MILLIS = 6_000;
   static final Duration TIMEOUT = Duration.ofMillis(250);
   static final String[] KINDS = {"sliding log", "bucketed", "sum cap"};
 
@@ -244,17 +243,9 @@ public final class FailoverReport {
     }
   }
 
-  private static ClientResources resources() {
-    return ClientResources.builder()
-        .reconnectDelay(
-            Delay.exponential(
-                Duration.ofMillis(10), Duration.ofMillis(100), 2, TimeUnit.MILLISECONDS))
-        .build();
-  }
-
   /** Decisions/s, p50 and p99 µs of sliding-log decisions from {@code threads} threads. */
   static double[] cost(int confirmingReplicas, int threads) throws InterruptedException {
-    ClientResources resources = resources();
+    ClientResources resources = LocalSentinelGroup.fastReconnect();
     try (LocalSentinelGroup group = LocalSentinelGroup.start()) {
       RedisClient client = RedisClient.create(resources);
       client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(2)));
@@ -340,7 +331,7 @@ public final class FailoverReport {
   }
 
   static Run failover(int confirmingReplicas, int index) throws Exception {
-    ClientResources resources = resources();
+    ClientResources resources = LocalSentinelGroup.fastReconnect();
     try (LocalSentinelGroup group = LocalSentinelGroup.start()) {
       RedisClient client = RedisClient.create(resources);
       client.setOptions(RedisBackend.failFastClientOptions(TIMEOUT));

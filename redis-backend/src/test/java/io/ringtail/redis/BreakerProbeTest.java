@@ -8,13 +8,12 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.Delay;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
+import io.ringtail.redis.testkit.LocalSentinelGroup;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** An open breaker does not hold calls back once Redis answers on the connection again. */
@@ -23,12 +22,7 @@ class BreakerProbeTest {
 
   @Test
   void openBreaker_goesHalfOpenAsSoonAsTheConnectionIsLiveAgain() {
-    ClientResources resources =
-        ClientResources.builder()
-            .reconnectDelay(
-                Delay.exponential(
-                    Duration.ofMillis(10), Duration.ofMillis(100), 2, TimeUnit.MILLISECONDS))
-            .build();
+    ClientResources resources = LocalSentinelGroup.fastReconnect();
     RedisClient client = RedisClient.create(resources);
     client.setOptions(RedisBackend.failFastClientOptions(TIMEOUT));
     try (RedisProcess server = RedisProcess.start();

@@ -8,14 +8,13 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.Delay;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.redis.testkit.LocalRedisCluster;
+import io.ringtail.redis.testkit.LocalSentinelGroup;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
@@ -42,12 +41,7 @@ class ClusterFailoverTest {
 
   @Test
   void killedMaster_decisionsAndWindowsCarryOnOnThePromotedReplica() {
-    ClientResources resources =
-        ClientResources.builder()
-            .reconnectDelay(
-                Delay.exponential(
-                    Duration.ofMillis(10), Duration.ofMillis(100), 2, TimeUnit.MILLISECONDS))
-            .build();
+    ClientResources resources = LocalSentinelGroup.fastReconnect();
     try (LocalRedisCluster cluster = LocalRedisCluster.start(true)) {
       RedisClusterClient client =
           RedisClusterClient.create(
@@ -86,19 +80,12 @@ class ClusterFailoverTest {
 
         cluster.nodes().get(0).kill();
         cluster.awaitPromoted(cluster.replicas().get(0), FAILOVER);
-        boolean[] allowed = new boolean[1];
-        RedisTestSupport.await(
-            FAILOVER,
-            "a decision on the promoted replica",
-            () -> {
-              try {
-                allowed[0] = limiter.tryAcquire(user).allowed();
-                return true;
-              } catch (RedisUnavailableException notYet) {
-                return false;
-              }
-            });
-        assertThat(allowed[0]).isTrue();
+        assertThat(
+                RedisTestSupport.awaitDecided(
+                    FAILOVER,
+                    "a decision on the promoted replica",
+                    () -> limiter.tryAcquire(user).allowed()))
+            .isTrue();
         int more = 0;
         while (limiter.tryAcquire(user).allowed()) {
           more++;

@@ -46,6 +46,27 @@ final class RedisTestSupport {
     }
   }
 
+  /**
+   * Asks {@code decision} every 20 ms until Redis answers it instead of throwing {@link
+   * RedisUnavailableException} (after a failover, say); returns the answer; fails after {@code
+   * timeout}.
+   */
+  static boolean awaitDecided(Duration timeout, String what, BooleanSupplier decision) {
+    boolean[] answer = new boolean[1];
+    await(
+        timeout,
+        what,
+        () -> {
+          try {
+            answer[0] = decision.getAsBoolean();
+            return true;
+          } catch (RedisUnavailableException notYet) {
+            return false;
+          }
+        });
+    return answer[0];
+  }
+
   static void shutdown(RedisClient client) {
     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
   }

@@ -93,7 +93,12 @@ class SentinelFailoverTest {
     RedisProcess old = group.primary();
     old.kill();
     RedisProcess promoted = group.awaitFailover(old, FAILOVER);
-    awaitAnswered("a decision on the promoted primary", () -> limiter.tryAcquire("k").allowed());
+    assertThat(
+            RedisTestSupport.awaitDecided(
+                FAILOVER,
+                "a decision on the promoted primary",
+                () -> limiter.tryAcquire("k").allowed()))
+        .isTrue();
 
     int more = 0;
     while (decided(() -> limiter.tryAcquire("k").allowed())) {
@@ -123,22 +128,5 @@ class SentinelFailoverTest {
     } catch (RedisUnavailableException e) {
       throw new AssertionError("Redis did not answer after the failover", e);
     }
-  }
-
-  /** Retries {@code decision} until Redis answers it (bounded); it must then allow. */
-  private static void awaitAnswered(String what, BooleanSupplier decision) {
-    boolean[] allowed = new boolean[1];
-    RedisTestSupport.await(
-        FAILOVER,
-        what,
-        () -> {
-          try {
-            allowed[0] = decision.getAsBoolean();
-            return true;
-          } catch (RedisUnavailableException notYet) {
-            return false;
-          }
-        });
-    assertThat(allowed[0]).isTrue();
   }
 }

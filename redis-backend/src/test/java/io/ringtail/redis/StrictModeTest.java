@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.Delay;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.redis.testkit.LocalSentinelGroup;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,12 +36,7 @@ class StrictModeTest {
   @BeforeEach
   void start() {
     group = LocalSentinelGroup.start();
-    resources =
-        ClientResources.builder()
-            .reconnectDelay(
-                Delay.exponential(
-                    Duration.ofMillis(10), Duration.ofMillis(100), 2, TimeUnit.MILLISECONDS))
-            .build();
+    resources = LocalSentinelGroup.fastReconnect();
     client = RedisClient.create(resources);
     client.setOptions(RedisBackend.failFastClientOptions(TIMEOUT));
     connection = client.connect(group.uri());
@@ -115,19 +108,12 @@ class StrictModeTest {
         "the window's samples delivered to the promoted replica",
         () -> window.flush(Duration.ofMillis(500)));
     for (int i = 0; i < 2 * LIMIT; i++) {
-      int[] allowed = new int[1];
-      RedisTestSupport.await(
-          FAILOVER,
-          "a decision answered on the promoted replica",
-          () -> {
-            try {
-              allowed[0] = limiter.tryAcquire("k").allowed() ? 1 : 0;
-              return true;
-            } catch (RedisUnavailableException notYet) {
-              return false;
-            }
-          });
-      admitted += allowed[0];
+      boolean allowed =
+          RedisTestSupport.awaitDecided(
+              FAILOVER,
+              "a decision answered on the promoted replica",
+              () -> limiter.tryAcquire("k").allowed());
+      admitted += allowed ? 1 : 0;
     }
     return new Outcome(admitted, window.snapshot().count(), backend.unconfirmedWrites());
   }

@@ -11,12 +11,15 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -78,6 +81,19 @@ public final class LocalSentinelGroup implements AutoCloseable {
       group.close();
       throw e;
     }
+  }
+
+  /**
+   * Lettuce resources whose reconnect delay grows from 10 ms to at most 100 ms (Lettuce's default
+   * grows to 30 s), so a client tries the new primary soon after a failover, as docs/failover.md
+   * recommends; the caller shuts them down.
+   */
+  public static ClientResources fastReconnect() {
+    return ClientResources.builder()
+        .reconnectDelay(
+            Delay.exponential(
+                Duration.ofMillis(10), Duration.ofMillis(100), 2, TimeUnit.MILLISECONDS))
+        .build();
   }
 
   /** Every server, the first started as the primary, whether it still is or not. */
