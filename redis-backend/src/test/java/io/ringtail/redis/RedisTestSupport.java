@@ -67,6 +67,23 @@ final class RedisTestSupport {
     return answer[0];
   }
 
+  /** The window's count once Redis answers a snapshot (every 20 ms, up to {@code timeout}). */
+  static long awaitCount(Duration timeout, io.ringtail.RollingWindow window) {
+    long[] count = new long[1];
+    await(
+        timeout,
+        "a snapshot answered",
+        () -> {
+          try {
+            count[0] = window.snapshot().count();
+            return true;
+          } catch (RedisUnavailableException notYet) {
+            return false;
+          }
+        });
+    return count[0];
+  }
+
   static void shutdown(RedisClient client) {
     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
   }

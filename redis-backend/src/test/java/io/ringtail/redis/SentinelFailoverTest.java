@@ -17,7 +17,6 @@ import io.ringtail.redis.testkit.RedisProcess;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -101,32 +100,24 @@ class SentinelFailoverTest {
         .isTrue();
 
     int more = 0;
-    while (decided(() -> limiter.tryAcquire("k").allowed())) {
+    while (RedisTestSupport.awaitDecided(
+        FAILOVER, "a decision answered", () -> limiter.tryAcquire("k").allowed())) {
       more++;
     }
     assertThat(more).as("admitted after the failover besides the first").isEqualTo(3);
     assertThat(cap.tryAdd("k", new BigDecimal("3")).allowed()).isTrue();
     assertThat(cap.tryAdd("k", BigDecimal.ONE).allowed()).isFalse();
-    assertThat(window.snapshot().count()).isEqualTo(100);
+    assertThat(RedisTestSupport.awaitCount(FAILOVER, window)).isEqualTo(100);
     for (int i = 1; i <= 50; i++) {
       window.record(i);
     }
     assertThat(window.flush(Duration.ofSeconds(10))).isTrue();
-    assertThat(window.snapshot().count()).isEqualTo(150);
+    assertThat(RedisTestSupport.awaitCount(FAILOVER, window)).isEqualTo(150);
     try (RedisClient direct = RedisClient.create();
         StatefulRedisConnection<String, String> c = direct.connect(promoted.uri())) {
       assertThat(c.sync().zcard(RedisTestKit.windowKeys("ringtail", "sentinel")[0]))
           .as("the window lives on the promoted replica")
           .isEqualTo(150);
-    }
-  }
-
-  /** Runs {@code decision}; fails the test if Redis could not answer it. */
-  private static boolean decided(BooleanSupplier decision) {
-    try {
-      return decision.getAsBoolean();
-    } catch (RedisUnavailableException e) {
-      throw new AssertionError("Redis did not answer after the failover", e);
     }
   }
 }

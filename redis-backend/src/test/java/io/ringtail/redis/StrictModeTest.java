@@ -115,7 +115,8 @@ class StrictModeTest {
               () -> limiter.tryAcquire("k").allowed());
       admitted += allowed ? 1 : 0;
     }
-    return new Outcome(admitted, window.snapshot().count(), backend.unconfirmedWrites());
+    return new Outcome(
+        admitted, RedisTestSupport.awaitCount(FAILOVER, window), backend.unconfirmedWrites());
   }
 
   @Test
