@@ -7,8 +7,10 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.ringtail.TimeSource;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
@@ -69,7 +71,8 @@ public final class RedisBackend {
             b.libraryLoader,
             b.breaker != null ? b.breaker : defaultBreaker(b.commandTimeout),
             b.commandTimeout,
-            b.confirmingReplicas);
+            b.confirmingReplicas,
+            b.connectionOf);
     this.cluster = b.cluster;
     this.keyPrefix = b.keyPrefix;
     this.outagePolicy = b.outagePolicy;
@@ -80,14 +83,35 @@ public final class RedisBackend {
   /** A builder over a standalone (or Sentinel-managed) connection. */
   public static Builder builder(StatefulRedisConnection<String, String> connection) {
     var commands = Checks.requireNonNull("connection", connection).async();
-    return new Builder(commands, code -> commands.functionLoad(code, true), false);
+    return new Builder(
+        commands,
+        code -> commands.functionLoad(code, true),
+        false,
+        key -> CompletableFuture.completedFuture(commands));
   }
 
   /** A builder over a Redis Cluster connection. */
   public static Builder builder(StatefulRedisClusterConnection<String, String> connection) {
     var commands = Checks.requireNonNull("connection", connection).async();
     return new Builder(
-        commands, code -> commands.upstream().commands().functionLoad(code, true), true);
+        commands,
+        code -> commands.upstream().commands().functionLoad(code, true),
+        true,
+        key -> nodeOf(connection, key));
+  }
+
+  /** The commands of the cluster connection's link to the node serving {@code key} now. */
+  private static CompletionStage<RedisClusterAsyncCommands<String, String>> nodeOf(
+      StatefulRedisClusterConnection<String, String> connection, String key) {
+    RedisClusterNode node =
+        key == null ? null : connection.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
+    if (node == null) {
+      return CompletableFuture.failedFuture(
+          new RedisUnavailableException("no node serves the slot of " + key, null));
+    }
+    return connection
+        .getConnectionAsync(node.getUri().getHost(), node.getUri().getPort())
+        .thenApply(StatefulRedisConnection::async);
   }
 
   /**
@@ -303,6 +327,8 @@ public final class RedisBackend {
     private final RedisClusterAsyncCommands<String, String> commands;
     private final Function<String, CompletionStage<?>> libraryLoader;
     private final boolean cluster;
+    private final Function<String, CompletionStage<RedisClusterAsyncCommands<String, String>>>
+        connectionOf;
     private Duration commandTimeout = Duration.ofMillis(500);
     private CircuitBreaker breaker;
     private boolean breakerSet;
@@ -315,10 +341,12 @@ public final class RedisBackend {
     private Builder(
         RedisClusterAsyncCommands<String, String> commands,
         Function<String, CompletionStage<?>> libraryLoader,
-        boolean cluster) {
+        boolean cluster,
+        Function<String, CompletionStage<RedisClusterAsyncCommands<String, String>>> connectionOf) {
       this.commands = commands;
       this.libraryLoader = libraryLoader;
       this.cluster = cluster;
+      this.connectionOf = connectionOf;
     }
 
     /** Longest a caller waits for Redis before falling back (default 500 ms, at most 1 minute). */
@@ -375,9 +403,10 @@ public final class RedisBackend {
      * admitted or published. A write not confirmed in time is answered as an outage ({@link
      * #unconfirmedWrites}): a decision by the {@link OutagePolicy} (fail closed: denied, though the
      * primary may have counted it), a record call's samples are kept and replayed (idempotently)
-     * and a publication is sent again. Default 0, off; 1 to 16; a standalone or Sentinel connection
-     * only. Each write then also waits for the replicas' acknowledgement, and WAIT holds the
-     * connection's later commands until it answers (see docs/failover.md for the cost).
+     * and a publication is sent again. Default 0, off; 1 to 16. On a cluster, WAIT goes to the node
+     * serving the written key, on the link that wrote it. Each write then also waits for the
+     * replicas' acknowledgement, and WAIT holds that link's later commands until it answers (see
+     * docs/failover.md for the cost).
      */
     public Builder confirmingReplicas(int replicas) {
       this.confirmingReplicas = replicas;
@@ -403,12 +432,6 @@ public final class RedisBackend {
       Checks.requirePositiveNanos("outageRetryAfter", outageRetryAfter);
       Checks.requireBetween("eventBufferCapacity", eventBufferCapacity, 0, 10_000_000);
       Checks.requireBetween("confirmingReplicas", confirmingReplicas, 0, 16);
-      if (cluster && confirmingReplicas > 0) {
-        throw Checks.invalid(
-            "confirmingReplicas",
-            "0 on a cluster connection (WAIT must reach the key's node)",
-            confirmingReplicas);
-      }
       return new RedisBackend(this);
     }
   }

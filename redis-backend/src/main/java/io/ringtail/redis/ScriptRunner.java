@@ -54,6 +54,8 @@ final class ScriptRunner {
   private final CircuitBreaker breaker;
   private final long timeoutNanos;
   private final int confirmingReplicas;
+  private final Function<String, CompletionStage<RedisClusterAsyncCommands<String, String>>>
+      connectionOf;
 
   /** Writes that fewer than {@code confirmingReplicas} replicas confirmed in time. */
   final LongAdder unconfirmedWrites = new LongAdder();
@@ -79,24 +81,34 @@ final class ScriptRunner {
       Function<String, CompletionStage<?>> libraryLoader,
       CircuitBreaker breaker,
       Duration timeout) {
-    this(commands, libraryLoader, breaker, timeout, 0);
+    this(
+        commands,
+        libraryLoader,
+        breaker,
+        timeout,
+        0,
+        key -> CompletableFuture.completedFuture(commands));
   }
 
   /**
    * @param confirmingReplicas replicas that must confirm every write (WAIT) before it counts as
    *     done; 0 for none
+   * @param connectionOf the commands of the connection that wrote a key (on a cluster, the link to
+   *     the node serving it), which WAIT must be sent on
    */
   ScriptRunner(
       RedisClusterAsyncCommands<String, String> commands,
       Function<String, CompletionStage<?>> libraryLoader,
       CircuitBreaker breaker,
       Duration timeout,
-      int confirmingReplicas) {
+      int confirmingReplicas,
+      Function<String, CompletionStage<RedisClusterAsyncCommands<String, String>>> connectionOf) {
     this.commands = commands;
     this.libraryLoader = libraryLoader;
     this.breaker = breaker;
     this.timeoutNanos = timeout.toNanos();
     this.confirmingReplicas = confirmingReplicas;
+    this.connectionOf = connectionOf;
   }
 
   CircuitBreaker breaker() {
@@ -123,7 +135,7 @@ final class ScriptRunner {
         ScriptRunner::isNoScript,
         () -> reload(script, keys, args),
         timeoutNanos,
-        script != Scripts.WINDOW_SNAPSHOT && script != Scripts.SERVER_TIME);
+        script != Scripts.WINDOW_SNAPSHOT && script != Scripts.SERVER_TIME ? keys : null);
   }
 
   /** {@link #runBinary} for a library function, by FCALL. */
@@ -140,7 +152,7 @@ final class ScriptRunner {
               .thenCompose(loaded -> dispatch(CommandType.FCALL, function.name(), keys, args));
         },
         timeoutNanos,
-        true);
+        keys);
   }
 
   /**
@@ -157,7 +169,7 @@ final class ScriptRunner {
           return dispatch(CommandType.EVAL, script.body, keys, args);
         },
         timeoutNanos,
-        true);
+        keys);
   }
 
   /**
@@ -173,7 +185,7 @@ final class ScriptRunner {
         e -> false,
         () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)),
         timeoutNanos,
-        false);
+        null);
   }
 
   private CompletableFuture<List<Object>> guarded(
@@ -182,7 +194,7 @@ final class ScriptRunner {
       Predicate<Throwable> missing,
       Supplier<CompletionStage<List<Object>>> reload,
       long timeoutNanos,
-      boolean writes) {
+      String[] writtenKeys) {
     if (!breaker.tryAcquirePermission()) {
       probeIfOpen();
       return CompletableFuture.failedFuture(
@@ -197,8 +209,11 @@ final class ScriptRunner {
                   e -> missing.test(e) ? reload.get() : CompletableFuture.failedFuture(e))
               .thenCompose(
                   reply ->
-                      writes && confirmingReplicas > 0
-                          ? confirmed(reply, timeoutNanos - (clock.nanoTime() - start))
+                      writtenKeys != null && confirmingReplicas > 0
+                          ? confirmed(
+                              reply,
+                              writtenKeys.length == 0 ? null : writtenKeys[0],
+                              timeoutNanos - (clock.nanoTime() - start))
                           : CompletableFuture.completedFuture(reply))
               .toCompletableFuture()
               .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
@@ -224,17 +239,23 @@ final class ScriptRunner {
   }
 
   /**
-   * {@code reply} once {@code confirmingReplicas} replicas confirmed this connection's writes so
-   * far (WAIT, within {@code waitNanos}, at least 1 ms); else a {@link RedisUnavailableException},
-   * the write counted as unconfirmed. WAIT holds this connection's later commands until it answers.
+   * {@code reply} once {@code confirmingReplicas} replicas confirmed the writes so far of the
+   * connection that wrote {@code key} (WAIT, within {@code waitNanos}, at least 1 ms); else a
+   * {@link RedisUnavailableException}, the write counted as unconfirmed. WAIT holds that
+   * connection's later commands until it answers.
    */
-  private <T> CompletionStage<T> confirmed(T reply, long waitNanos) {
-    long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos));
-    return commands
-        .dispatch(
-            CommandType.WAIT,
-            new IntegerOutput<>(StringCodec.UTF8),
-            new CommandArgs<>(StringCodec.UTF8).add(confirmingReplicas).add(waitMillis))
+  private <T> CompletionStage<T> confirmed(T reply, String key, long waitNanos) {
+    // three quarters of what is left, so that WAIT's own answer (how many confirmed) comes back
+    // before the call's timeout and is counted
+    long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos / 4 * 3));
+    return connectionOf
+        .apply(key)
+        .thenCompose(
+            node ->
+                node.dispatch(
+                    CommandType.WAIT,
+                    new IntegerOutput<>(StringCodec.UTF8),
+                    new CommandArgs<>(StringCodec.UTF8).add(confirmingReplicas).add(waitMillis)))
         .thenApply(
             acked -> {
               if (acked == null || acked < confirmingReplicas) {

@@ -1,6 +1,7 @@
 package io.ringtail.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -28,15 +29,23 @@ class ClusterFailoverTest {
   private static final Duration TIMEOUT = Duration.ofMillis(500);
   private static final Duration FAILOVER = Duration.ofSeconds(30);
 
-  /** A name whose key (as {@code keyOf} gives it) master 0 serves. */
-  private static String onMaster0(String base, java.util.function.Function<String, String> keyOf) {
-    Predicate<String> onFirst =
-        n -> SlotHash.getSlot(keyOf.apply(n)) <= LocalRedisCluster.lastSlot(0);
-    for (int i = 0; ; i++) {
-      if (onFirst.test(base + i)) {
-        return base + i;
+  /** A name whose key (as {@code keyOf} gives it) master {@code i} serves. */
+  private static String onMaster(
+      int i, String base, java.util.function.Function<String, String> keyOf) {
+    Predicate<String> served =
+        n -> {
+          int slot = SlotHash.getSlot(keyOf.apply(n));
+          return slot >= LocalRedisCluster.firstSlot(i) && slot <= LocalRedisCluster.lastSlot(i);
+        };
+    for (int k = 0; ; k++) {
+      if (served.test(base + k)) {
+        return base + k;
       }
     }
+  }
+
+  private static String onMaster0(String base, java.util.function.Function<String, String> keyOf) {
+    return onMaster(0, base, keyOf);
   }
 
   @Test
@@ -104,6 +113,69 @@ class ClusterFailoverTest {
       }
     } finally {
       resources.shutdown();
+    }
+  }
+
+  /**
+   * Strict mode on a cluster: WAIT reaches the node serving the written key, so a decision on
+   * master 0 is not confirmed while master 0's replica is stopped, while one on master 1 is; once
+   * the replica resumes, decisions on master 0 are confirmed again.
+   */
+  @Test
+  void strict_waitsForTheReplicaOfTheWrittenKeysNode() {
+    try (LocalRedisCluster cluster = LocalRedisCluster.start(true)) {
+      RedisClusterClient client = cluster.newClient();
+      client.setOptions(RedisBackend.failFastClusterClientOptions(TIMEOUT));
+      try (StatefulRedisClusterConnection<String, String> connection = client.connect()) {
+        RedisBackend backend =
+            RedisBackend.builder(connection)
+                .commandTimeout(TIMEOUT)
+                .outagePolicy(OutagePolicy.THROW)
+                .confirmingReplicas(1)
+                .build();
+        RateLimiter limiter =
+            backend.rateLimiter(
+                "strict",
+                RateLimitConfig.builder()
+                    .limit(10)
+                    .timeSource(new ManualTimeSource(1_000_000_000_000L))
+                    .build());
+        String first =
+            onMaster(0, "u", k -> RedisTestKit.rateLimiterKeys("ringtail", "strict", k)[0]);
+        String second =
+            onMaster(1, "u", k -> RedisTestKit.rateLimiterKeys("ringtail", "strict", k)[0]);
+        RedisRollingWindow window =
+            backend
+                .window(onMaster(2, "w", n -> RedisTestKit.windowKeys("ringtail", n)[0]))
+                .build();
+        assertThat(limiter.tryAcquire(first).allowed()).isTrue();
+        assertThat(limiter.tryAcquire(second).allowed()).isTrue();
+        window.record(1);
+        assertThat(window.flush(Duration.ofSeconds(5))).isTrue();
+        assertThat(backend.unconfirmedWrites()).isZero();
+
+        cluster.replicas().get(0).pause();
+        try {
+          assertThatThrownBy(() -> limiter.tryAcquire(first))
+              .isInstanceOf(RedisUnavailableException.class)
+              .hasMessageContaining("replicas confirmed");
+          assertThat(backend.unconfirmedWrites()).isEqualTo(1);
+          assertThat(limiter.tryAcquire(second).allowed())
+              .as("master 1's replica confirms")
+              .isTrue();
+        } finally {
+          cluster.replicas().get(0).resume();
+        }
+        assertThat(
+                RedisTestSupport.awaitDecided(
+                    FAILOVER,
+                    "a confirmed decision on master 0",
+                    () -> limiter.tryAcquire(first).allowed()))
+            .isTrue();
+        assertThat(RedisTestSupport.awaitCount(FAILOVER, window)).isEqualTo(1);
+      } finally {
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+      }
     }
   }
 }

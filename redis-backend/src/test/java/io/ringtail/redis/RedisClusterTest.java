@@ -153,18 +153,4 @@ class RedisClusterTest {
       assertThat(cap.tryAdd(user, new BigDecimal("6.67")).total()).isEqualByComparingTo("10.00");
     }
   }
-
-  @Test
-  void strictMode_onAClusterConnection_isRefusedAtBuild() {
-    io.lettuce.core.cluster.RedisClusterClient client = cluster.newClient();
-    try (var connection = client.connect()) {
-      org.assertj.core.api.Assertions.assertThatThrownBy(
-              () -> RedisBackend.builder(connection).confirmingReplicas(1).build())
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("confirmingReplicas")
-          .hasMessageEndingWith("but was 1");
-    } finally {
-      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    }
-  }
 }
