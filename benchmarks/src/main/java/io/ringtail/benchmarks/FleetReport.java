@@ -164,7 +164,7 @@ public final class FleetReport {
             add[0], add[1], add[2], add[0] / rebuild[0]));
   }
 
-  private static double cpuSeconds(RedisCommands<String, String> redis) {
+  static double cpuSeconds(RedisCommands<String, String> redis) {
     double total = 0;
     for (String line : redis.info("cpu").split("\r?\n")) {
       if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
@@ -174,8 +174,7 @@ public final class FleetReport {
     return total;
   }
 
-  private static long memoryOf(
-      RedisCommands<String, String> redis, String pattern, long[] keyCount) {
+  static long memoryOf(RedisCommands<String, String> redis, String pattern, long[] keyCount) {
     long bytes = 0;
     ScanCursor cursor = ScanCursor.INITIAL;
     do {
@@ -388,7 +387,7 @@ public final class FleetReport {
     return counts.length - 1;
   }
 
-  private static double pct(List<Long> nanos, double p) {
+  static double pct(List<Long> nanos, double p) {
     long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
     int i =
         (int) Math.min(sorted.length - 1, Math.max(0, Math.ceil(p / 100.0 * sorted.length) - 1));

@@ -31,7 +31,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * benchmark, so the two sides of a pair are measured minutes apart at most. Within a round each
  * side is its fastest iteration (noise only ever adds time); the guarded figure is the median of
  * the rounds' ratios, so one unlucky fork (a worse JIT compilation, a burst of interference) moves
- * nothing. Every hot path must also allocate nothing ({@code -prof gc}).
+ * nothing. A pair whose figure exceeds its limit is measured again ({@value #ROUNDS} more rounds of
+ * its two sides alone) and fails the guard only if that figure exceeds it too: a real regression
+ * fails twice, a narrow miss on a busy or different machine does not block a build. Every hot path
+ * must also allocate nothing ({@code -prof gc}).
  *
  * <p>Adding a guarded pair is one line in {@link #PAIRS} (plus a {@code @Benchmark} method in
  * {@link GuardBenchmark} if either side is new): the runner measures the union of all sides.
@@ -106,59 +109,40 @@ public final class LatencyGuard {
       methods.add(p.hot());
       methods.add(p.floor());
     }
-    // round -> method -> fastest iteration (ns per call); method -> worst bytes per call
-    List<Map<String, Double>> fastest = new ArrayList<>();
+    // method -> worst bytes per call over every round
     Map<String, Double> bytesPerOp = new HashMap<>();
-    for (int round = 0; round < ROUNDS; round++) {
-      ChainedOptionsBuilder options =
-          new OptionsBuilder()
-              .forks(1)
-              .warmupIterations(WARMUP_ITERATIONS)
-              .warmupTime(ITERATION)
-              .measurementIterations(MEASUREMENT_ITERATIONS)
-              .measurementTime(ITERATION)
-              .jvmArgsAppend("-D" + GuardBenchmark.SLOWDOWN_PROPERTY + "=" + slowdown)
-              .addProfiler(GCProfiler.class)
-              .shouldFailOnError(true);
-      for (String m : methods) {
-        options.include(GuardBenchmark.class.getName() + "." + m + "$");
+    List<Map<String, Double>> fastest = measure(methods, slowdown, bytesPerOp);
+
+    // A pair over its limit is measured again, alone, before it fails the guard: a real
+    // regression fails both times, one unlucky set of forks on a busy machine does not.
+    Set<String> again = new LinkedHashSet<>();
+    for (Pair p : PAIRS) {
+      if (median(ratios(p, fastest)) > p.limit()) {
+        again.add(p.hot());
+        again.add(p.floor());
       }
-      Map<String, Double> times = new HashMap<>();
-      for (RunResult r : new Runner(options.build()).run()) {
-        String method = r.getParams().getBenchmark();
-        method = method.substring(method.lastIndexOf('.') + 1);
-        times.put(method, fastestIteration(r));
-        Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
-        bytesPerOp.merge(method, alloc == null ? Double.NaN : alloc.getScore(), Math::max);
-      }
-      fastest.add(times);
     }
+    List<Map<String, Double>> retried =
+        again.isEmpty() ? List.of() : measure(again, slowdown, bytesPerOp);
 
     StringBuilder md = new StringBuilder();
     md.append("| guarded ratio | this run (each round) | limit | typical | status |\n")
         .append("| --- | --- | --- | --- | --- |\n");
     boolean pass = true;
     for (Pair p : PAIRS) {
-      double[] ratios = new double[ROUNDS];
-      for (int round = 0; round < ROUNDS; round++) {
-        ratios[round] = fastest.get(round).get(p.hot()) / fastest.get(round).get(p.floor());
-      }
+      double[] ratios = ratios(p, fastest);
       double ratio = median(ratios);
-      boolean ok = ratio <= p.limit();
-      pass &= ok;
-      List<String> each = new ArrayList<>();
-      for (double r : ratios) {
-        each.add(Report.fmt("%.2f", r));
+      String figure = Report.fmt("**%.2f** (%s)", ratio, joined(ratios));
+      double[] second = ratio <= p.limit() ? new double[0] : ratios(p, retried);
+      boolean ok = passes(p.limit(), ratios, second);
+      if (second.length > 0) {
+        figure += Report.fmt("; measured again: **%.2f** (%s)", median(second), joined(second));
       }
+      pass &= ok;
       md.append(
           Report.fmt(
-              "| %s | **%.2f** (%s) | ≤ %.2f | %.2f | %s |%n",
-              p.what(),
-              ratio,
-              String.join(", ", each),
-              p.limit(),
-              p.measured(),
-              ok ? "pass" : "**FAIL**"));
+              "| %s | %s | ≤ %.2f | %.2f | %s |%n",
+              p.what(), figure, p.limit(), p.measured(), ok ? "pass" : "**FAIL**"));
     }
     md.append('\n')
         .append("| hot path | bytes per call (worst round) | limit | status |\n")
@@ -180,6 +164,11 @@ public final class LatencyGuard {
       List<String> each = new ArrayList<>();
       for (Map<String, Double> round : fastest) {
         each.add(Report.ns(round.get(m)));
+      }
+      for (Map<String, Double> round : retried) {
+        if (round.containsKey(m)) {
+          each.add("again " + Report.ns(round.get(m)));
+        }
       }
       md.append("| `").append(m).append("` | ").append(String.join(", ", each)).append(" |\n");
     }
@@ -205,6 +194,65 @@ public final class LatencyGuard {
     if (!pass) {
       System.exit(1);
     }
+  }
+
+  /**
+   * Runs {@code methods} in {@value #ROUNDS} rounds of one fork each; returns each round's fastest
+   * iteration per method (ns per call) and keeps the worst bytes per call in {@code bytesPerOp}.
+   */
+  static List<Map<String, Double>> measure(
+      Set<String> methods, String slowdown, Map<String, Double> bytesPerOp) throws RunnerException {
+    List<Map<String, Double>> fastest = new ArrayList<>();
+    for (int round = 0; round < ROUNDS; round++) {
+      ChainedOptionsBuilder options =
+          new OptionsBuilder()
+              .forks(1)
+              .warmupIterations(WARMUP_ITERATIONS)
+              .warmupTime(ITERATION)
+              .measurementIterations(MEASUREMENT_ITERATIONS)
+              .measurementTime(ITERATION)
+              .jvmArgsAppend("-D" + GuardBenchmark.SLOWDOWN_PROPERTY + "=" + slowdown)
+              .addProfiler(GCProfiler.class)
+              .shouldFailOnError(true);
+      for (String m : methods) {
+        options.include(GuardBenchmark.class.getName() + "." + m + "$");
+      }
+      Map<String, Double> times = new HashMap<>();
+      for (RunResult r : new Runner(options.build()).run()) {
+        String method = r.getParams().getBenchmark();
+        method = method.substring(method.lastIndexOf('.') + 1);
+        times.put(method, fastestIteration(r));
+        Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
+        bytesPerOp.merge(method, alloc == null ? Double.NaN : alloc.getScore(), Math::max);
+      }
+      fastest.add(times);
+    }
+    return fastest;
+  }
+
+  /**
+   * A pair passes when the median of its rounds' ratios is within the limit, or, when it is not,
+   * the median of the rounds measured again is.
+   */
+  static boolean passes(double limit, double[] first, double[] again) {
+    return median(first) <= limit || (again.length > 0 && median(again) <= limit);
+  }
+
+  /** The pair's ratio in each round. */
+  static double[] ratios(Pair p, List<Map<String, Double>> rounds) {
+    double[] ratios = new double[rounds.size()];
+    for (int round = 0; round < ratios.length; round++) {
+      ratios[round] = rounds.get(round).get(p.hot()) / rounds.get(round).get(p.floor());
+    }
+    return ratios;
+  }
+
+  private static String joined(double[] ratios) {
+    List<String> each = new ArrayList<>();
+    for (double r : ratios) {
+      each.add(Report.fmt("%.2f", r));
+    }
+    return String.join(", ", each);
   }
 
   static double fastestIteration(RunResult r) {

@@ -43,6 +43,28 @@ class LatencyGuardTest {
   }
 
   @Test
+  void passes_aMissMeasuredAgainWithinTheLimit_passes() {
+    assertThat(LatencyGuard.passes(1.6, new double[] {1.0, 1.1, 1.2}, new double[0])).isTrue();
+    assertThat(LatencyGuard.passes(1.6, new double[] {1.5, 1.7, 1.9}, new double[] {1.0, 1.2, 2}))
+        .isTrue();
+    assertThat(LatencyGuard.passes(1.6, new double[] {1.5, 1.7, 1.9}, new double[] {1.7, 1.8, 1}))
+        .isFalse();
+    assertThat(LatencyGuard.passes(1.6, new double[] {1.5, 1.7, 1.9}, new double[0])).isFalse();
+  }
+
+  @Test
+  void ratios_hotOverFloorInEachRound() {
+    LatencyGuard.Pair p = new LatencyGuard.Pair("x", "hot", "floor", 2, 1);
+    double[] r =
+        LatencyGuard.ratios(
+            p,
+            java.util.List.of(
+                java.util.Map.of("hot", 6.0, "floor", 3.0),
+                java.util.Map.of("hot", 5.0, "floor", 4.0)));
+    assertThat(r).containsExactly(2.0, 1.25);
+  }
+
+  @Test
   void slowdown_unknownName_namesTheProperty() {
     assertThatThrownBy(() -> GuardBenchmark.RecordPath.of("slower"))
         .isInstanceOf(IllegalArgumentException.class)

@@ -53,7 +53,8 @@ public final class AlertEvent {
 
   /**
    * The rule's value at this evaluation: the measure for a threshold rule, the burn rate, the
-   * ratio, or the number of standard deviations; NaN if there was no data (a resolve on silence).
+   * ratio, the number of standard deviations or the anomaly score; NaN if there was no data (a
+   * resolve on silence).
    */
   public double value() {
     return value;

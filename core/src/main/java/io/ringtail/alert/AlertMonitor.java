@@ -95,10 +95,25 @@ public final class AlertMonitor {
    * @throws IllegalArgumentException if no rule has this name
    */
   public synchronized State state(String ruleName) {
+    return ruleState(ruleName).state();
+  }
+
+  /**
+   * The value the rule of this name had at the last evaluation (the measure, burn rate, ratio,
+   * deviation or anomaly score); NaN before its first evaluation or when there was no data. For a
+   * dashboard that shows a rule's value between its events.
+   *
+   * @throws IllegalArgumentException if no rule has this name
+   */
+  public synchronized double lastValue(String ruleName) {
+    return ruleState(ruleName).lastValue();
+  }
+
+  private RuleState ruleState(String ruleName) {
     Checks.requireNonNull("ruleName", ruleName);
     for (RuleState r : rules) {
       if (r.rule().name().equals(ruleName)) {
-        return r.state();
+        return r;
       }
     }
     throw Checks.invalid("ruleName", "the name of a rule of this monitor", ruleName);

@@ -2,7 +2,10 @@ package io.ringtail.alert;
 
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.anomaly.AnomalyDetector;
+import io.ringtail.anomaly.AnomalyDetectorConfig;
 import io.ringtail.internal.Checks;
+import io.ringtail.keyed.KeyedWindows;
 import java.time.Duration;
 
 /**
@@ -30,6 +33,10 @@ import java.time.Duration;
  *       (about the short window's bucket width or more, since values of overlapping windows are
  *       correlated). A lasting shift becomes the new normal after about one baseline period, and
  *       the alert resolves.
+ *   <li>{@link #anomaly anomaly}: the score in [0, 1] that a streaming {@link AnomalyDetector}
+ *       gives the measure of a window at each evaluation (the detector learns the series as it
+ *       goes, in constant memory; see {@link AnomalyDetectorConfig}). Each monitor keeps one
+ *       detector per rule; a rule on one key of a {@link KeyedWindows} gives that key its own.
  * </ul>
  *
  * <h2>Firing, hysteresis and cooldown</h2>
@@ -46,7 +53,8 @@ public final class AlertRule {
   enum Kind {
     THRESHOLD,
     RATIO,
-    DEVIATION
+    DEVIATION,
+    ANOMALY
   }
 
   private final String name;
@@ -62,6 +70,7 @@ public final class AlertRule {
   private final long minimumSamples;
   private final long baselineNanos;
   private final int minimumBaselinePoints;
+  private final AnomalyDetectorConfig detector;
 
   private AlertRule(Builder b) {
     this.name = b.name;
@@ -77,6 +86,7 @@ public final class AlertRule {
     this.minimumSamples = b.minimumSamples;
     this.baselineNanos = b.kind == Kind.DEVIATION ? b.baselinePeriod.toNanos() : 0;
     this.minimumBaselinePoints = b.minimumBaselinePoints;
+    this.detector = b.detector;
   }
 
   /** A rule on {@code measure} of {@code window} against a fixed threshold. */
@@ -129,6 +139,34 @@ public final class AlertRule {
         Checks.requireNonNull("baselinePeriod", baselinePeriod));
   }
 
+  /**
+   * A rule on the anomaly score, in [0, 1], that a detector built from {@code detector} gives
+   * {@code measure} of {@code window} at each evaluation. A NaN measure (no data) is not shown to
+   * the detector. Evaluate it at a steady interval: the detector counts evaluations, not time.
+   * Every method maps its alarm level to 0.5, so {@code above(0.5)} fires at it; a higher threshold
+   * fires less often.
+   */
+  public static Builder anomaly(
+      String name, RollingWindow window, Measure measure, AnomalyDetectorConfig detector) {
+    Builder b = new Builder(name, Kind.ANOMALY, window, null, measure, null);
+    b.detector = Checks.requireNonNull("detector", detector);
+    return b;
+  }
+
+  /**
+   * An {@link #anomaly(String, RollingWindow, Measure, AnomalyDetectorConfig) anomaly} rule on the
+   * window of one {@code key} of {@code windows}, with a detector of its own: add one rule per key
+   * to watch each key's series separately. While the key holds nothing its window is empty.
+   */
+  public static Builder anomaly(
+      String name,
+      KeyedWindows windows,
+      String key,
+      Measure measure,
+      AnomalyDetectorConfig detector) {
+    return anomaly(name, new KeyedWindowView(windows, key), measure, detector);
+  }
+
   /** The rule's name, unique within a monitor. */
   public String name() {
     return name;
@@ -165,6 +203,11 @@ public final class AlertRule {
 
   int minimumBaselinePoints() {
     return minimumBaselinePoints;
+  }
+
+  /** A fresh detector for an anomaly rule's state; null for other kinds. */
+  AnomalyDetector newDetector() {
+    return detector == null ? null : detector.newDetector();
   }
 
   boolean breaches(double value) {
@@ -204,6 +247,7 @@ public final class AlertRule {
                 + ", minimumBaselinePoints="
                 + minimumBaselinePoints
             : "")
+        + (kind == Kind.ANOMALY ? ", detector=" + detector : "")
         + "]";
   }
 
@@ -227,6 +271,7 @@ public final class AlertRule {
     private Duration cooldown = Duration.ZERO;
     private long minimumSamples = 0;
     private int minimumBaselinePoints = 10;
+    private AnomalyDetectorConfig detector;
 
     private Builder(
         String name,

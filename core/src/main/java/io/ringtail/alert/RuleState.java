@@ -2,6 +2,7 @@ package io.ringtail.alert;
 
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.anomaly.AnomalyDetector;
 import java.util.ArrayDeque;
 import java.util.function.Function;
 
@@ -15,12 +16,15 @@ final class RuleState {
   private long resolvedAt;
   private boolean resolvedOnce;
   private final ArrayDeque<Point> history;
+  private final AnomalyDetector detector;
+  private double lastValue = Double.NaN;
 
   private record Point(long timeNanos, double value) {}
 
   RuleState(AlertRule rule) {
     this.rule = rule;
     this.history = rule.kind() == AlertRule.Kind.DEVIATION ? new ArrayDeque<>() : null;
+    this.detector = rule.newDetector();
   }
 
   AlertRule rule() {
@@ -29,6 +33,11 @@ final class RuleState {
 
   AlertMonitor.State state() {
     return state;
+  }
+
+  /** The rule's value at the last evaluation; NaN before the first or when there was no data. */
+  double lastValue() {
+    return lastValue;
   }
 
   /** Evaluates at {@code now}; returns the event it caused, or null. */
@@ -41,12 +50,18 @@ final class RuleState {
           case THRESHOLD -> rule.measured(s);
           case RATIO -> ratio(rule.measured(s), rule.measured(b));
           case DEVIATION -> deviation(now, rule.measured(s));
+          case ANOMALY -> anomalyScore(rule.measured(s));
         };
+    lastValue = value;
     return transition(now, value, s, b);
   }
 
   private static double ratio(double m, double baseline) {
     return Double.isNaN(m) || Double.isNaN(baseline) || baseline == 0.0 ? Double.NaN : m / baseline;
+  }
+
+  private double anomalyScore(double m) {
+    return Double.isNaN(m) ? Double.NaN : detector.score(m);
   }
 
   private double deviation(long now, double m) {

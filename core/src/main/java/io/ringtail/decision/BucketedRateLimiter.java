@@ -38,6 +38,11 @@ final class BucketedRateLimiter
   }
 
   @Override
+  boolean denies(RateDecision decision) {
+    return !decision.allowed();
+  }
+
+  @Override
   public RateDecision tryAcquire(String key, long timeNanos) {
     Checks.requireNonEmpty("key", key);
     return decide(key, null, 1, timeNanos);

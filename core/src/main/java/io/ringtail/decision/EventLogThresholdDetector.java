@@ -40,6 +40,11 @@ final class EventLogThresholdDetector
   }
 
   @Override
+  boolean denies(ThresholdDecision decision) {
+    return decision.fired();
+  }
+
+  @Override
   public ThresholdDecision record(String key, String eventId, long eventTimeNanos) {
     Checks.requireNonEmpty("key", key);
     Checks.requireNonEmpty("eventId", eventId);

@@ -1,5 +1,6 @@
 package io.ringtail.decision;
 
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
@@ -12,13 +13,15 @@ import java.util.function.Function;
  * @param <A> what a decision takes besides the key, a quantity and a time
  * @param <D> the decision type
  */
-abstract class KeyedDecider<S extends KeyState, A, D> {
+abstract class KeyedDecider<S extends KeyState, A, D> implements CountsDecisions {
   /** The window in nanoseconds. */
   final long window;
 
   private final DecisionListener<? super D> listener;
   private final long cooldown;
   private final KeyedStates<S> states;
+  private final LongAdder allowed = new LongAdder();
+  private final LongAdder denied = new LongAdder();
 
   KeyedDecider(DecisionWindowSettings<D> settings, long maximumKeys, Function<String, S> factory) {
     this.window = settings.windowNanos();
@@ -44,6 +47,7 @@ abstract class KeyedDecider<S extends KeyState, A, D> {
           pending = state.takePending();
         }
       }
+      (denies(decision) ? denied : allowed).increment();
       if (pending != 0) {
         afterUnlock(key, decision, pending);
       }
@@ -56,6 +60,14 @@ abstract class KeyedDecider<S extends KeyState, A, D> {
    * units for a cap, 1 for a request or an event.
    */
   abstract D decideLocked(S state, A arg, long quantity, long timeNanos);
+
+  /** Whether {@code decision} denies (a limiter, a cap) or fires (a detector). */
+  abstract boolean denies(D decision);
+
+  @Override
+  public final DecisionCounts decisionCounts() {
+    return new DecisionCounts(allowed.sum(), denied.sum(), 0, 0);
+  }
 
   /**
    * Acts on the pending bits a decision set ({@link KeyState#markPending}), outside the lock;

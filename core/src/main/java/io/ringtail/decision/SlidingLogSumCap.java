@@ -34,6 +34,11 @@ final class SlidingLogSumCap extends KeyedDecider<SlidingLogSumCap.Ledger, BigDe
   }
 
   @Override
+  boolean denies(SumDecision decision) {
+    return !decision.allowed();
+  }
+
+  @Override
   public SumDecision tryAdd(String key, BigDecimal amount, long timeNanos) {
     Checks.requireNonEmpty("key", key);
     long units = config.toUnits(amount);

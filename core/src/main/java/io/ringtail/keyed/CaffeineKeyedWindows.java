@@ -7,10 +7,14 @@ import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.internal.Checks;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -31,6 +35,7 @@ final class CaffeineKeyedWindows implements KeyedWindows {
   private final boolean compact;
   private final Cache<String, RollingWindow> windows;
   private final RollingWindow empty;
+  private final List<Consumer<String>> keyListeners = new CopyOnWriteArrayList<>();
 
   /** Held once: a method reference made per call would allocate on every record. */
   private final Function<String, RollingWindow> factory = this::newWindow;
@@ -57,7 +62,28 @@ final class CaffeineKeyedWindows implements KeyedWindows {
   @Override
   public void recordAt(String key, long value, long timeNanos) {
     Checks.requireNonEmpty("key", key);
+    RollingWindow window = windows.getIfPresent(key);
+    if (window != null) {
+      window.recordAt(value, timeNanos);
+      return;
+    }
     windows.get(key, factory).recordAt(value, timeNanos);
+    if (!keyListeners.isEmpty()) {
+      for (Consumer<String> listener : keyListeners) {
+        try {
+          listener.accept(key);
+        } catch (RuntimeException e) {
+          System.getLogger(KeyedWindows.class.getName())
+              .log(Level.WARNING, "key listener threw on new key " + key, e);
+        }
+      }
+    }
+  }
+
+  @Override
+  public boolean addKeyListener(Consumer<String> listener) {
+    keyListeners.add(Checks.requireNonNull("listener", listener));
+    return true;
   }
 
   private RollingWindow newWindow(String key) {

@@ -6,6 +6,7 @@ import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.internal.Checks;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * A rolling window per key (per endpoint, per tool, per client): the keyed form of {@link
@@ -70,6 +71,22 @@ public interface KeyedWindows {
 
   /** Bytes every held window occupies, summed (excluding the keys and the map). */
   long footprintBytes();
+
+  /**
+   * Asks to be told each time a key gets a window: its first sample, or its first after it expired
+   * or was evicted. Called on the recording thread after the sample is recorded, so a binder can
+   * publish a key before anything reads it (KeyedWindowMetrics registers its meters then). The
+   * listener must be quick and thread-safe, and may be told of one key more than once when threads
+   * race on it; an exception it throws is logged and changes nothing.
+   *
+   * @return whether this implementation reports new keys; the default reports none and returns
+   *     false
+   * @throws NullPointerException if listener is null
+   */
+  default boolean addKeyListener(Consumer<String> listener) {
+    Checks.requireNonNull("listener", listener);
+    return false;
+  }
 
   /** The per-key window configuration. */
   WindowConfig windowConfig();

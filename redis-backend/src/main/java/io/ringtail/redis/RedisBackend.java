@@ -167,6 +167,25 @@ public final class RedisBackend {
   }
 
   /**
+   * Starts building fleet-wide histogram windows named {@code name}, one per key (route, tenant,
+   * client); this backend publishes all of them once per interval (see {@link
+   * RedisKeyedHistogramWindows}).
+   */
+  public RedisKeyedHistogramWindows.Builder keyedHistogramWindows(String name) {
+    return new RedisKeyedHistogramWindows.Builder(this, name);
+  }
+
+  private FleetPublisher fleetPublisher; // guarded by this
+
+  /** The publication rounds shared by this backend's keyed histogram windows. */
+  synchronized FleetPublisher fleetPublisher() {
+    if (fleetPublisher == null) {
+      fleetPublisher = new FleetPublisher(runner);
+    }
+    return fleetPublisher;
+  }
+
+  /**
    * A fleet-wide {@link ThresholdDetector}: every process building one with the same {@code name}
    * shares its per-key state. Same semantics as the in-process detector; times are readings of the
    * configuration's time source, which must be a base the fleet shares (for example epoch

@@ -1,15 +1,23 @@
 package io.ringtail.redis;
 
 import io.ringtail.TimeSource;
+import io.ringtail.decision.CountsDecisions;
+import io.ringtail.decision.DecisionCounts;
 import io.ringtail.decision.DecisionListener;
 import io.ringtail.internal.Checks;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
-/** Shared plumbing of the Redis decisions: argument checks, deadlines, TTLs, listener calls. */
-abstract class RedisDecision {
+/**
+ * Shared plumbing of the Redis decisions: argument checks, deadlines, TTLs, listener calls, counts.
+ *
+ * @param <D> the decision type
+ */
+abstract class RedisDecision<D> implements CountsDecisions {
   private static final System.Logger LOG = System.getLogger(RedisDecision.class.getName());
   static final String CHUNK = "500";
 
@@ -18,6 +26,11 @@ abstract class RedisDecision {
 
   /** The monotonic clock a decision's one timeout is measured on. */
   private final TimeSource localClock = TimeSource.system();
+
+  private final LongAdder allowed = new LongAdder();
+  private final LongAdder denied = new LongAdder();
+  final LongAdder answeredLocally = new LongAdder();
+  private final LongAdder answeredByPolicy = new LongAdder();
 
   RedisDecision(RedisBackend backend, String name) {
     this.backend = backend;
@@ -95,7 +108,29 @@ abstract class RedisDecision {
     return Long.toString(millis + 1_000);
   }
 
-  <D> void notifyListener(
+  /** Whether {@code decision} denies (a limiter, a cap) or fires (a detector). */
+  abstract boolean denies(D decision);
+
+  /** Counts a decision about to be returned. */
+  final D counted(D decision) {
+    (denies(decision) ? denied : allowed).increment();
+    return decision;
+  }
+
+  /** The outage policy's answer ({@link RedisBackend#onOutage}), counted. */
+  final D onOutage(RedisUnavailableException e, Supplier<D> open, Supplier<D> closed) {
+    D decision = backend.onOutage(e, open, closed);
+    answeredByPolicy.increment();
+    return counted(decision);
+  }
+
+  @Override
+  public final DecisionCounts decisionCounts() {
+    return new DecisionCounts(
+        allowed.sum(), denied.sum(), answeredLocally.sum(), answeredByPolicy.sum());
+  }
+
+  void notifyListener(
       Optional<? extends DecisionListener<? super D>> listener, String key, D decision) {
     if (listener.isEmpty()) {
       return;

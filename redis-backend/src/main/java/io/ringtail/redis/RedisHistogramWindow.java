@@ -14,11 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A rolling window shared by a fleet at any sample rate: each process records into local per-bucket
@@ -38,15 +34,16 @@ import java.util.concurrent.TimeoutException;
  * <h2>Recording and publication</h2>
  *
  * {@link #record} is the in-process window's record ({@link BucketRecorder}): no lock, no
- * allocation, no Redis call. Every {@code publishInterval} a record call (or the scheduler handed
- * to {@link Builder#scheduler}) starts a publication round: each bucket's new samples go to Redis
- * as a sparse delta (slots with counts, plus exact count, sum, min, max), one script call per
- * bucket, without blocking the caller. {@link #snapshot()} and {@link #flush} publish first. A
- * delta carries a per-bucket sequence number and the script adds it at most once, so a retry after
- * a timeout or outage never counts twice (see {@link HistogramPublisher}). During an outage deltas
- * wait in memory, bounded by the window (and {@link Builder#maxPendingBuckets}); what cannot wait
- * is counted in {@link #stats()}. A process that dies loses only what it recorded since its last
- * publication: at most {@code publishInterval} of its samples.
+ * allocation, no Redis call, no publication work. Every {@code publishInterval} a ticker on the
+ * connection's Lettuce computation threads (or on the scheduler handed to {@link
+ * Builder#scheduler}) starts a publication round: each bucket's new samples go to Redis as a sparse
+ * delta (slots with counts, plus exact count, sum, min, max), one script call per bucket. {@link
+ * #snapshot()} and {@link #flush} publish first. A delta carries a per-bucket sequence number and
+ * the script adds it at most once, so a retry after a timeout or outage never counts twice (see
+ * {@link HistogramPublisher}). During an outage deltas wait in memory, bounded by the window (and
+ * {@link Builder#maxPendingBuckets}); what cannot wait is counted in {@link #stats()}. A process
+ * that dies loses only what it recorded since its last publication: at most {@code publishInterval}
+ * of its samples.
  *
  * <h2>Redis</h2>
  *
@@ -56,7 +53,9 @@ import java.util.concurrent.TimeoutException;
  * whatever the rate. A snapshot reads every bucket with one {@code MGET} (on a cluster, one per
  * hash tag, all sent at once: one round trip per master) and merges them here.
  *
- * <p>Thread-safe: any number of threads may record and take snapshots. Starts no thread.
+ * <p>Thread-safe: any number of threads may record and take snapshots. Starts no thread: its ticker
+ * runs on Lettuce's threads or the given scheduler until {@link #close()} (or the client's
+ * shutdown) stops it, so close a window the process no longer uses.
  */
 public final class RedisHistogramWindow implements RollingWindow {
   private final String name;
@@ -73,8 +72,7 @@ public final class RedisHistogramWindow implements RollingWindow {
   private final HistogramPublisher publisher;
   private final long publishIntervalNanos;
   private final long widthNanos;
-  private final ScheduledFuture<?> scheduled;
-  private volatile long nextPublishNanos;
+  private final AutoCloseable ticker;
 
   private RedisHistogramWindow(Builder b) {
     this.name = b.name;
@@ -97,15 +95,7 @@ public final class RedisHistogramWindow implements RollingWindow {
         new HistogramPublisher(
             runner, recorder, keys, publisherId, time, serverTime, b.maxPendingBuckets);
     this.publishIntervalNanos = b.publishInterval.toNanos();
-    this.nextPublishNanos = time.nanoTime() + publishIntervalNanos;
-    this.scheduled =
-        b.scheduler == null
-            ? null
-            : b.scheduler.scheduleAtFixedRate(
-                this::publishQuietly,
-                publishIntervalNanos,
-                publishIntervalNanos,
-                TimeUnit.NANOSECONDS);
+    this.ticker = Ticker.start(runner, b.scheduler, publishIntervalNanos, this::publishQuietly);
   }
 
   /** The name the window was built with. */
@@ -126,17 +116,6 @@ public final class RedisHistogramWindow implements RollingWindow {
   @Override
   public void recordAt(long value, long timeNanos) {
     recorder.recordAt(value, timeNanos);
-    if (timeNanos - nextPublishNanos >= 0) {
-      publishDue(timeNanos);
-    }
-  }
-
-  private void publishDue(long now) {
-    long due = nextPublishNanos;
-    if (now - due >= 0) {
-      nextPublishNanos = now + publishIntervalNanos;
-      publishQuietly();
-    }
   }
 
   private void publishQuietly() {
@@ -153,37 +132,12 @@ public final class RedisHistogramWindow implements RollingWindow {
    * nothing is left pending.
    */
   public boolean flush(Duration timeout) {
-    long deadline = localClock.nanoTime() + Checks.requirePositiveNanos("timeout", timeout);
-    while (true) {
-      publishAll(deadline);
-      if (publisher.pendingBuckets() == 0 || localClock.nanoTime() - deadline >= 0) {
-        return publisher.pendingBuckets() == 0;
-      }
-      java.util.concurrent.locks.LockSupport.parkNanos(
-          Math.min(TimeUnit.MILLISECONDS.toNanos(20), deadline - localClock.nanoTime()));
-    }
+    return Rounds.flush(this::publishAll, publisher::pendingBuckets, timeout, localClock);
   }
 
   /** Runs a round that starts after this call and waits for it, until the deadline. */
   private void publishAll(long deadline) {
-    for (int i = 0; i < 2; i++) {
-      CompletableFuture<Void> round = publisher.tryStartRound();
-      boolean ours = round != null;
-      if (!ours) {
-        round = publisher.running();
-      }
-      try {
-        round.get(Math.max(0, deadline - localClock.nanoTime()), TimeUnit.NANOSECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (ExecutionException | TimeoutException e) {
-        return;
-      }
-      if (ours) {
-        return;
-      }
-    }
+    Rounds.runOne(publisher::tryStartRound, publisher::running, deadline, localClock);
   }
 
   /** The publication round running now, or the last one. */
@@ -279,12 +233,14 @@ public final class RedisHistogramWindow implements RollingWindow {
   }
 
   /**
-   * Stops the scheduled publication (if a scheduler was given) and publishes what is left, waiting
-   * at most the command timeout. Returns whether nothing is left pending.
+   * Stops the scheduled publication and publishes what is left, waiting at most the command
+   * timeout. Returns whether nothing is left pending.
    */
   public boolean close() {
-    if (scheduled != null) {
-      scheduled.cancel(false);
+    try {
+      ticker.close();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
     return flush(Duration.ofNanos(runner.timeoutNanos()));
   }
@@ -365,13 +321,7 @@ public final class RedisHistogramWindow implements RollingWindow {
      * Longest a recorded sample waits before it is sent to Redis: 1 ms to 1 minute (default 1 s).
      */
     public Builder publishInterval(Duration interval) {
-      Objects.requireNonNull(interval, "publishInterval");
-      if (interval.compareTo(Duration.ofMillis(1)) < 0
-          || interval.compareTo(Duration.ofMinutes(1)) > 0) {
-        throw new IllegalArgumentException(
-            "publishInterval must be between 1 ms and 1 minute, but was " + interval);
-      }
-      this.publishInterval = interval;
+      this.publishInterval = Rounds.requireInterval(interval);
       return this;
     }
 
@@ -401,8 +351,8 @@ public final class RedisHistogramWindow implements RollingWindow {
     }
 
     /**
-     * Also publishes every {@code publishInterval} on this scheduler, so samples reach Redis on
-     * time even when nothing records or reads for a while. The window only submits to it.
+     * Starts publication rounds on this scheduler instead of the connection's Lettuce computation
+     * threads. The window only submits to it.
      */
     public Builder scheduler(ScheduledExecutorService scheduler) {
       this.scheduler = Objects.requireNonNull(scheduler, "scheduler");

@@ -20,7 +20,7 @@ import java.time.Duration;
  * limiter does.) These are kept per limiter for at most {@value #MAX_LOCAL_DENIALS} keys (Caffeine,
  * size-bounded) and counted in {@link RedisBackend#localDenials()}.
  */
-final class RedisRateLimiter extends RedisDecision implements RateLimiter {
+final class RedisRateLimiter extends RedisDecision<RateDecision> implements RateLimiter {
   static final String[] KEY_SUFFIXES = {"rl"};
   static final String[] BUCKETED_KEY_SUFFIXES = {"rc"};
 
@@ -60,6 +60,11 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
   }
 
   @Override
+  boolean denies(RateDecision decision) {
+    return !decision.allowed();
+  }
+
+  @Override
   public RateDecision tryAcquire(String key, long timeNanos) {
     requireKey(key);
     Denial known = denials.getIfPresent(key);
@@ -67,7 +72,8 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
       RateDecision local = known.decide(timeNanos, config.limit());
       if (local != null) {
         backend.localDenials.increment();
-        return local;
+        answeredLocally.increment();
+        return counted(local);
       }
       denials.asMap().remove(key, known);
     }
@@ -81,7 +87,7 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
               args.with(1, timeNanos),
               ttl);
     } catch (RedisUnavailableException e) {
-      return backend.onOutage(
+      return onOutage(
           e,
           () -> new RateDecision(true, config.limit(), config.limit(), Duration.ZERO),
           () -> new RateDecision(false, 0, config.limit(), backend.outageRetryAfter));
@@ -97,7 +103,7 @@ final class RedisRateLimiter extends RedisDecision implements RateLimiter {
     if (reply.notifies()) {
       notifyListener(config.listener(), key, d);
     }
-    return d;
+    return counted(d);
   }
 
   @Override

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * total before it (64-bit, as two 32-bit halves: no floating point), so the total in the window is
  * a difference of two of them and no call walks the entries. Thread-safe.
  */
-final class RedisSumCap extends RedisDecision implements SumCap {
+final class RedisSumCap extends RedisDecision<SumDecision> implements SumCap {
   static final String[] KEY_SUFFIXES = {"sc"};
   private final SumCapConfig config;
 
@@ -48,6 +48,11 @@ final class RedisSumCap extends RedisDecision implements SumCap {
   }
 
   @Override
+  boolean denies(SumDecision decision) {
+    return !decision.allowed();
+  }
+
+  @Override
   public SumDecision tryAdd(String key, BigDecimal amount, long timeNanos) {
     requireKey(key);
     long units = config.toUnits(amount);
@@ -76,9 +81,9 @@ final class RedisSumCap extends RedisDecision implements SumCap {
                     capValue,
                     Optional.empty(),
                     Duration.ZERO);
-        return backend.onOutage(e, refused, refused);
+        return onOutage(e, refused, refused);
       }
-      return backend.onOutage(
+      return onOutage(
           e,
           () ->
               new SumDecision(
@@ -108,7 +113,7 @@ final class RedisSumCap extends RedisDecision implements SumCap {
     if (reply.notifies()) {
       notifyListener(config.listener(), key, d);
     }
-    return d;
+    return counted(d);
   }
 
   @Override

@@ -14,7 +14,8 @@ import java.util.concurrent.CompletableFuture;
  * key overflows {@code maxEventsPerKey} (fleet-wide, while the key is held) a WARNING with {@value
  * RedisRollingWindow#CARDINALITY_CAP_WARNING} names it.
  */
-final class RedisThresholdDetector extends RedisDecision implements ThresholdDetector {
+final class RedisThresholdDetector extends RedisDecision<ThresholdDecision>
+    implements ThresholdDetector {
   private static final ThresholdDecision.Outcome[] OUTCOMES = {
     ThresholdDecision.Outcome.COUNTED,
     ThresholdDecision.Outcome.DUPLICATE,
@@ -66,6 +67,11 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
   }
 
   @Override
+  boolean denies(ThresholdDecision decision) {
+    return decision.fired();
+  }
+
+  @Override
   public ThresholdDecision record(String key, String eventId, long eventTimeNanos) {
     requireKey(key);
     Checks.requireNonEmpty("eventId", eventId);
@@ -78,7 +84,7 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
     } catch (RedisUnavailableException e) {
       int n = config.threshold();
       ThresholdDecision answer =
-          backend.onOutage(
+          onOutage(
               e,
               () -> new ThresholdDecision(ThresholdDecision.Outcome.COUNTED, 0, n, false),
               () -> new ThresholdDecision(ThresholdDecision.Outcome.COUNTED, n, n, false));
@@ -102,7 +108,7 @@ final class RedisThresholdDetector extends RedisDecision implements ThresholdDet
       notifyListener(config.listener(), key, d);
     }
     pending.replayIfPending();
-    return d;
+    return counted(d);
   }
 
   /** The decision in a reply whose first extra value is whether the event crossed the threshold. */

@@ -188,6 +188,33 @@ final class ScriptRunner {
         null);
   }
 
+  /**
+   * A command with its arguments (every key in one hash slot on a cluster), guarded like a script
+   * call; the reply as in {@link #runBinary}.
+   */
+  CompletableFuture<List<Object>> runCommand(CommandType type, CommandArgs<String, String> args) {
+    return guarded(
+        type.name(),
+        () -> commands.dispatch(type, new BinaryReply(), args),
+        e -> false,
+        () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)),
+        timeoutNanos,
+        null);
+  }
+
+  /** The connection's Lettuce computation threads, or null if the connection does not say. */
+  @SuppressWarnings("deprecation") // the connection is reachable from its commands only this way
+  io.netty.util.concurrent.EventExecutorGroup eventExecutors() {
+    if (commands instanceof io.lettuce.core.api.async.RedisAsyncCommands<?, ?> a) {
+      return a.getStatefulConnection().getResources().eventExecutorGroup();
+    }
+    if (commands
+        instanceof io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands<?, ?> a) {
+      return a.getStatefulConnection().getResources().eventExecutorGroup();
+    }
+    return null;
+  }
+
   private CompletableFuture<List<Object>> guarded(
       String name,
       Supplier<CompletionStage<List<Object>>> call,

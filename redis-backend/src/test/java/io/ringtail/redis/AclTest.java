@@ -76,6 +76,42 @@ class AclTest {
         }
         assertThat(fleet.flush(Duration.ofSeconds(5))).isTrue();
         assertThat(fleet.snapshot().count()).isEqualTo(10);
+        RedisKeyedHistogramWindows routes =
+            backend.keyedHistogramWindows(RedisTestSupport.uniqueName("acl")).build();
+        for (int i = 1; i <= 10; i++) {
+          routes.record("route-" + (i % 2), i);
+        }
+        assertThat(routes.flush(Duration.ofSeconds(5))).isTrue();
+        assertThat(routes.snapshot("route-1").count()).isEqualTo(5);
+        assertThat(routes.snapshot("route-1").count()).as("read again, cached").isEqualTo(5);
+        assertThat(routes.snapshots()).hasSize(2);
+        assertThat(routes.stats().failedCalls()).isZero();
+        routes.close();
+        // a reader merges a settled bucket's fields with its script (HEXISTS, HDEL, HSET, HINCRBY)
+        String mergedName = RedisTestSupport.uniqueName("acl");
+        RedisKeyedHistogramWindows merging =
+            backend
+                .keyedHistogramWindows(mergedName)
+                .timeSource(time)
+                .publishInterval(Duration.ofMinutes(1))
+                .build();
+        for (int i = 1; i <= 2; i++) {
+          merging.record("k", i);
+          assertThat(merging.flush(Duration.ofSeconds(5))).isTrue();
+        }
+        String bucket =
+            new FleetKeys("ringtail", mergedName, Duration.ofSeconds(1).toNanos(), 2, 1)
+                    .keyBase("k")
+                + Math.floorDiv(time.nanoTime(), Duration.ofSeconds(1).toNanos());
+        assertThat(root.sync().hlen(bucket)).isEqualTo(2);
+        time.advance(Duration.ofSeconds(5));
+        assertThat(merging.snapshot("k").count()).isEqualTo(2);
+        RedisTestSupport.await(
+            Duration.ofSeconds(10),
+            "the bucket's two fields merged into one, and its count of fields merged away",
+            () -> root.sync().hexists(bucket, RedisKeyedHistogramWindows.MERGED_AWAY));
+        assertThat(merging.snapshot("k").count()).isEqualTo(2);
+        merging.close();
         String key = RedisTestSupport.uniqueName("k");
         assertThat(
                 backend

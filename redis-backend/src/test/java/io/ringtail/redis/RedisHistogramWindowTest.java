@@ -235,33 +235,55 @@ class RedisHistogramWindowTest {
   void deadProcess_losesOnlyWhatItRecordedSinceItsLastPublication() {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("death");
-    Duration interval = Duration.ofSeconds(1);
-    Duration gap = Duration.ofMillis(10);
-    RedisHistogramWindow dying = window(name, time).publishInterval(interval).build();
+    // a ticker that stays quiet while the test runs: its flushes are the publications
+    RedisHistogramWindow dying = window(name, time).publishInterval(Duration.ofMinutes(1)).build();
     int recorded = 0;
     int atLastPublication = 0;
-    int rounds = 0;
-    Object round = dying.lastRound();
     for (int i = 0; i < 550; i++) {
       dying.record(100);
       recorded++;
-      if (dying.lastRound() != round) {
-        round = dying.lastRound();
-        rounds++;
+      if (i % 100 == 99) {
+        assertThat(dying.flush(Duration.ofSeconds(2))).isTrue();
         atLastPublication = recorded;
-        dying.lastRound().join();
       }
-      time.advance(gap);
+      time.advance(Duration.ofMillis(10));
     }
     // the process dies here: no flush, nothing more sent
     RedisHistogramSnapshot s = window(name, time).build().snapshot();
-    long lost = recorded - s.count();
-    assertThat(rounds).isEqualTo(5);
-    assertThat(lost)
-        .as("lost samples")
-        .isPositive()
-        .isEqualTo(recorded - atLastPublication)
-        .isLessThanOrEqualTo(interval.toNanos() / gap.toNanos());
+    assertThat(atLastPublication).isEqualTo(500);
+    assertThat(recorded - s.count()).as("lost samples").isEqualTo(recorded - atLastPublication);
+  }
+
+  @Test
+  void record_neverStartsAPublicationRound_theTickerDoes() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    RedisHistogramWindow quiet =
+        window(RedisTestSupport.uniqueName("quiet"), time)
+            .publishInterval(Duration.ofMinutes(1))
+            .build();
+    Object before = quiet.lastRound();
+    for (int i = 0; i < 10_000; i++) {
+      quiet.record(i);
+      if (i % 100 == 0) {
+        time.advance(Duration.ofSeconds(5));
+      }
+    }
+    assertThat(quiet.lastRound()).as("no round started by a record").isSameAs(before);
+    assertThat(quiet.stats().publishCalls()).isZero();
+
+    RedisHistogramWindow ticking =
+        window(RedisTestSupport.uniqueName("ticking"), time)
+            .publishInterval(Duration.ofMillis(50))
+            .build();
+    for (int i = 0; i < 1_000; i++) {
+      ticking.record(i);
+    }
+    RedisTestSupport.await(
+        Duration.ofSeconds(20),
+        "the ticker published every sample",
+        () -> ticking.stats().published() == 1_000,
+        () -> ticking.stats().toString());
+    assertThat(ticking.close()).isTrue();
   }
 
   @Test

@@ -58,6 +58,7 @@ final class Dashboard implements AutoCloseable {
           new SimulatedWorker(
               service,
               windows.forWorker(i),
+              windows.routesForWorker(i),
               (double) options.rate() / options.workers(),
               startNanos,
               1_000 + i));
@@ -68,6 +69,7 @@ final class Dashboard implements AutoCloseable {
             options,
             windows.shortView(),
             windows.longView(),
+            windows.routesView(),
             service,
             alerts,
             time,

@@ -6,6 +6,7 @@ import io.ringtail.alert.AlertEvent;
 import io.ringtail.alert.AlertMonitor;
 import io.ringtail.alert.AlertRule;
 import io.ringtail.alert.Measure;
+import io.ringtail.anomaly.AnomalyDetectorConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,17 +16,20 @@ import java.util.Map;
 
 /**
  * The dashboard's alert rules, from {@code io.ringtail.alert}: the P95 of the short window against
- * the latency target (with hysteresis), and the burn rate of a 99 % objective over the long window.
- * Evaluated once per sample by the sampling thread; not thread-safe.
+ * the latency target (with hysteresis), the burn rate of a 99 % objective over the long window, and
+ * the anomaly score of the short window's mean (the page shows the score; the banner follows the
+ * two SLA rules only). Evaluated once per sample by the sampling thread; not thread-safe.
  */
 final class DashboardAlerts {
   static final String P95_RULE = "p95-10s";
   static final String BURN_RULE = "slo-burn-60s";
   static final double OBJECTIVE = 0.99;
   static final double FAST_BURN = 5;
+  static final String ANOMALY_RULE = "anomaly-mean-10s";
 
-  /** One rule as the page shows it. */
-  record RuleStatus(String name, String description, AlertMonitor.State state, long sinceNanos) {}
+  /** One rule as the page shows it; {@code value} is its value at the last evaluation. */
+  record RuleStatus(
+      String name, String description, AlertMonitor.State state, long sinceNanos, double value) {}
 
   private final AlertMonitor monitor;
   private final Map<String, String> descriptions = new HashMap<>();
@@ -47,6 +51,17 @@ final class DashboardAlerts {
                     .above(FAST_BURN)
                     .minimumSamples(100)
                     .cooldown(Duration.ofSeconds(5))
+                    .build())
+            .add(
+                // a 60 s demo: learn from 5 evaluations instead of the default 150
+                AlertRule.anomaly(
+                        ANOMALY_RULE,
+                        shortWindow,
+                        Measure.mean(),
+                        AnomalyDetectorConfig.builder().warmUp(5).build())
+                    .above(0.5)
+                    .minimumSamples(20)
+                    .cooldown(Duration.ofSeconds(10))
                     .build());
     descriptions.put(
         P95_RULE,
@@ -63,6 +78,8 @@ final class DashboardAlerts {
             OBJECTIVE * 100,
             Format.millis(sloMillis),
             FAST_BURN));
+    descriptions.put(
+        ANOMALY_RULE, "anomaly score of the last 10 s mean (streaming detector) at or above 0.5");
   }
 
   /** Evaluates every rule; returns the fired and resolved events, described for people. */
@@ -76,9 +93,11 @@ final class DashboardAlerts {
         firingSince.remove(rule);
       }
       String value =
-          rule.equals(P95_RULE)
-              ? Format.millis(e.value() / 1e6)
-              : String.format(Locale.ROOT, "burn rate %.1f", e.value());
+          switch (rule) {
+            case P95_RULE -> Format.millis(e.value() / 1e6);
+            case ANOMALY_RULE -> String.format(Locale.ROOT, "score %.2f", e.value());
+            default -> String.format(Locale.ROOT, "burn rate %.1f", e.value());
+          };
       lines.add(
           e.type()
               + " "
@@ -99,13 +118,16 @@ final class DashboardAlerts {
               r.name(),
               descriptions.get(r.name()),
               monitor.state(r.name()),
-              firingSince.getOrDefault(r.name(), -1L)));
+              firingSince.getOrDefault(r.name(), -1L),
+              monitor.lastValue(r.name())));
     }
     return out;
   }
 
+  /** Whether an SLA rule (P95 or burn rate) is firing. */
   boolean anyFiring() {
     return monitor.rules().stream()
+        .filter(r -> !r.name().equals(ANOMALY_RULE))
         .anyMatch(r -> monitor.state(r.name()) == AlertMonitor.State.FIRING);
   }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.redis.RedisHistogramSnapshot;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -27,6 +28,7 @@ final class DashboardModel {
   private final Options options;
   private final RollingWindow shortWindow;
   private final RollingWindow longWindow;
+  private final KeyedWindows routes;
   private final SimulatedService service;
   private final DashboardAlerts alerts;
   private final TimeSource time;
@@ -38,12 +40,14 @@ final class DashboardModel {
   private boolean finished;
   private volatile Point latest;
   private volatile FleetView fleet;
+  private volatile List<RouteView> routeViews = List.of();
 
   DashboardModel(
       String mode,
       Options options,
       RollingWindow shortWindow,
       RollingWindow longWindow,
+      KeyedWindows routes,
       SimulatedService service,
       DashboardAlerts alerts,
       TimeSource time,
@@ -55,6 +59,7 @@ final class DashboardModel {
     this.options = options;
     this.shortWindow = shortWindow;
     this.longWindow = longWindow;
+    this.routes = routes;
     this.service = service;
     this.alerts = alerts;
     this.time = time;
@@ -72,6 +77,12 @@ final class DashboardModel {
     if (longSnapshot instanceof RedisHistogramSnapshot h) {
       double seconds = Math.max(1e-9, (h.endNanos() - h.startNanos()) / 1e9);
       fleet = new FleetView(h.count() / seconds, h.stalenessNanos() / 1e9, h.publishers());
+    }
+    if (routes != null) {
+      List<RouteView> views = new java.util.ArrayList<>();
+      routes.snapshots().forEach((route, r) -> views.add(RouteView.of(route, r)));
+      views.sort(java.util.Comparator.comparing(RouteView::route));
+      routeViews = List.copyOf(views);
     }
     List<String> events = alerts.evaluate(elapsed);
     Point p =
@@ -107,6 +118,18 @@ final class DashboardModel {
    * long window, how far behind its oldest publisher may lag, and how many processes publish.
    */
   record FleetView(double ratePerSecond, double stalenessSeconds, int publishers) {}
+
+  /** Each route's long window as of the latest sample, by route. */
+  List<RouteView> routes() {
+    return routeViews;
+  }
+
+  /** One route's statistics over the long window (fleet-wide in fleet mode). */
+  record RouteView(String route, WindowStats stats) {
+    static RouteView of(String route, WindowSnapshot s) {
+      return new RouteView(route, WindowStats.of(s));
+    }
+  }
 
   /** The latest sample, or null before the first. */
   Point latest() {
@@ -153,6 +176,15 @@ final class DashboardModel {
       o.put("publishers", fv.publishers());
     }
 
+    ArrayNode routeArray = root.putArray("routes");
+    for (RouteView r : routeViews) {
+      ObjectNode o = routeArray.addObject();
+      o.put("route", r.route());
+      o.put("count", r.stats().count());
+      o.set("p95Millis", number(f, r.stats().p95Millis()));
+      o.set("p99Millis", number(f, r.stats().p99Millis()));
+    }
+
     ObjectNode windows = root.putObject("windows");
     windows.set("short", windowJson(f, shortWindow, p == null ? null : p.shortWindow()));
     windows.set("long", windowJson(f, longWindow, p == null ? null : p.longWindow()));
@@ -170,6 +202,9 @@ final class DashboardModel {
         o.put("sinceSeconds", r.sinceNanos() / 1e9);
       } else {
         o.putNull("sinceSeconds");
+      }
+      if (r.name().equals(DashboardAlerts.ANOMALY_RULE) && !Double.isNaN(r.value())) {
+        o.put("score", r.value());
       }
     }
     ArrayNode events = a.putArray("events");

@@ -3,6 +3,7 @@ package io.ringtail.examples.dashboard;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
+import io.ringtail.keyed.KeyedWindows;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -21,30 +22,56 @@ class DashboardWindows implements AutoCloseable {
   private final RollingWindow shortView;
   private final RollingWindow longView;
   private final List<List<RollingWindow>> perWorker;
+  private final KeyedWindows routesView;
+  private final List<KeyedWindows> routesPerWorker;
 
   DashboardWindows(
       String mode,
       RollingWindow shortView,
       RollingWindow longView,
       List<List<RollingWindow>> perWorker) {
+    this(mode, shortView, longView, perWorker, null, null);
+  }
+
+  /**
+   * With per-route windows: {@code routesView} for the page (null for none) and the keyed windows
+   * each worker records into.
+   */
+  DashboardWindows(
+      String mode,
+      RollingWindow shortView,
+      RollingWindow longView,
+      List<List<RollingWindow>> perWorker,
+      KeyedWindows routesView,
+      List<KeyedWindows> routesPerWorker) {
     this.mode = mode;
     this.shortView = shortView;
     this.longView = longView;
     this.perWorker = List.copyOf(perWorker);
+    this.routesView = routesView;
+    this.routesPerWorker = routesPerWorker == null ? null : List.copyOf(routesPerWorker);
   }
 
-  /** Two in-process windows (10 s in 10 buckets, 60 s in 60) that every worker shares. */
+  /**
+   * Two in-process windows (10 s in 10 buckets, 60 s in 60) and in-process windows per route (60 s
+   * in 60 buckets) that every worker shares.
+   */
   static DashboardWindows inProcess(int workers, TimeSource time) {
     RollingWindow shortWindow =
         RollingWindow.create(WindowConfig.builder().length(SHORT).buckets(10).build(), time);
-    RollingWindow longWindow =
-        RollingWindow.create(WindowConfig.builder().length(LONG).buckets(60).build(), time);
+    RollingWindow longWindow = RollingWindow.create(ROUTE_WINDOW, time);
+    KeyedWindows routes = KeyedWindows.builder().window(ROUTE_WINDOW).timeSource(time).build();
     return new DashboardWindows(
         "in-process",
         shortWindow,
         longWindow,
-        Collections.nCopies(workers, List.of(shortWindow, longWindow)));
+        Collections.nCopies(workers, List.of(shortWindow, longWindow)),
+        routes,
+        Collections.nCopies(workers, routes));
   }
+
+  /** Each route's window, and the long window's: 60 s in 60 buckets. */
+  static final WindowConfig ROUTE_WINDOW = WindowConfig.builder().length(LONG).buckets(60).build();
 
   /** How the windows are kept, for people. */
   String mode() {
@@ -62,6 +89,16 @@ class DashboardWindows implements AutoCloseable {
   /** The windows worker {@code i} records into. */
   List<RollingWindow> forWorker(int i) {
     return perWorker.get(i);
+  }
+
+  /** The per-route windows the page reads, or null when there are none. */
+  KeyedWindows routesView() {
+    return routesView;
+  }
+
+  /** The per-route windows worker {@code i} records into, or null when there are none. */
+  KeyedWindows routesForWorker(int i) {
+    return routesPerWorker == null ? null : routesPerWorker.get(i);
   }
 
   /**

@@ -5,8 +5,10 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConfig;
+import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramWindow;
+import io.ringtail.redis.RedisKeyedHistogramWindows;
 import io.ringtail.redis.RedisRollingWindow;
 import java.net.URI;
 import java.time.Duration;
@@ -33,6 +35,7 @@ final class FleetWindows extends DashboardWindows {
   private final RedisClient client;
   private final List<StatefulRedisConnection<String, String>> connections;
   private final List<RollingWindow> recording;
+  private final List<RedisKeyedHistogramWindows> keyed;
 
   private FleetWindows(
       String mode,
@@ -46,6 +49,32 @@ final class FleetWindows extends DashboardWindows {
     this.client = client;
     this.connections = connections;
     this.recording = recording;
+    this.keyed = List.of();
+  }
+
+  /**
+   * Histogram windows, and keyed histogram windows per route: the reader's last in {@code keyed}.
+   */
+  private FleetWindows(
+      String mode,
+      RollingWindow shortView,
+      RollingWindow longView,
+      List<List<RollingWindow>> perWorker,
+      RedisClient client,
+      List<StatefulRedisConnection<String, String>> connections,
+      List<RollingWindow> recording,
+      List<RedisKeyedHistogramWindows> keyed) {
+    super(
+        mode,
+        shortView,
+        longView,
+        perWorker,
+        keyed.get(keyed.size() - 1),
+        List.<KeyedWindows>copyOf(keyed.subList(0, keyed.size() - 1)));
+    this.client = client;
+    this.connections = connections;
+    this.recording = recording;
+    this.keyed = keyed;
   }
 
   /** {@link #connect(URI, String, int, int, boolean)} with histogram windows. */
@@ -120,6 +149,7 @@ final class FleetWindows extends DashboardWindows {
     WindowConfig longConfig = WindowConfig.builder().length(LONG).buckets(60).build();
     List<List<RollingWindow>> perWorker = new ArrayList<>();
     List<RollingWindow> recording = new ArrayList<>();
+    List<RedisKeyedHistogramWindows> keyed = new ArrayList<>();
     for (int i = 0; i < workers; i++) {
       RedisBackend backend = backend(client, connections);
       RedisHistogramWindow s = backend.histogramWindow(fleet + ":10s").config(shortConfig).build();
@@ -127,8 +157,10 @@ final class FleetWindows extends DashboardWindows {
       perWorker.add(List.of(s, l));
       recording.add(s);
       recording.add(l);
+      keyed.add(backend.keyedHistogramWindows(fleet + ":routes").config(ROUTE_WINDOW).build());
     }
     RedisBackend reader = backend(client, connections);
+    keyed.add(reader.keyedHistogramWindows(fleet + ":routes").config(ROUTE_WINDOW).build());
     RedisHistogramWindow shortView =
         reader.histogramWindow(fleet + ":10s").config(shortConfig).build();
     RedisHistogramWindow longView =
@@ -140,8 +172,9 @@ final class FleetWindows extends DashboardWindows {
             + fleet
             + ", "
             + workers
-            + " workers on their own connections)";
-    return new FleetWindows(mode, shortView, longView, perWorker, client, connections, recording);
+            + " workers on their own connections, windows per route)";
+    return new FleetWindows(
+        mode, shortView, longView, perWorker, client, connections, recording, keyed);
   }
 
   private static String where(URI redis) {
@@ -181,12 +214,16 @@ final class FleetWindows extends DashboardWindows {
         done &= ((RedisHistogramWindow) w).flush(Duration.ofSeconds(10));
       }
     }
+    for (RedisKeyedHistogramWindows k : keyed) {
+      done &= k.flush(Duration.ofSeconds(10));
+    }
     return done;
   }
 
   @Override
   public void close() {
     flush();
+    keyed.forEach(RedisKeyedHistogramWindows::close);
     connections.forEach(StatefulRedisConnection::close);
     client.shutdown();
   }

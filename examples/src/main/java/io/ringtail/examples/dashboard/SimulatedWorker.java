@@ -1,6 +1,7 @@
 package io.ringtail.examples.dashboard;
 
 import io.ringtail.RollingWindow;
+import io.ringtail.keyed.KeyedWindows;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -11,7 +12,12 @@ import java.util.SplittableRandom;
  */
 final class SimulatedWorker {
   private final SimulatedService service;
+
+  /** The routes the simulated service serves, in turn: each gets a third of the requests. */
+  static final List<String> ROUTES = List.of("GET /cart", "GET /search", "POST /checkout");
+
   private final List<RollingWindow> windows;
+  private final KeyedWindows routes;
   private final double requestsPerSecond;
   private final long startNanos;
   private final SplittableRandom random;
@@ -23,7 +29,19 @@ final class SimulatedWorker {
       double requestsPerSecond,
       long startNanos,
       long seed) {
+    this(service, windows, null, requestsPerSecond, startNanos, seed);
+  }
+
+  /** Also records each request's latency for its route into {@code routes} (unless null). */
+  SimulatedWorker(
+      SimulatedService service,
+      List<RollingWindow> windows,
+      KeyedWindows routes,
+      double requestsPerSecond,
+      long startNanos,
+      long seed) {
     this.service = service;
+    this.routes = routes;
     this.windows = List.copyOf(windows);
     this.requestsPerSecond = requestsPerSecond;
     this.startNanos = startNanos;
@@ -41,6 +59,9 @@ final class SimulatedWorker {
       long latency = regime.sampleNanos(random);
       for (RollingWindow window : windows) {
         window.record(latency);
+      }
+      if (routes != null) {
+        routes.record(ROUTES.get((int) (done % ROUTES.size())), latency);
       }
     }
     served = done;

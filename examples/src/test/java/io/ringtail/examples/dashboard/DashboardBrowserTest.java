@@ -53,6 +53,7 @@ class DashboardBrowserTest {
     assertThat(attribute(dom, "data-charts")).isEqualTo("4");
     assertThat(attribute(dom, "data-points")).isEqualTo(String.valueOf(SECONDS));
     assertThat(attribute(dom, "data-alert")).isEqualTo("FIRING");
+    assertThat(attribute(dom, "data-routes")).isEqualTo("3");
     assertThat(Pattern.compile("class=\"uplot").matcher(dom).results().count()).isEqualTo(4);
     assertThat(Pattern.compile("<canvas").matcher(dom).results().count()).isGreaterThanOrEqualTo(4);
     assertThat(dom).contains("ALERT FIRING", "degraded", "300 req/s");
@@ -75,6 +76,11 @@ class DashboardBrowserTest {
   }
 
   private String chromium(String... args) throws IOException, InterruptedException {
+    return chromium(profile, args);
+  }
+
+  /** Runs headless Chromium with a fresh profile in {@code profile}; returns its stdout. */
+  static String chromium(Path profile, String... args) throws IOException, InterruptedException {
     List<String> command =
         new ArrayList<>(
             List.of(
@@ -124,7 +130,7 @@ class DashboardBrowserTest {
             + " (mvn verify installs it with examples/install-chromium.sh where /usr/bin/chromium is missing)");
   }
 
-  private static String attribute(String dom, String name) {
+  static String attribute(String dom, String name) {
     Matcher m = Pattern.compile("<body[^>]*\\s" + name + "=\"([^\"]*)\"").matcher(dom);
     assertThat(m.find()).as("<body %s=...> in the rendered DOM:%n%s", name, dom).isTrue();
     return m.group(1);

@@ -158,6 +158,18 @@ class DashboardEndpointsTest {
             .toList()
             .size();
     assertThat(fired).as("hysteresis: the P95 rule fires once, not on every wobble").isEqualTo(1);
+
+    JsonNode anomaly = rule(d, DashboardAlerts.ANOMALY_RULE);
+    assertThat(anomaly.get("score").asDouble()).isBetween(0.0, 1.0);
+    List<String> anomalyFired =
+        points.stream()
+            .flatMap(p -> p.alertEvents().stream())
+            .filter(e -> e.startsWith("FIRED " + DashboardAlerts.ANOMALY_RULE))
+            .toList();
+    assertThat(anomalyFired)
+        .as("the detector sees the degraded phase's shift in the mean")
+        .isNotEmpty()
+        .allMatch(e -> e.contains("score "));
   }
 
   private static JsonNode rule(JsonNode stats, String name) {

@@ -14,11 +14,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import redis.embedded.RedisServer;
 
 /** Fleet mode against a real redis-server: workers on their own connections share one window. */
@@ -97,6 +99,16 @@ class FleetDashboardTest {
       long[] served = new long[3];
       Arrays.setAll(served, i -> d.get("servedByWorker").get(i).asLong());
       assertThat(served).containsExactly(150, 150, 150);
+      JsonNode routes = d.get("routes");
+      assertThat(routes).as("every route, fleet-wide").hasSize(3);
+      for (int i = 0; i < 3; i++) {
+        assertThat(routes.get(i).get("route").asText()).isEqualTo(SimulatedWorker.ROUTES.get(i));
+        assertThat(routes.get(i).get("count").asLong())
+            .as("a third of each of the 3 workers' 150 requests")
+            .isEqualTo(150);
+        assertThat(routes.get(i).get("p95Millis").asDouble())
+            .isLessThanOrEqualTo(routes.get(i).get("p99Millis").asDouble());
+      }
 
       String metrics =
           http.send(
@@ -105,6 +117,42 @@ class FleetDashboardTest {
               .body();
       assertThat(metrics)
           .containsPattern("(?m)^ringtail_window_samples\\{[^}]*window=\"60s\"[^}]*} 450(\\.0)?$");
+    }
+  }
+
+  @Test
+  void fleet_pageShowsEveryRoute_inARealBrowser(@TempDir Path profile) throws Exception {
+    ManualTimeSource time = new ManualTimeSource(0);
+    Options options =
+        Options.parse(
+            "--duration",
+            "30",
+            "--rate",
+            "90",
+            "--workers",
+            "3",
+            "--redis",
+            "redis://127.0.0.1:" + port,
+            "--fleet",
+            "browser-" + System.nanoTime());
+    try (Dashboard dashboard = Dashboard.create(options, time, 1_780_000_000_000L)) {
+      dashboard.startServer();
+      for (int i = 0; i < 5; i++) {
+        time.advance(Duration.ofSeconds(1));
+        dashboard.serveDue();
+      }
+      assertThat(dashboard.flush()).isTrue();
+      dashboard.sample();
+
+      String dom =
+          DashboardBrowserTest.chromium(
+              profile, "--virtual-time-budget=5000", "--dump-dom", dashboard.url());
+
+      assertThat(DashboardBrowserTest.attribute(dom, "data-routes")).isEqualTo("3");
+      assertThat(dom).contains("fleet-wide, every process merged in Redis");
+      for (String route : SimulatedWorker.ROUTES) {
+        assertThat(dom).containsPattern("<td>" + route + "</td><td>150</td>");
+      }
     }
   }
 

@@ -3,6 +3,7 @@ package io.ringtail.micrometer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.RollingWindow;
@@ -29,6 +30,12 @@ import java.util.function.Supplier;
  * below {@code 2 + maximumKeys * (9 + percentiles)}; keys beyond that wait, in the map's iteration
  * order, until a bound key leaves. Reconciling costs one pass over the keys, at scrape time only.
  *
+ * <p>A key of a {@link KeyedWindows} gets its meters as soon as it gets a window ({@link
+ * KeyedWindows#addKeyListener}), on the recording thread, once per new key: a scrape can only show
+ * meters that exist when it starts, so a key first registered by the scrape's own reconcile would
+ * show one scrape late, and a key whose window empties within one scrape interval never. A plain
+ * map has no such notice: call {@link #refresh()} after adding keys to it.
+ *
  * <p>{@code P} is {@code ringtail.keyed} by default (not {@code ringtail.window}: Prometheus needs
  * every meter of one name to carry the same tag keys, and these carry the key tag). Extra meters,
  * tagged {@code window=<name>} and the user's tags: {@code P.keys} (keys in the collection) and
@@ -38,9 +45,13 @@ import java.util.function.Supplier;
  */
 public final class KeyedWindowMetrics<K> implements MeterBinder {
   private final Supplier<? extends Map<K, ? extends RollingWindow>> windows;
+  private final KeyedWindows keyed;
+  private final KeyedWindowsSource source;
+  private final Object identity;
   private final MeterSpec spec;
   private final String keyTag;
   private final Function<? super K, String> keyFormatter;
+  private final Function<? super K, ? extends Iterable<Tag>> keyTags;
   private final int maximumKeys;
   private final List<Binding> bindings = new CopyOnWriteArrayList<>();
 
@@ -52,9 +63,13 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     Checks.requireNonNull("keyFormatter", b.keyFormatter);
     Checks.requireBetween("maximumKeys", b.maximumKeys, 1, 1_000_000);
     this.spec = b.spec();
-    this.windows = b.keyed == null ? b.windows : keyedSource(b.keyed, spec.maxAgeNanos);
+    this.keyed = b.keyed;
+    this.identity = b.keyed != null ? b.keyed : b.identity;
+    this.source = b.keyed == null ? null : new KeyedWindowsSource(b.keyed, spec.maxAgeNanos);
+    this.windows = source == null ? b.windows : typed(source);
     this.keyTag = b.keyTag;
     this.keyFormatter = b.keyFormatter;
+    this.keyTags = b.keyTags;
     this.maximumKeys = b.maximumKeys;
   }
 
@@ -86,7 +101,9 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
   /** A builder binding the live map view {@code windows} under {@code name}. */
   public static <K> Builder<K> builder(Map<K, ? extends RollingWindow> windows, String name) {
     Checks.requireNonNull("windows", windows);
-    return new Builder<>(() -> windows, null, name);
+    Builder<K> b = new Builder<>(() -> windows, null, name);
+    b.identity = windows;
+    return b;
   }
 
   /**
@@ -99,9 +116,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     return new Builder<>(null, Checks.requireNonNull("keyed", keyed), name);
   }
 
-  private static <K> Supplier<Map<K, RollingWindow>> keyedSource(
-      KeyedWindows keyed, long maxAgeNanos) {
-    KeyedWindowsSource source = new KeyedWindowsSource(keyed, maxAgeNanos);
+  private static <K> Supplier<Map<K, RollingWindow>> typed(KeyedWindowsSource source) {
     @SuppressWarnings("unchecked")
     Supplier<Map<K, RollingWindow>> typed =
         () -> (Map<K, RollingWindow>) (Map<?, ?>) source.current();
@@ -122,8 +137,27 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
         .description("Keys of the keyed collection that have meters")
         .strongReference(true)
         .register(registry);
+    if (bindings.isEmpty() && keyed != null) {
+      keyed.addKeyListener(this::keyAppeared);
+    }
     bindings.add(binding);
+    BoundWindows.add(registry, identity);
     binding.reconcile();
+  }
+
+  /**
+   * A key of the bound {@code KeyedWindows} got a window: its meters are registered now, on the
+   * recording thread, so the next scrape shows it (registered at scrape time, a new meter name is
+   * missed by the scrape that creates it, and a key that empties within one scrape interval would
+   * never show).
+   */
+  private void keyAppeared(String key) {
+    @SuppressWarnings("unchecked")
+    K typedKey = (K) key;
+    RollingWindow window = source.window(key);
+    for (Binding binding : bindings) {
+      binding.bind(typedKey, window);
+    }
   }
 
   /**
@@ -167,19 +201,35 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
       int size = 0;
       for (Map.Entry<K, ? extends RollingWindow> e : windows.entrySet()) {
         size++;
-        if (bound.size() < maximumKeys && !bound.containsKey(e.getKey())) {
-          RollingWindow window = e.getValue();
-          String key = Checks.requireNonNull("formatted key", keyFormatter.apply(e.getKey()));
-          List<Meter> meters = spec.register(registry, window, Tags.of(keyTag, key));
-          bound.put(e.getKey(), new Bound(window, meters));
-        }
+        bind(e.getKey(), e.getValue());
       }
       return size;
+    }
+
+    /** Registers the meters of one key unless it has them or the bound is reached. */
+    synchronized void bind(K k, RollingWindow window) {
+      if (bound.size() < maximumKeys && !bound.containsKey(k)) {
+        List<Meter> meters = spec.register(registry, window, tagsOf(k));
+        bound.put(k, new Bound(window, meters));
+      }
     }
 
     synchronized double boundKeys() {
       return bound.size();
     }
+  }
+
+  private Tags tagsOf(K k) {
+    if (keyTags == null) {
+      return Tags.of(keyTag, Checks.requireNonNull("formatted key", keyFormatter.apply(k)));
+    }
+    Tags tags = Tags.of(Checks.requireNonNull("key tags", keyTags.apply(k)));
+    for (Tag t : tags) {
+      if (t.getKey().equals("window") || t.getKey().equals("phi")) {
+        throw Checks.invalid("key tags", "tags other than window and phi", tags);
+      }
+    }
+    return tags;
   }
 
   private record Bound(RollingWindow window, List<Meter> meters) {}
@@ -188,8 +238,10 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
   public static final class Builder<K> extends SpecBuilder<Builder<K>> {
     private final Supplier<? extends Map<K, ? extends RollingWindow>> windows;
     private final KeyedWindows keyed;
+    private Object identity;
     private String keyTag = "key";
     private Function<? super K, String> keyFormatter = String::valueOf;
+    private Function<? super K, ? extends Iterable<Tag>> keyTags;
     private int maximumKeys = 100;
 
     private Builder(
@@ -213,6 +265,17 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     /** How a key becomes its tag value; {@link String#valueOf} unless set. */
     public Builder<K> keyFormatter(Function<? super K, String> keyFormatter) {
       this.keyFormatter = keyFormatter;
+      return this;
+    }
+
+    /**
+     * The tags that carry a key, for keys made of several parts (an endpoint's method, URI and
+     * status): used instead of {@link #keyTag} and {@link #keyFormatter}. Every key must give the
+     * same tag keys (Prometheus needs one set of tag keys per meter name), none of them {@code
+     * window} or {@code phi}.
+     */
+    public Builder<K> keyTags(Function<? super K, ? extends Iterable<Tag>> keyTags) {
+      this.keyTags = Checks.requireNonNull("keyTags", keyTags);
       return this;
     }
 

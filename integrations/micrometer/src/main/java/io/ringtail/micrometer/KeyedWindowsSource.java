@@ -45,6 +45,11 @@ final class KeyedWindowsSource {
     return view;
   }
 
+  /** The window standing for {@code key} while it stays (the one {@link #current} lists). */
+  RollingWindow window(String key) {
+    return adapters.computeIfAbsent(key, KeyWindow::new);
+  }
+
   private final class KeyWindow implements RollingWindow {
     private final String key;
 

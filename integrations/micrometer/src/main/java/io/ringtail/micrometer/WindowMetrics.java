@@ -68,6 +68,18 @@ public final class WindowMetrics implements MeterBinder {
   @Override
   public void bindTo(MeterRegistry registry) {
     spec.register(Checks.requireNonNull("registry", registry), window, Tags.empty());
+    BoundWindows.add(registry, window);
+  }
+
+  /**
+   * Whether a {@code WindowMetrics} or {@link KeyedWindowMetrics} has bound {@code windows} (a
+   * {@link RollingWindow}, a {@code KeyedWindows} or a map of windows, compared by identity) to
+   * {@code registry}: for auto-configuration that binds whatever the application has not bound
+   * itself, so no window is published twice under two names.
+   */
+  public static boolean isBound(MeterRegistry registry, Object windows) {
+    return BoundWindows.contains(
+        Checks.requireNonNull("registry", registry), Checks.requireNonNull("windows", windows));
   }
 
   @Override

@@ -11,6 +11,8 @@ import io.ringtail.WindowSnapshot;
 import io.ringtail.WindowTotals;
 import io.ringtail.keyed.KeyedWindows;
 import java.lang.System.Logger.Level;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -34,12 +36,16 @@ import java.util.concurrent.TimeUnit;
  * Gauges of the window as of the collection: {@code ringtail.window.samples} and {@code
  * ringtail.window.rejected} ({@code {sample}}), {@code ringtail.window.sum}, {@code .mean}, {@code
  * .min}, {@code .max} and {@code ringtail.window.percentile} (one point per percentile, attribute
- * {@code ringtail.percentile}, 0 to 100). Counters of the {@link WindowTotals}, monotonic: {@code
- * ringtail.window.recorded} and {@code ringtail.window.rejections} ({@code {sample}}) and {@code
- * ringtail.window.recorded_sum}. Value instruments are in seconds ({@code s}) for duration windows
- * (the default, recorded in nanoseconds), else in the unit given. Every point carries {@code
- * ringtail.window.name}, the user's attributes and, for a keyed collection, {@code
- * ringtail.window.key}.
+ * {@code phi}, the fraction: {@code "0.95"}). Counters of the {@link WindowTotals}, monotonic:
+ * {@code ringtail.window.recorded} and {@code ringtail.window.rejections} ({@code {sample}}) and
+ * {@code ringtail.window.recorded_sum}. Value instruments are in seconds ({@code s}) for duration
+ * windows (the default, recorded in nanoseconds), else in the unit given. A keyed collection's
+ * instruments are named {@code ringtail.keyed.*} instead. Every point carries {@code window} (the
+ * name), the user's attributes and, for a keyed collection, {@code key}.
+ *
+ * <p>Names and labels are the Micrometer binding's ({@code io.ringtail.micrometer}): exported to
+ * Prometheus, both give {@code ringtail_window_percentile_seconds{phi="0.95",window="checkout"}},
+ * so a dashboard survives a switch of binding.
  *
  * <p>An empty window reports its counts, sum and counters but no mean, min, max or percentile
  * point: no data, never a false zero. A window that cannot give a snapshot (Redis down, no
@@ -54,17 +60,26 @@ import java.util.concurrent.TimeUnit;
 public final class WindowTelemetry {
   private static final System.Logger LOG = System.getLogger(WindowTelemetry.class.getName());
 
-  /** The window's name on every point. */
-  public static final AttributeKey<String> WINDOW_NAME =
-      AttributeKey.stringKey("ringtail.window.name");
+  /**
+   * The window's name on every point: {@code window}, the label the Micrometer binding uses, so a
+   * dashboard selects the same series whichever binding exports them.
+   */
+  public static final AttributeKey<String> WINDOW_NAME = AttributeKey.stringKey("window");
 
-  /** The key of a keyed collection's window. */
-  public static final AttributeKey<String> WINDOW_KEY =
-      AttributeKey.stringKey("ringtail.window.key");
+  /** The key of a keyed collection's window: {@code key}, as in the Micrometer binding. */
+  public static final AttributeKey<String> WINDOW_KEY = AttributeKey.stringKey("key");
 
-  /** The percentile (0 to 100) of a {@code ringtail.window.percentile} point. */
-  public static final AttributeKey<Double> PERCENTILE =
-      AttributeKey.doubleKey("ringtail.percentile");
+  /**
+   * The percentile of a {@code .percentile} point as a fraction in Micrometer's format ({@code
+   * phi="0.95"} for P95), as the Micrometer binding and Micrometer's own percentiles label theirs.
+   */
+  public static final AttributeKey<String> PERCENTILE = AttributeKey.stringKey("phi");
+
+  /** Instrument names of single windows. */
+  static final String WINDOW_PREFIX = "ringtail.window";
+
+  /** Instrument names of keyed collections (their points carry the key attribute). */
+  static final String KEYED_PREFIX = "ringtail.keyed";
 
   private final RollingWindow window;
   private final KeyedWindows keyed;
@@ -114,7 +129,7 @@ public final class WindowTelemetry {
    */
   public BatchCallback bindTo(Meter meter) {
     Objects.requireNonNull(meter, "meter");
-    Instruments in = new Instruments(meter);
+    Instruments in = new Instruments(meter, keyed == null ? WINDOW_PREFIX : KEYED_PREFIX);
     Runnable callback =
         () -> {
           if (keyed == null) {
@@ -212,45 +227,45 @@ public final class WindowTelemetry {
     final ObservableLongMeasurement rejections;
     final ObservableDoubleMeasurement recordedSum;
 
-    Instruments(Meter meter) {
+    Instruments(Meter meter, String p) {
       samples =
           meter
-              .gaugeBuilder("ringtail.window.samples")
+              .gaugeBuilder(p + ".samples")
               .ofLongs()
               .setUnit("{sample}")
               .setDescription("Samples in the rolling window")
               .buildObserver();
       rejected =
           meter
-              .gaugeBuilder("ringtail.window.rejected")
+              .gaugeBuilder(p + ".rejected")
               .ofLongs()
               .setUnit("{sample}")
               .setDescription("Samples rejected as out of range in the rolling window")
               .buildObserver();
-      sum = value(meter, "ringtail.window.sum", "Sum of the samples in the rolling window");
-      mean = value(meter, "ringtail.window.mean", "Mean of the samples in the rolling window");
-      min = value(meter, "ringtail.window.min", "Smallest sample in the rolling window");
-      max = value(meter, "ringtail.window.max", "Largest sample in the rolling window");
+      sum = value(meter, p + ".sum", "Sum of the samples in the rolling window");
+      mean = value(meter, p + ".mean", "Mean of the samples in the rolling window");
+      min = value(meter, p + ".min", "Smallest sample in the rolling window");
+      max = value(meter, p + ".max", "Largest sample in the rolling window");
       percentile =
           value(
               meter,
-              "ringtail.window.percentile",
+              p + ".percentile",
               "Nearest-rank percentile of the samples in the rolling window");
       recorded =
           meter
-              .counterBuilder("ringtail.window.recorded")
+              .counterBuilder(p + ".recorded")
               .setUnit("{sample}")
               .setDescription("Samples recorded since the window was created")
               .buildObserver();
       rejections =
           meter
-              .counterBuilder("ringtail.window.rejections")
+              .counterBuilder(p + ".rejections")
               .setUnit("{sample}")
               .setDescription("Samples rejected as out of range since the window was created")
               .buildObserver();
       recordedSum =
           meter
-              .counterBuilder("ringtail.window.recorded_sum")
+              .counterBuilder(p + ".recorded_sum")
               .ofDoubles()
               .setUnit(unit)
               .setDescription("Sum of the samples recorded since the window was created")
@@ -286,9 +301,20 @@ public final class WindowTelemetry {
   private Attributes[] percentileAttributes(Attributes at) {
     Attributes[] out = new Attributes[percentiles.length];
     for (int i = 0; i < out.length; i++) {
-      out[i] = at.toBuilder().put(PERCENTILE, percentiles[i]).build();
+      out[i] = at.toBuilder().put(PERCENTILE, phi(percentiles[i])).build();
     }
     return out;
+  }
+
+  /**
+   * A percentile (0 to 100) as the {@code phi} label value: the fraction, in Micrometer's format
+   * (at most six decimals, no trailing zeros: {@code 95} gives {@code "0.95"}, {@code 100} gives
+   * {@code "1"}).
+   */
+  static String phi(double percentile) {
+    BigDecimal fraction =
+        BigDecimal.valueOf(percentile).movePointLeft(2).setScale(6, RoundingMode.HALF_EVEN);
+    return fraction.signum() == 0 ? "0" : fraction.stripTrailingZeros().toPlainString();
   }
 
   /** Fluent builder of a {@link WindowTelemetry}; reusable, not thread-safe. */

@@ -84,8 +84,10 @@ class WindowTelemetryTest {
     assertThat(metrics).containsKey("ringtail.window.samples");
     assertThat(metrics.get("ringtail.window.samples").getLongGaugeData().getPoints())
         .extracting(point -> point.getAttributes().get(WINDOW_NAME))
-        .contains("per-tenant", "payload")
-        .doesNotContain("checkout");
+        .containsExactly("payload");
+    assertThat(metrics.get("ringtail.keyed.samples").getLongGaugeData().getPoints())
+        .extracting(point -> point.getAttributes().get(WINDOW_NAME))
+        .containsExactly("per-tenant");
   }
 
   @Test
@@ -129,7 +131,7 @@ class WindowTelemetryTest {
                 doubleValue(
                     metrics,
                     "ringtail.window.percentile",
-                    at.toBuilder().put(PERCENTILE, p).build()))
+                    at.toBuilder().put(PERCENTILE, WindowTelemetry.phi(p)).build()))
             .isEqualTo(s.valueAtPercentile(p) * 1e-9);
       }
     }
@@ -208,23 +210,22 @@ class WindowTelemetryTest {
     keyed.record("bob", 30_000_000);
     keyed.record("bob", 40_000_000);
     Map<String, MetricData> metrics = collect();
-    assertThat(keysOf(metrics, "ringtail.window.samples"))
-        .containsExactlyInAnyOrder("alice", "bob");
+    assertThat(keysOf(metrics, "ringtail.keyed.samples")).containsExactlyInAnyOrder("alice", "bob");
     Attributes bob = Attributes.of(WINDOW_NAME, "per-user", WINDOW_KEY, "bob");
-    assertThat(longValue(metrics, "ringtail.window.samples", bob)).isEqualTo(2);
-    assertThat(longValue(metrics, "ringtail.window.recorded", bob)).isEqualTo(2);
+    assertThat(longValue(metrics, "ringtail.keyed.samples", bob)).isEqualTo(2);
+    assertThat(longValue(metrics, "ringtail.keyed.recorded", bob)).isEqualTo(2);
     assertThat(
             doubleValue(
                 metrics,
-                "ringtail.window.percentile",
-                bob.toBuilder().put(PERCENTILE, 99.0).build()))
+                "ringtail.keyed.percentile",
+                bob.toBuilder().put(PERCENTILE, "0.99").build()))
         .isEqualTo(keyed.snapshot("bob").valueAtPercentile(99) * 1e-9);
 
     time.advance(Duration.ofSeconds(61)); // both keys idle for longer than their window
     keyed.record("carol", 1_000);
     metrics = collect();
-    assertThat(keysOf(metrics, "ringtail.window.samples")).containsExactly("carol");
-    assertThat(keysOf(metrics, "ringtail.window.recorded")).containsExactly("carol");
+    assertThat(keysOf(metrics, "ringtail.keyed.samples")).containsExactly("carol");
+    assertThat(keysOf(metrics, "ringtail.keyed.recorded")).containsExactly("carol");
 
     binding.close();
     assertThat(collect()).isEmpty();
@@ -239,7 +240,7 @@ class WindowTelemetryTest {
         keyed.record("user" + k, 1_000);
       }
     }
-    assertThat(keysOf(collect(), "ringtail.window.samples"))
+    assertThat(keysOf(collect(), "ringtail.keyed.samples"))
         .containsExactlyInAnyOrder("user4", "user5");
   }
 
@@ -255,6 +256,16 @@ class WindowTelemetryTest {
     assertThat(doubleValue(metrics, "ringtail.window.recorded_sum", at)).isEqualTo(2000);
     assertThat(metrics.get("ringtail.window.max").getUnit()).isEqualTo("By");
     assertThat(metrics).doesNotContainKey("ringtail.window.percentile");
+  }
+
+  @Test
+  void phi_isTheFractionInMicrometersFormat() {
+    assertThat(WindowTelemetry.phi(95)).isEqualTo("0.95");
+    assertThat(WindowTelemetry.phi(50)).isEqualTo("0.5");
+    assertThat(WindowTelemetry.phi(99.9)).isEqualTo("0.999");
+    assertThat(WindowTelemetry.phi(100)).isEqualTo("1");
+    assertThat(WindowTelemetry.phi(0)).isEqualTo("0");
+    assertThat(WindowTelemetry.phi(12.345678)).isEqualTo("0.123457");
   }
 
   @Test

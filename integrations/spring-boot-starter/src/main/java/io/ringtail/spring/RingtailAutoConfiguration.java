@@ -1,6 +1,9 @@
 package io.ringtail.spring;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationHandler;
+import io.ringtail.TimeSource;
+import io.ringtail.WindowConfig;
 import io.ringtail.alert.AlertEvent;
 import io.ringtail.alert.AlertListener;
 import io.ringtail.alert.AlertMonitor;
@@ -17,7 +20,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * Ringtail's Spring Boot auto-configuration: binds every window bean to the application's {@link
@@ -42,7 +44,34 @@ public class RingtailAutoConfiguration {
       return new RingtailMeterBinder(
           beans,
           properties.getMetrics().getPercentiles(),
-          properties.getMetrics().getMaximumKeys());
+          properties.getMetrics().getMaximumKeys(),
+          properties.getMetrics().getExcluded());
+    }
+  }
+
+  /** Rolling windows of the application's observations, when Micrometer is present. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({MeterRegistry.class, ObservationHandler.class, WindowMetrics.class})
+  @ConditionalOnProperty(prefix = "ringtail.observations", name = "enabled", matchIfMissing = true)
+  static class Observations {
+    @Bean
+    @ConditionalOnMissingBean
+    ObservationWindows ringtailObservationWindows(RingtailProperties properties) {
+      RingtailProperties.Observations o = properties.getObservations();
+      WindowConfig window;
+      try {
+        window = WindowConfig.builder().length(o.getWindow()).buckets(o.getBuckets()).build();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "ringtail.observations.window and .buckets: " + e.getMessage(), e);
+      }
+      return new ObservationWindows(
+          o.getNames(),
+          o.getIgnoredTags(),
+          window,
+          o.getMaximumKeys(),
+          properties.getMetrics().getPercentiles(),
+          TimeSource.system());
     }
   }
 
@@ -68,25 +97,10 @@ public class RingtailAutoConfiguration {
       LOG.log(Level.WARNING, event.toString());
     }
 
-    @Bean(destroyMethod = "shutdown")
-    ThreadPoolTaskScheduler ringtailAlertTaskScheduler() {
-      ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
-      scheduler.setPoolSize(1);
-      scheduler.setThreadNamePrefix("ringtail-alerts-");
-      scheduler.setDaemon(true);
-      scheduler.initialize();
-      return scheduler;
-    }
-
     @Bean
     AlertScheduler ringtailAlertScheduler(
-        AlertMonitor ringtailAlertMonitor,
-        ThreadPoolTaskScheduler ringtailAlertTaskScheduler,
-        RingtailProperties properties) {
-      return new AlertScheduler(
-          ringtailAlertMonitor,
-          ringtailAlertTaskScheduler.getScheduledExecutor(),
-          properties.getAlerts().getInterval());
+        AlertMonitor ringtailAlertMonitor, RingtailProperties properties) {
+      return new AlertScheduler(ringtailAlertMonitor, properties.getAlerts().getInterval());
     }
   }
 }

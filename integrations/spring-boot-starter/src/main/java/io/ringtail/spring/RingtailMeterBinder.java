@@ -3,37 +3,64 @@ package io.ringtail.spring;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.RollingWindow;
+import io.ringtail.decision.CountsDecisions;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.decision.SumCap;
+import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.keyed.KeyedWindows;
+import io.ringtail.micrometer.DecisionMetrics;
 import io.ringtail.micrometer.KeyedWindowMetrics;
 import io.ringtail.micrometer.WindowMetrics;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.context.SmartLifecycle;
 
 /**
  * Binds every {@link RollingWindow} and {@link KeyedWindows} bean of the context to a {@link
  * MeterRegistry}, each under its bean name as the window name, with {@link WindowMetrics} and
- * {@link KeyedWindowMetrics}: rolling gauges and {@code _total} counters per window.
+ * {@link KeyedWindowMetrics}: rolling gauges and {@code _total} counters per window; and every
+ * {@link RateLimiter}, {@link SumCap} and {@link ThresholdDetector} bean that counts its decisions
+ * ({@link CountsDecisions}, as all of Ringtail's do) with {@link DecisionMetrics}.
  *
- * <p>Spring Boot applies {@link MeterBinder} beans once every singleton exists, so windows declared
- * anywhere in the context are found. Define a bean of this type to replace it.
+ * <p>A window the application binds itself (its own {@code MeterBinder}, or any {@code
+ * WindowMetrics}/{@code KeyedWindowMetrics} call on the same registry) is left to it, so no window
+ * is published twice under two names; so is every bean named in {@code excluded}. To see what the
+ * application bound, binding waits until the context has started (every {@code MeterBinder} has run
+ * by then); a registry that comes later is bound at once.
  *
- * <p>Thread-safe; binding runs once per registry.
+ * <p>Define a bean of this type to replace it. Thread-safe; binding runs once per registry.
  */
-public final class RingtailMeterBinder implements MeterBinder {
+public final class RingtailMeterBinder implements MeterBinder, SmartLifecycle {
   private final ListableBeanFactory beans;
   private final double[] percentiles;
   private final int maximumKeys;
+  private final Set<String> excluded;
+  private final List<MeterRegistry> waiting = new ArrayList<>();
+  private boolean started;
 
   /** A binder for the windows of {@code beans}, publishing {@code percentiles} (fractions). */
   public RingtailMeterBinder(ListableBeanFactory beans, List<Double> percentiles, int maximumKeys) {
+    this(beans, percentiles, maximumKeys, Set.of());
+  }
+
+  /**
+   * A binder for the windows of {@code beans} except those named in {@code excluded}, publishing
+   * {@code percentiles} (fractions).
+   */
+  public RingtailMeterBinder(
+      ListableBeanFactory beans, List<Double> percentiles, int maximumKeys, Set<String> excluded) {
     this.beans = Objects.requireNonNull(beans, "beans");
     this.percentiles =
         Objects.requireNonNull(percentiles, "percentiles").stream()
             .mapToDouble(Double::doubleValue)
             .toArray();
     this.maximumKeys = maximumKeys;
+    this.excluded = Set.copyOf(Objects.requireNonNull(excluded, "excluded"));
     // the builders validate (percentiles in 0..1, maximumKeys in range) here, when the context
     // starts
     KeyedWindowMetrics.builder(Map.<String, RollingWindow>of(), "check")
@@ -45,31 +72,94 @@ public final class RingtailMeterBinder implements MeterBinder {
   @Override
   public void bindTo(MeterRegistry registry) {
     Objects.requireNonNull(registry, "registry");
+    synchronized (this) {
+      if (!started) {
+        waiting.add(registry);
+        return;
+      }
+    }
+    bindNow(registry);
+  }
+
+  private void bindNow(MeterRegistry registry) {
     beans
         .getBeansOfType(RollingWindow.class, false, false)
         .forEach(
-            (name, window) ->
+            (name, window) -> {
+              if (!excluded.contains(name) && !WindowMetrics.isBound(registry, window)) {
                 WindowMetrics.builder(window, name)
                     .percentiles(percentiles)
                     .build()
-                    .bindTo(registry));
+                    .bindTo(registry);
+              }
+            });
     beans
         .getBeansOfType(KeyedWindows.class, false, false)
         .forEach(
-            (name, keyed) ->
+            (name, keyed) -> {
+              if (!excluded.contains(name) && !WindowMetrics.isBound(registry, keyed)) {
                 KeyedWindowMetrics.builder(keyed, name)
                     .percentiles(percentiles)
                     .maximumKeys(maximumKeys)
                     .build()
-                    .bindTo(registry));
+                    .bindTo(registry);
+              }
+            });
+    bindDecisions(registry);
+  }
+
+  private void bindDecisions(MeterRegistry registry) {
+    beans
+        .getBeansOfType(CountsDecisions.class, false, false)
+        .forEach(
+            (name, decision) -> {
+              if (!excluded.contains(name)
+                  && (decision instanceof RateLimiter
+                      || decision instanceof SumCap
+                      || decision instanceof ThresholdDetector)) {
+                DecisionMetrics.of(decision, name).bindTo(registry);
+              }
+            });
+  }
+
+  /** Binds the registries that arrived before the context started. */
+  @Override
+  public void start() {
+    List<MeterRegistry> now;
+    synchronized (this) {
+      if (started) {
+        return;
+      }
+      started = true;
+      now = List.copyOf(waiting);
+      waiting.clear();
+    }
+    now.forEach(this::bindNow);
+  }
+
+  /** Meters stay bound until the registry closes. */
+  @Override
+  public void stop() {}
+
+  @Override
+  public synchronized boolean isRunning() {
+    return started;
+  }
+
+  /** Early: before the web server starts taking requests. */
+  @Override
+  public int getPhase() {
+    return 0;
   }
 
   @Override
   public String toString() {
     return "RingtailMeterBinder[percentiles="
-        + java.util.Arrays.toString(percentiles)
+        + Arrays.toString(percentiles)
         + ", maximumKeys="
         + maximumKeys
+        + ", excluded="
+        + excluded
         + "]";
   }
 }

@@ -2,7 +2,9 @@ package io.ringtail.spring;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -14,6 +16,7 @@ public class RingtailProperties {
   private final Metrics metrics = new Metrics();
   private final Redis redis = new Redis();
   private final Alerts alerts = new Alerts();
+  private final Observations observations = new Observations();
 
   public Metrics getMetrics() {
     return metrics;
@@ -27,6 +30,10 @@ public class RingtailProperties {
     return alerts;
   }
 
+  public Observations getObservations() {
+    return observations;
+  }
+
   /** Binding of window beans to the application's MeterRegistry. */
   public static class Metrics {
     /** Whether every RollingWindow and KeyedWindows bean is bound to the MeterRegistry. */
@@ -37,6 +44,9 @@ public class RingtailProperties {
 
     /** Most keys of one KeyedWindows bean that have meters at a time. */
     private int maximumKeys = 100;
+
+    /** Bean names of windows not to bind (the application binds them itself, or not at all). */
+    private Set<String> excluded = new LinkedHashSet<>();
 
     public boolean isEnabled() {
       return enabled;
@@ -60,6 +70,14 @@ public class RingtailProperties {
 
     public void setMaximumKeys(int maximumKeys) {
       this.maximumKeys = maximumKeys;
+    }
+
+    public Set<String> getExcluded() {
+      return excluded;
+    }
+
+    public void setExcluded(Set<String> excluded) {
+      this.excluded = excluded;
     }
   }
 
@@ -121,6 +139,75 @@ public class RingtailProperties {
 
     public void setInterval(Duration interval) {
       this.interval = interval;
+    }
+  }
+
+  /** Rolling windows of the application's Micrometer observations (HTTP requests and others). */
+  public static class Observations {
+    /** Whether the observations named below are timed into rolling windows. */
+    private boolean enabled = true;
+
+    /** Names of the observations to window; every HTTP server request unless set. */
+    private List<String> names = new ArrayList<>(List.of("http.server.requests"));
+
+    /** Low-cardinality key values left out of the key. */
+    private Set<String> ignoredTags = new LinkedHashSet<>(List.of("exception", "error"));
+
+    /** Length of each key's rolling window. */
+    private Duration window = Duration.ofMinutes(1);
+
+    /** Buckets of each key's window (it rotates every window / buckets). */
+    private int buckets = 12;
+
+    /** Most keys (tag combinations) held, and published, per observation. */
+    private int maximumKeys = 500;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public List<String> getNames() {
+      return names;
+    }
+
+    public void setNames(List<String> names) {
+      this.names = names;
+    }
+
+    public Set<String> getIgnoredTags() {
+      return ignoredTags;
+    }
+
+    public void setIgnoredTags(Set<String> ignoredTags) {
+      this.ignoredTags = ignoredTags;
+    }
+
+    public Duration getWindow() {
+      return window;
+    }
+
+    public void setWindow(Duration window) {
+      this.window = window;
+    }
+
+    public int getBuckets() {
+      return buckets;
+    }
+
+    public void setBuckets(int buckets) {
+      this.buckets = buckets;
+    }
+
+    public int getMaximumKeys() {
+      return maximumKeys;
+    }
+
+    public void setMaximumKeys(int maximumKeys) {
+      this.maximumKeys = maximumKeys;
     }
   }
 }

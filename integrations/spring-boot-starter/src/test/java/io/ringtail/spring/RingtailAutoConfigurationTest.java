@@ -18,9 +18,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -34,10 +31,12 @@ class RingtailAutoConfigurationTest {
   private final ApplicationContextRunner withMicrometer =
       new ApplicationContextRunner()
           .withConfiguration(
-              AutoConfigurations.of(
-                  MetricsAutoConfiguration.class,
-                  SimpleMetricsExportAutoConfiguration.class,
-                  CompositeMeterRegistryAutoConfiguration.class,
+              BootAutoConfigurations.of(
+                  new String[][] {
+                    BootAutoConfigurations.METRICS,
+                    BootAutoConfigurations.SIMPLE_EXPORT,
+                    BootAutoConfigurations.COMPOSITE_REGISTRY
+                  },
                   RingtailAutoConfiguration.class));
 
   @Configuration(proxyBeanMethods = false)
@@ -186,7 +185,9 @@ class RingtailAutoConfigurationTest {
         .run(
             context -> {
               assertThat(context).hasSingleBean(RingtailMeterBinder.class).hasBean("mine");
-              assertThat(context.getBeansOfType(MeterBinder.class)).containsOnlyKeys("mine");
+              assertThat(context.getBeansOfType(MeterBinder.class))
+                  .containsKey("mine")
+                  .doesNotContainKey("ringtailMeterBinder");
               assertThat(
                       context
                           .getBean(MeterRegistry.class)

@@ -22,10 +22,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -49,11 +45,13 @@ class RingtailRedisAutoConfigurationTest {
   private ApplicationContextRunner runner() {
     return new ApplicationContextRunner()
         .withConfiguration(
-            AutoConfigurations.of(
-                DataRedisAutoConfiguration.class,
-                MetricsAutoConfiguration.class,
-                SimpleMetricsExportAutoConfiguration.class,
-                CompositeMeterRegistryAutoConfiguration.class,
+            BootAutoConfigurations.of(
+                new String[][] {
+                  BootAutoConfigurations.DATA_REDIS,
+                  BootAutoConfigurations.METRICS,
+                  BootAutoConfigurations.SIMPLE_EXPORT,
+                  BootAutoConfigurations.COMPOSITE_REGISTRY
+                },
                 RingtailAutoConfiguration.class,
                 RingtailRedisAutoConfiguration.class))
         .withPropertyValues(
@@ -161,9 +159,9 @@ class RingtailRedisAutoConfigurationTest {
   private static ApplicationContextRunner bare() {
     return new ApplicationContextRunner()
         .withConfiguration(
-            AutoConfigurations.of(
+            BootAutoConfigurations.of(
+                new String[][] {BootAutoConfigurations.DATA_REDIS},
                 SslAutoConfiguration.class,
-                DataRedisAutoConfiguration.class,
                 RingtailRedisAutoConfiguration.class));
   }
 

@@ -1,0 +1,178 @@
+package io.ringtail.spring;
+
+import io.micrometer.common.KeyValue;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.ringtail.TimeSource;
+import io.ringtail.WindowConfig;
+import io.ringtail.keyed.KeyedWindows;
+import io.ringtail.micrometer.KeyedWindowMetrics;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Rolling windows of the application's own Micrometer {@link Observation}s, with no code: every
+ * observation whose name is configured ({@code http.server.requests} by default: every HTTP request
+ * Spring MVC or WebFlux serves) is timed from start to stop into a {@link KeyedWindows}, keyed by
+ * its low-cardinality key values (for HTTP: method, URI template, status, outcome), and published
+ * like any keyed window: {@code ringtail.<observation>.percentile{phi="0.95",
+ * uri="/orders/{id}",...}} and the other gauges and counters of {@link KeyedWindowMetrics}.
+ *
+ * <p>Spring Boot registers this {@link ObservationHandler} bean on its {@code ObservationRegistry}
+ * and applies it as a {@link MeterBinder}. Keys are bounded twice: each observation holds at most
+ * {@code maximumKeys} keys (least valuable evicted first), and as many have meters. Key values
+ * named in {@code ignoredTags} ({@code exception} and {@code error} by default) are left out of the
+ * key. The windows are in-process: each instance reports its own.
+ *
+ * <p>Thread-safe. The stop path reads the clock, joins the key values into a key and records; a new
+ * key registers its meters on the stopping thread, once.
+ */
+public final class ObservationWindows
+    implements ObservationHandler<Observation.Context>, MeterBinder {
+  private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*");
+  private static final char SEPARATOR = '\u001f';
+  private static final String NO_TAGS = "-";
+
+  private final Map<String, KeyedWindows> windows;
+  private final Set<String> ignoredTags;
+  private final TimeSource time;
+  private final double[] percentiles;
+  private final int maximumKeys;
+
+  /**
+   * Windows for the observations named {@code names}, each key's window as {@code window}, at most
+   * {@code maximumKeys} keys per observation, publishing {@code percentiles} (fractions).
+   *
+   * @throws IllegalArgumentException if a name cannot become a meter name, or maximumKeys is not
+   *     positive
+   */
+  public ObservationWindows(
+      List<String> names,
+      Set<String> ignoredTags,
+      WindowConfig window,
+      int maximumKeys,
+      List<Double> percentiles,
+      TimeSource time) {
+    Objects.requireNonNull(names, "names");
+    this.ignoredTags = Set.copyOf(Objects.requireNonNull(ignoredTags, "ignoredTags"));
+    this.time = Objects.requireNonNull(time, "time");
+    if (maximumKeys < 1) {
+      throw new IllegalArgumentException(
+          "ringtail.observations.maximum-keys must be positive, but was " + maximumKeys);
+    }
+    this.maximumKeys = maximumKeys;
+    this.percentiles =
+        Objects.requireNonNull(percentiles, "percentiles").stream()
+            .mapToDouble(Double::doubleValue)
+            .toArray();
+    Map<String, KeyedWindows> byName = new LinkedHashMap<>();
+    for (String name : names) {
+      prefixOf(name);
+      byName.put(
+          name,
+          KeyedWindows.builder().window(window).maximumKeys(maximumKeys).timeSource(time).build());
+    }
+    this.windows = Collections.unmodifiableMap(byName);
+  }
+
+  /** The meter prefix of an observation's windows: {@code ringtail.} and its name. */
+  static String prefixOf(String name) {
+    String prefix = "ringtail." + Objects.requireNonNull(name, "name").replace('-', '_');
+    if (!PREFIX.matcher(prefix).matches()) {
+      throw new IllegalArgumentException(
+          "ringtail.observations.names must be lowercase dot-separated words "
+              + "(like http.server.requests), but was \""
+              + name
+              + "\"");
+    }
+    return prefix;
+  }
+
+  /** The windows by observation name, keyed as {@link #tagsOf} reads. */
+  public Map<String, KeyedWindows> windows() {
+    return windows;
+  }
+
+  /** The key values a key of these windows stands for. */
+  public static Tags tagsOf(String key) {
+    if (key.equals(NO_TAGS)) {
+      return Tags.empty();
+    }
+    String[] parts = key.split(String.valueOf(SEPARATOR), -1);
+    return Tags.of(parts);
+  }
+
+  /**
+   * Every context: an observation named by its convention (as Spring MVC's are) has no name yet
+   * when its handlers are chosen, so the name is checked when it starts.
+   */
+  @Override
+  public boolean supportsContext(Observation.Context context) {
+    return true;
+  }
+
+  @Override
+  public void onStart(Observation.Context context) {
+    String name = context.getName();
+    if (name != null && windows.containsKey(name)) {
+      context.put(Start.class, new Start(time.nanoTime()));
+    }
+  }
+
+  @Override
+  public void onStop(Observation.Context context) {
+    Start start = context.get(Start.class);
+    KeyedWindows keyed = windows.get(context.getName());
+    if (start == null || keyed == null) {
+      return;
+    }
+    long now = time.nanoTime();
+    keyed.recordAt(keyOf(context), now - start.nanos, now);
+  }
+
+  private String keyOf(Observation.Context context) {
+    StringBuilder key = new StringBuilder(64);
+    for (KeyValue kv : context.getLowCardinalityKeyValues()) {
+      String k = kv.getKey();
+      if (ignoredTags.contains(k) || k.equals("window") || k.equals("phi")) {
+        continue;
+      }
+      if (key.length() > 0) {
+        key.append(SEPARATOR);
+      }
+      key.append(k.replace(SEPARATOR, '_'))
+          .append(SEPARATOR)
+          .append(kv.getValue().replace(SEPARATOR, '_'));
+    }
+    return key.length() == 0 ? NO_TAGS : key.toString();
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    windows.forEach(
+        (name, keyed) ->
+            KeyedWindowMetrics.builder(keyed, name)
+                .prefix(prefixOf(name))
+                .keyTags(ObservationWindows::tagsOf)
+                .percentiles(percentiles)
+                .maximumKeys(Math.min(maximumKeys, 1_000_000))
+                .build()
+                .bindTo(registry));
+  }
+
+  @Override
+  public String toString() {
+    return "ObservationWindows" + windows.keySet() + "[maximumKeys=" + maximumKeys + "]";
+  }
+
+  /** When an observation started, on the windows' time source. */
+  private record Start(long nanos) {}
+}

@@ -1,0 +1,164 @@
+package io.ringtail.spring;
+
+import io.micrometer.core.instrument.Tag;
+import io.ringtail.RollingWindow;
+import io.ringtail.WindowSnapshot;
+import io.ringtail.keyed.KeyedWindows;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+/**
+ * The {@code ringtail} Actuator endpoint, read-only: {@code /actuator/ringtail} lists the windows
+ * (every {@link RollingWindow} and {@link KeyedWindows} bean, and the observation windows), and
+ * {@code /actuator/ringtail/{name}} shows one window's snapshot as of now. Like every Actuator
+ * endpoint but health, it is not exposed over HTTP until {@code
+ * management.endpoints.web.exposure.include} names it.
+ *
+ * <p>Values are as recorded (nanoseconds for latency windows); statistics of an empty window are
+ * null. A keyed window shows its keys with the most samples first, at most {@code maximumKeys}.
+ */
+@Endpoint(id = "ringtail")
+public class RingtailEndpoint {
+  private final ListableBeanFactory beans;
+  private final ObjectProvider<ObservationWindows> observations;
+  private final double[] percentiles;
+  private final int maximumKeys;
+
+  /** An endpoint over the windows of {@code beans}, showing {@code percentiles} (fractions). */
+  public RingtailEndpoint(
+      ListableBeanFactory beans,
+      ObjectProvider<ObservationWindows> observations,
+      List<Double> percentiles,
+      int maximumKeys) {
+    this.beans = Objects.requireNonNull(beans, "beans");
+    this.observations = Objects.requireNonNull(observations, "observations");
+    this.percentiles = percentiles.stream().mapToDouble(Double::doubleValue).toArray();
+    this.maximumKeys = maximumKeys;
+  }
+
+  /** Every window: its name, kind ({@code window}, {@code keyed}, {@code observation}), length. */
+  @ReadOperation
+  public Map<String, Object> windows() {
+    List<Map<String, Object>> out = new ArrayList<>();
+    beans
+        .getBeansOfType(RollingWindow.class, false, false)
+        .forEach((name, w) -> out.add(entry(name, "window", w.length().toString(), null)));
+    beans
+        .getBeansOfType(KeyedWindows.class, false, false)
+        .forEach(
+            (name, k) ->
+                out.add(
+                    entry(name, "keyed", k.windowConfig().length().toString(), k.estimatedKeys())));
+    ObservationWindows obs = observations.getIfAvailable();
+    if (obs != null) {
+      obs.windows()
+          .forEach(
+              (name, k) ->
+                  out.add(
+                      entry(
+                          name,
+                          "observation",
+                          k.windowConfig().length().toString(),
+                          k.estimatedKeys())));
+    }
+    return Map.of("windows", out);
+  }
+
+  /** One window's snapshot now, or 404 if no window has that name. */
+  @ReadOperation
+  public Map<String, Object> window(@Selector String name) {
+    Map<String, RollingWindow> windows = beans.getBeansOfType(RollingWindow.class, false, false);
+    if (windows.containsKey(name)) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("name", name);
+      out.put("kind", "window");
+      out.put("snapshot", snapshot(windows.get(name).snapshot()));
+      return out;
+    }
+    Map<String, KeyedWindows> keyed = beans.getBeansOfType(KeyedWindows.class, false, false);
+    if (keyed.containsKey(name)) {
+      return keyedOut(name, "keyed", keyed.get(name), false);
+    }
+    ObservationWindows obs = observations.getIfAvailable();
+    if (obs != null && obs.windows().containsKey(name)) {
+      return keyedOut(name, "observation", obs.windows().get(name), true);
+    }
+    return null;
+  }
+
+  private Map<String, Object> keyedOut(
+      String name, String kind, KeyedWindows keyed, boolean tagged) {
+    List<Map.Entry<String, WindowSnapshot>> keys = new ArrayList<>(keyed.snapshots().entrySet());
+    keys.sort(
+        Comparator.comparingLong((Map.Entry<String, WindowSnapshot> e) -> e.getValue().count())
+            .reversed());
+    List<Map<String, Object>> shown = new ArrayList<>();
+    for (Map.Entry<String, WindowSnapshot> e :
+        keys.subList(0, Math.min(maximumKeys, keys.size()))) {
+      Map<String, Object> k = new LinkedHashMap<>();
+      if (tagged) {
+        Map<String, String> tags = new LinkedHashMap<>();
+        for (Tag t : ObservationWindows.tagsOf(e.getKey())) {
+          tags.put(t.getKey(), t.getValue());
+        }
+        k.put("tags", tags);
+      } else {
+        k.put("key", e.getKey());
+      }
+      k.put("snapshot", snapshot(e.getValue()));
+      shown.add(k);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("name", name);
+    out.put("kind", kind);
+    out.put("keysHeld", keys.size());
+    out.put("keys", shown);
+    return out;
+  }
+
+  private Map<String, Object> snapshot(WindowSnapshot s) {
+    boolean empty = s.isEmpty();
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("count", s.count());
+    out.put("rejected", s.rejected());
+    out.put("sum", s.sum());
+    out.put("mean", empty ? null : s.mean());
+    out.put("min", empty ? null : s.min());
+    out.put("max", empty ? null : s.max());
+    Map<String, Object> ps = new LinkedHashMap<>();
+    for (double p : percentiles) {
+      ps.put(Double.toString(p), empty ? null : s.valueAtPercentile(p * 100));
+    }
+    out.put("percentiles", ps);
+    s.totals()
+        .ifPresent(
+            t -> {
+              Map<String, Object> totals = new LinkedHashMap<>();
+              totals.put("count", t.count());
+              totals.put("sum", t.sum());
+              totals.put("rejected", t.rejected());
+              out.put("totals", totals);
+            });
+    return out;
+  }
+
+  private static Map<String, Object> entry(String name, String kind, String length, Long keys) {
+    Map<String, Object> e = new LinkedHashMap<>();
+    e.put("name", name);
+    e.put("kind", kind);
+    e.put("length", length);
+    if (keys != null) {
+      e.put("keys", keys);
+    }
+    return e;
+  }
+}

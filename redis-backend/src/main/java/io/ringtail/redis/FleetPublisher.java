@@ -1,0 +1,132 @@
+package io.ringtail.redis;
+
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.ringtail.TimeSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * One backend's publication rounds for all of its keyed histogram windows: a round collects every
+ * delta that is due in every registered window and sends them back to back (Lettuce pipelines them
+ * on the connection), plus one {@code TIME} to keep the server time base honest. At most one round
+ * runs at a time.
+ *
+ * <p>Rounds start on a ticker, never on a recording thread: on the scheduler a window was given,
+ * else on the connection's Lettuce computation threads ({@code
+ * ClientResources.eventExecutorGroup()}), which the user's client already runs; the ticker only
+ * drains, encodes and hands commands to Lettuce, and replies complete on Lettuce's threads. A
+ * window is due when its interval has passed, within half an interval, so windows of one interval
+ * share one round per interval whatever their tickers' phases. Thread-safe.
+ */
+final class FleetPublisher {
+  /** A window whose deltas a round publishes. */
+  interface Source {
+    /**
+     * Drains, freezes and sends what is due (everything if {@code all}, else what a ticker sends);
+     * the futures complete when Redis has answered.
+     */
+    void publish(List<CompletableFuture<?>> calls, boolean all);
+
+    long intervalNanos();
+  }
+
+  private final ScriptRunner runner;
+  private final TimeSource clock = TimeSource.system();
+  private final List<Registered> sources = new CopyOnWriteArrayList<>();
+  private ServerTimeBase serverTime; // guarded by this
+  private CompletableFuture<Void> round =
+      CompletableFuture.completedFuture(null); // guarded by this
+
+  FleetPublisher(ScriptRunner runner) {
+    this.runner = runner;
+  }
+
+  /** The backend's server time base, measured once (one {@code TIME}) on first use. */
+  synchronized ServerTimeBase serverTime() {
+    if (serverTime == null) {
+      serverTime = new ServerTimeBase(runner);
+    }
+    return serverTime;
+  }
+
+  /**
+   * Registers a source and starts its ticker: on {@code scheduler}, or on Lettuce's computation
+   * threads when null. Returns the handle that unregisters it.
+   */
+  AutoCloseable register(Source source, ScheduledExecutorService scheduler) {
+    Registered r = new Registered(source, clock.nanoTime() + source.intervalNanos());
+    sources.add(r);
+    AutoCloseable ticker =
+        Ticker.start(runner, scheduler, source.intervalNanos(), this::tickQuietly);
+    return () -> {
+      sources.remove(r);
+      ticker.close();
+    };
+  }
+
+  private void tickQuietly() {
+    try {
+      tryStartRound(null);
+    } catch (RuntimeException e) {
+      // a round's failures are counted by its sources; a tick must not kill the ticker
+    }
+  }
+
+  /**
+   * Starts a round of every due source, and of {@code forced} whether due or not, unless a round is
+   * running. Returns the round started, or null if one was running (see {@link #running()}).
+   */
+  synchronized CompletableFuture<Void> tryStartRound(Source forced) {
+    if (!round.isDone()) {
+      return null;
+    }
+    long now = clock.nanoTime();
+    List<CompletableFuture<?>> calls = new ArrayList<>();
+    for (Registered r : sources) {
+      long interval = r.source.intervalNanos();
+      if (r.source == forced || now - r.nextDue >= -interval / 2) {
+        r.nextDue = now + interval;
+        r.source.publish(calls, r.source == forced);
+      }
+    }
+    if (!calls.isEmpty() && serverTime != null) {
+      calls.add(adoptServerTime());
+    }
+    round = CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+    return round;
+  }
+
+  /** The round running now, or the last one. */
+  synchronized CompletableFuture<Void> running() {
+    return round;
+  }
+
+  private CompletableFuture<?> adoptServerTime() {
+    ServerTimeBase base = serverTime;
+    long sent = base.localNanoTime();
+    return runner
+        .runCommand(CommandType.TIME, new CommandArgs<>(StringCodec.UTF8))
+        .thenAccept(
+            reply ->
+                base.adopt(
+                    sent,
+                    base.localNanoTime(),
+                    HistogramPublisher.text(reply.get(0)),
+                    HistogramPublisher.text(reply.get(1))));
+  }
+
+  private static final class Registered {
+    final Source source;
+    volatile long nextDue;
+
+    Registered(Source source, long nextDue) {
+      this.source = source;
+      this.nextDue = nextDue;
+    }
+  }
+}

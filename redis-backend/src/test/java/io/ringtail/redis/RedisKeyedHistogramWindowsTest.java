@@ -1,0 +1,648 @@
+package io.ringtail.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.WindowConfig;
+import io.ringtail.WindowSnapshot;
+import io.ringtail.redis.testkit.RedisProcess;
+import io.ringtail.testkit.ExactWindowModel;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keyed histogram windows on a dedicated real redis-server: several processes (each its own backend
+ * and connection) merging per key, one publication round for every key, retried batches, outages
+ * (SIGSTOP), publication off the recording thread, key bounds, expiry and argument checks.
+ */
+class RedisKeyedHistogramWindowsTest {
+  private static final Duration TIMEOUT = Duration.ofMillis(200);
+  private static final long T0 = 1_000_000_000_000_000L;
+
+  /** An interval no ticker reaches while a test runs: only the test's own calls publish. */
+  private static final Duration QUIET = Duration.ofMinutes(1);
+
+  private static final String[] ROUTES = {"GET /", "GET /cart", "POST /checkout", "GET /search"};
+  private RedisProcess server;
+  private final List<RedisClient> clients = new ArrayList<>();
+  private RedisBackend backend;
+  private StatefulRedisConnection<String, String> admin;
+
+  @BeforeEach
+  void start() {
+    server = RedisProcess.start();
+    backend = backend(TIMEOUT);
+    admin = clients.get(0).connect(server.uri());
+  }
+
+  /** A backend over a connection of its own: one process of the fleet. */
+  private RedisBackend backend(Duration timeout) {
+    RedisClient client = RedisClient.create();
+    client.setOptions(RedisBackend.failFastClientOptions(timeout));
+    clients.add(client);
+    return RedisBackend.builder(client.connect(server.uri())).commandTimeout(timeout).build();
+  }
+
+  @AfterEach
+  void stop() {
+    for (RedisClient c : clients) {
+      RedisTestSupport.shutdown(c);
+    }
+    server.close();
+  }
+
+  private static void awaitFlushed(RedisKeyedHistogramWindows w) {
+    RedisTestSupport.await(
+        Duration.ofSeconds(30),
+        "pending deltas published",
+        () -> w.flush(Duration.ofMillis(500)),
+        () -> w.stats().toString());
+  }
+
+  private static WindowSnapshot snapshotOnceClosed(RedisKeyedHistogramWindows w, String key) {
+    WindowSnapshot[] out = new WindowSnapshot[1];
+    RedisTestSupport.await(
+        Duration.ofSeconds(30),
+        "a snapshot",
+        () -> {
+          try {
+            out[0] = w.snapshot(key);
+            return true;
+          } catch (RedisUnavailableException e) {
+            return false;
+          }
+        });
+    return out[0];
+  }
+
+  private static void assertMatches(WindowSnapshot s, ExactWindowModel model) {
+    ExactWindowModel.Stats exact = model.between(s.startNanos(), s.endNanos());
+    assertThat(s.count()).as("count").isEqualTo(exact.count());
+    assertThat(s.sum()).as("sum").isEqualTo(exact.sum());
+    if (exact.count() > 0) {
+      assertThat(s.min()).isEqualTo(exact.min());
+      assertThat(s.max()).isEqualTo(exact.max());
+      for (double p : new double[] {50, 95, 99}) {
+        long expected = exact.valueAtPercentile(p);
+        assertThat(s.valueAtPercentile(p)).isCloseTo(expected, within(expected * 0.01));
+      }
+    } else {
+      assertThat(s.isEmpty()).isTrue();
+    }
+  }
+
+  @Test
+  void fleetOfProcesses_perKey_matchesExactModels() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("fleet");
+    List<RedisKeyedHistogramWindows> processes = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      processes.add(
+          backend(Duration.ofSeconds(2))
+              .keyedHistogramWindows(name)
+              .timeSource(time)
+              .publishInterval(Duration.ofMillis(700))
+              .build());
+    }
+    RedisKeyedHistogramWindows observer =
+        backend.keyedHistogramWindows(name).timeSource(time).build();
+    Map<String, ExactWindowModel> models = new HashMap<>();
+    SplittableRandom random = new SplittableRandom(25);
+    int checks = 0;
+    for (int op = 0; op < 8_000; op++) {
+      int dice = random.nextInt(100);
+      if (dice < 8) {
+        time.advance(Duration.ofMillis(random.nextInt(0, 2_500)));
+      } else if (dice < 9) {
+        time.advance(Duration.ofMillis(random.nextInt(0, 70_000)));
+      } else if (dice < 98) {
+        String key = ROUTES[random.nextInt(ROUTES.length)];
+        long value = (long) Math.exp(12 + 1.5 * random.nextDouble());
+        processes.get(random.nextInt(processes.size())).record(key, value);
+        models.computeIfAbsent(key, k -> new ExactWindowModel()).record(value, time.nanoTime());
+      } else {
+        processes.forEach(RedisKeyedHistogramWindowsTest::awaitFlushed);
+        String key = ROUTES[random.nextInt(ROUTES.length)];
+        assertMatches(
+            observer.snapshot(key), models.computeIfAbsent(key, k -> new ExactWindowModel()));
+        checks++;
+      }
+    }
+    processes.forEach(RedisKeyedHistogramWindowsTest::awaitFlushed);
+    Map<String, WindowSnapshot> all = observer.snapshots();
+    for (String key : ROUTES) {
+      ExactWindowModel model = models.computeIfAbsent(key, k -> new ExactWindowModel());
+      WindowSnapshot s = observer.snapshot(key);
+      assertMatches(s, model);
+      if (s.count() > 0) {
+        assertThat(all).containsKey(key);
+        assertMatches(all.get(key), model);
+      }
+    }
+    assertThat(checks).isGreaterThan(50);
+    for (RedisKeyedHistogramWindows p : processes) {
+      assertThat(p.stats().retriedDuplicates()).isZero();
+      assertThat(p.stats().failedCalls()).isZero();
+    }
+  }
+
+  @Test
+  void docsExample_recordsPerRoute_andReadsTheFleetPerRoute() {
+    RedisBackend redis = backend;
+    long latencyNanos = 7_000_000;
+    // docs:keyed-fleet-windows:start
+    RedisKeyedHistogramWindows routes =
+        redis
+            .keyedHistogramWindows("http-latency")
+            .config(WindowConfig.defaults()) // per key: 60 s in 60 buckets, 2 significant digits
+            .maximumKeys(1_000) // keys this process holds at once (default)
+            .build();
+    routes.record("GET /checkout", latencyNanos); // local, no Redis call, no publication work
+    RedisHistogramSnapshot checkout = routes.snapshot("GET /checkout"); // the fleet's, one route
+    checkout.valueAtPercentile(95);
+    Map<String, WindowSnapshot> everyRoute = routes.snapshots(); // every route of the fleet
+    // docs:keyed-fleet-windows:end
+    assertThat(checkout.count()).isEqualTo(1);
+    assertThat(checkout.valueAtPercentile(95)).isCloseTo(7_000_000, within(70_000.0));
+    assertThat(everyRoute).containsOnlyKeys("GET /checkout");
+    assertThat(routes.close()).isTrue();
+  }
+
+  @Test
+  void snapshots_listAKeyAsLongAsItHasSamplesInTheWindow() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    RedisKeyedHistogramWindows w =
+        backend
+            .keyedHistogramWindows(RedisTestSupport.uniqueName("listed"))
+            .timeSource(time)
+            .publishInterval(QUIET)
+            .build();
+    // published every second for 14 s: indexed once, in the first second (a quarter window is 15)
+    for (int second = 0; second < 15; second++) {
+      w.record("GET /", second);
+      assertThat(w.flush(Duration.ofSeconds(2))).isTrue();
+      time.advance(Duration.ofSeconds(1));
+    }
+    time.advance(Duration.ofSeconds(50));
+    Map<String, WindowSnapshot> all = w.snapshots();
+    assertThat(all).containsOnlyKeys("GET /");
+    assertThat(all.get("GET /").count()).isEqualTo(w.snapshot("GET /").count()).isEqualTo(9);
+    time.advance(Duration.ofSeconds(10));
+    assertThat(w.snapshots()).as("every sample has left the window").isEmpty();
+  }
+
+  @Test
+  void readersMergeSettledBuckets_andALateRetryOfAMergedDeltaIsNotCountedTwice() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("merged");
+    List<RedisKeyedHistogramWindows> processes = new ArrayList<>();
+    for (int p = 0; p < 3; p++) {
+      processes.add(
+          backend(TIMEOUT)
+              .keyedHistogramWindows(name)
+              .timeSource(time)
+              .publishInterval(QUIET)
+              .build());
+    }
+    long first = Math.floorDiv(T0, Duration.ofSeconds(1).toNanos());
+    for (int second = 0; second < 10; second++) {
+      for (int p = 0; p < 3; p++) {
+        processes.get(p).record("k", 1_000L * (p + 1) + second);
+        assertThat(processes.get(p).flush(Duration.ofSeconds(2))).isTrue();
+      }
+      time.advance(Duration.ofSeconds(1));
+    }
+    FleetKeys keys = new FleetKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
+    String bucket = keys.keyBase("k") + first;
+    Map<byte[], byte[]> deltas;
+    try (StatefulRedisConnection<byte[], byte[]> raw =
+        clients.get(0).connect(ByteArrayCodec.INSTANCE, server.uri())) {
+      deltas = raw.sync().hgetall(bucket.getBytes(StandardCharsets.UTF_8));
+      assertThat(deltas).hasSize(3);
+
+      RedisKeyedHistogramWindows observer =
+          backend.keyedHistogramWindows(name).timeSource(time).publishInterval(QUIET).build();
+      assertThat(observer.snapshot("k").count()).isEqualTo(30);
+      RedisTestSupport.await(
+          Duration.ofSeconds(10),
+          "the settled buckets merged",
+          () ->
+              admin.sync().hlen(bucket) == 2
+                  && admin.sync().hlen(keys.keyBase("k") + (first + 6)) == 2);
+      assertThat(admin.sync().hlen(keys.keyBase("k") + (first + 9)))
+          .as("the live bucket is left as it is")
+          .isEqualTo(3);
+      RedisHistogramSnapshot cold = processes.get(1).snapshot("k");
+      assertThat(cold.count()).isEqualTo(30);
+      assertThat(cold.publishers()).isEqualTo(3);
+
+      // a retry whose first call landed before the merge lands again after it
+      Map.Entry<byte[], byte[]> late = deltas.entrySet().iterator().next();
+      raw.sync().hset(bucket.getBytes(StandardCharsets.UTF_8), late.getKey(), late.getValue());
+      assertThat(admin.sync().hlen(bucket)).isEqualTo(3);
+      for (RedisKeyedHistogramWindows reader :
+          List.of(
+              observer,
+              processes.get(2),
+              backend.keyedHistogramWindows(name).timeSource(time).build())) {
+        WindowSnapshot s = reader.snapshot("k");
+        assertThat(s.count()).isEqualTo(30);
+        assertThat(s.sum()).isEqualTo(10 * (1_000 + 2_000 + 3_000) + 3 * 45);
+      }
+      RedisTestSupport.await(
+          Duration.ofSeconds(10),
+          "the late field merged away",
+          () -> admin.sync().hlen(bucket) == 2);
+      assertThat(backend.keyedHistogramWindows(name).timeSource(time).build().snapshot("k").count())
+          .isEqualTo(30);
+    }
+  }
+
+  @Test
+  void snapshot_showsPublishersAndTheirFreshness() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("fresh");
+    RedisKeyedHistogramWindows a = backend.keyedHistogramWindows(name).timeSource(time).build();
+    RedisKeyedHistogramWindows b = backend.keyedHistogramWindows(name).timeSource(time).build();
+    a.record("k", 1);
+    assertThat(a.flush(Duration.ofSeconds(2))).isTrue();
+    long aPublished = time.nanoTime();
+    time.advance(Duration.ofSeconds(5));
+    b.record("k", 2);
+    RedisHistogramSnapshot s = b.snapshot("k");
+    assertThat(s.count()).isEqualTo(2);
+    assertThat(s.publishers()).isEqualTo(2);
+    assertThat(s.oldestPublicationNanos()).isEqualTo(aPublished);
+    assertThat(b.snapshot("other").isEmpty()).isTrue();
+    assertThat(b.snapshot("other").publishers()).isZero();
+  }
+
+  @Test
+  void retriedBatch_whoseFirstCallsLanded_countsOnce() throws Exception {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    RedisKeyedHistogramWindows w =
+        backend
+            .keyedHistogramWindows(RedisTestSupport.uniqueName("retry"))
+            .timeSource(time)
+            .publishInterval(QUIET)
+            .build();
+    w.record("warm", 1);
+    assertThat(w.flush(Duration.ofSeconds(2))).isTrue();
+    long sum = 0;
+    for (int i = 1; i <= 1_000; i++) {
+      w.record(ROUTES[i % ROUTES.length], i);
+      sum += i;
+    }
+    // the server holds every call for 700 ms: the batch times out here, then runs
+    admin.sync().clientPause(700);
+    assertThat(w.flush(Duration.ofMillis(300))).isFalse();
+    assertThat(w.stats().failedCalls()).isPositive();
+    awaitFlushed(w);
+    assertThat(w.stats().retriedDuplicates())
+        .as("the retried batch found its deltas stored: %s", w.stats())
+        .isEqualTo(ROUTES.length);
+    long count = 0;
+    long total = 0;
+    for (String route : ROUTES) {
+      WindowSnapshot s = w.snapshot(route);
+      count += s.count();
+      total += s.sum();
+    }
+    assertThat(count).isEqualTo(1_000);
+    assertThat(total).isEqualTo(sum);
+    assertThat(w.stats().published()).isEqualTo(1_001);
+  }
+
+  @Test
+  void outage_keepsDeltas_andPublishesThemAfterRecovery() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    RedisKeyedHistogramWindows w =
+        backend
+            .keyedHistogramWindows(RedisTestSupport.uniqueName("outage"))
+            .timeSource(time)
+            .publishInterval(QUIET)
+            .build();
+    server.pause();
+    try {
+      for (int second = 0; second < 10; second++) {
+        for (int i = 0; i < 100; i++) {
+          w.record(ROUTES[i % 2], 1_000 + second);
+        }
+        time.advance(Duration.ofSeconds(1));
+      }
+      assertThat(w.flush(Duration.ofMillis(300))).isFalse();
+      assertThat(w.stats().pendingBuckets()).isEqualTo(20);
+      assertThat(w.stats().pendingSamples()).isEqualTo(1_000);
+    } finally {
+      server.resume();
+    }
+    awaitFlushed(w);
+    WindowSnapshot s = snapshotOnceClosed(w, ROUTES[1]);
+    assertThat(s.count()).isEqualTo(500);
+    assertThat(s.min()).isEqualTo(1_000);
+    assertThat(s.max()).isEqualTo(1_009);
+    assertThat(w.stats().published()).isEqualTo(1_000);
+    assertThat(w.stats().dropped()).isZero();
+  }
+
+  @Test
+  void record_neverStartsAPublicationRound() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    RedisKeyedHistogramWindows w =
+        backend
+            .keyedHistogramWindows(RedisTestSupport.uniqueName("quiet"))
+            .timeSource(time)
+            .publishInterval(QUIET)
+            .build();
+    CompletableFuture<Void> before = w.lastRound();
+    for (int i = 0; i < 10_000; i++) {
+      w.record(ROUTES[i % ROUTES.length], i);
+      if (i % 100 == 0) {
+        time.advance(Duration.ofSeconds(5));
+      }
+    }
+    assertThat(w.lastRound()).as("no round started by a record").isSameAs(before);
+    assertThat(w.stats().publishCalls()).isZero();
+    assertThat(w.stats().pendingSamples()).as("nothing drained").isZero();
+  }
+
+  @Test
+  void ticker_publishesWithoutAnyCallOfTheUser() {
+    RedisKeyedHistogramWindows w =
+        backend
+            .keyedHistogramWindows(RedisTestSupport.uniqueName("ticker"))
+            .publishInterval(Duration.ofMillis(50))
+            .build();
+    for (int i = 0; i < 1_000; i++) {
+      w.record(ROUTES[i % ROUTES.length], i);
+    }
+    RedisTestSupport.await(
+        Duration.ofSeconds(20),
+        "the ticker published every sample",
+        () -> w.stats().published() == 1_000,
+        () -> w.stats().toString());
+    w.close();
+  }
+
+  @Test
+  void ticker_sendsEachClosedBucketOnce_holdingTheLiveOneBack() {
+    String name = RedisTestSupport.uniqueName("aligned");
+    RedisKeyedHistogramWindows w = backend.keyedHistogramWindows(name).build();
+    long firstBucket = Math.floorDiv(w.timeSource().nanoTime(), Duration.ofSeconds(1).toNanos());
+    for (int i = 0; i < 100; i++) {
+      w.record("GET /", i);
+    }
+    long lastBucket = Math.floorDiv(w.timeSource().nanoTime(), Duration.ofSeconds(1).toNanos());
+    RedisTestSupport.await(
+        Duration.ofSeconds(20),
+        "the ticker published every sample once their bucket closed",
+        () -> w.stats().published() == 100,
+        () -> w.stats().toString());
+    FleetKeys keys = new FleetKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
+    for (long b = firstBucket; b <= lastBucket; b++) {
+      long fields = admin.sync().hlen(keys.keyBase("GET /") + b);
+      assertThat(fields).as("deltas in bucket %d", b).isLessThanOrEqualTo(1);
+    }
+    assertThat(w.stats().publishCalls()).isBetween(1L, 3L);
+    w.close();
+  }
+
+  @Test
+  void bucketsAlreadyRead_areReadAgain_whenALateDeltaLands() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("late");
+    RedisKeyedHistogramWindows late =
+        backend(TIMEOUT)
+            .keyedHistogramWindows(name)
+            .timeSource(time)
+            .publishInterval(QUIET)
+            .build();
+    RedisKeyedHistogramWindows observer =
+        backend.keyedHistogramWindows(name).timeSource(time).publishInterval(QUIET).build();
+    for (int second = 0; second < 10; second++) {
+      observer.record("k", 1);
+      late.record("k", 2);
+      if (second < 5) {
+        assertThat(late.flush(Duration.ofSeconds(2))).isTrue();
+      }
+      time.advance(Duration.ofSeconds(1));
+    }
+    // the observer merges and keeps buckets that lack the late process's last five deltas
+    assertThat(observer.snapshot("k").count()).isEqualTo(15);
+    assertThat(observer.snapshot("k").count()).isEqualTo(15);
+    assertThat(late.flush(Duration.ofSeconds(2))).isTrue();
+    WindowSnapshot s = observer.snapshot("k");
+    assertThat(s.count()).isEqualTo(20);
+    assertThat(s.sum()).isEqualTo(30);
+  }
+
+  @Test
+  void oneRound_sendsOneHsetAndOnePexpirePerKeyAndBucket_andNoScript() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    RedisKeyedHistogramWindows w =
+        backend
+            .keyedHistogramWindows(RedisTestSupport.uniqueName("round"))
+            .timeSource(time)
+            .publishInterval(QUIET)
+            .build();
+    w.record("warm", 1);
+    assertThat(w.flush(Duration.ofSeconds(2))).isTrue();
+    for (int k = 0; k < 50; k++) {
+      for (int i = 0; i < 100; i++) {
+        w.record("route-" + k, 1_000L * i + k);
+      }
+    }
+    admin.sync().configResetstat();
+    CompletableFuture<Void> before = w.lastRound();
+    assertThat(w.flush(Duration.ofSeconds(2))).isTrue();
+    assertThat(w.lastRound()).isNotSameAs(before);
+    String stats = admin.sync().info("commandstats");
+    assertThat(calls(stats, "hset")).isEqualTo(50);
+    assertThat(calls(stats, "pexpire")).isEqualTo(51); // and the key index's
+    assertThat(calls(stats, "zadd")).isEqualTo(1);
+    assertThat(stats).doesNotContain("cmdstat_evalsha").doesNotContain("cmdstat_eval:");
+    assertThat(w.stats().publishCalls()).isEqualTo(51);
+  }
+
+  private static long calls(String commandstats, String command) {
+    Matcher m = Pattern.compile("cmdstat_" + command + ":calls=(\\d+),").matcher(commandstats);
+    return m.find() ? Long.parseLong(m.group(1)) : 0;
+  }
+
+  @Test
+  void keysDroppedFromThisProcess_arePublishedFirst() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    RedisKeyedHistogramWindows w =
+        backend
+            .keyedHistogramWindows(RedisTestSupport.uniqueName("evicted"))
+            .timeSource(time)
+            .maximumKeys(2)
+            .build();
+    for (int k = 0; k < 40; k++) {
+      for (int i = 0; i < 10; i++) {
+        w.record("k" + k, i);
+      }
+    }
+    assertThat(w.estimatedKeys()).isLessThanOrEqualTo(2);
+    awaitFlushed(w);
+    assertThat(w.stats().published()).isEqualTo(400);
+    for (int k = 0; k < 40; k++) {
+      assertThat(w.snapshot("k" + k).count()).as("key k%d", k).isEqualTo(10);
+    }
+  }
+
+  @Test
+  void bucketsOlderThanTheWindow_areExpired_notSent() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    RedisKeyedHistogramWindows w =
+        backend
+            .keyedHistogramWindows(RedisTestSupport.uniqueName("expired"))
+            .timeSource(time)
+            .build();
+    server.pause();
+    try {
+      for (int i = 0; i < 25; i++) {
+        w.record("k", 7);
+      }
+      assertThat(w.flush(Duration.ofMillis(300))).isFalse();
+      time.advance(Duration.ofSeconds(61));
+    } finally {
+      server.resume();
+    }
+    awaitFlushed(w);
+    assertThat(w.stats().expired()).isEqualTo(25);
+    assertThat(snapshotOnceClosed(w, "k").isEmpty()).isTrue();
+  }
+
+  @Test
+  void keys_expireJustPastTheWindow_onTheServerClock() {
+    String name = RedisTestSupport.uniqueName("ttl");
+    WindowConfig config = WindowConfig.builder().length(Duration.ofSeconds(10)).buckets(10).build();
+    RedisKeyedHistogramWindows w = backend.keyedHistogramWindows(name).config(config).build();
+    w.record("GET /", 5);
+    assertThat(w.flush(Duration.ofSeconds(2))).isTrue();
+    long bucket = Math.floorDiv(w.timeSource().nanoTime(), Duration.ofSeconds(1).toNanos());
+    FleetKeys keys = new FleetKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
+    long found = 0;
+    for (long b = bucket - 1; b <= bucket; b++) {
+      long ttl = admin.sync().pttl(keys.keyBase("GET /") + b);
+      if (ttl > 0) {
+        found++;
+        // leaves the window 9 to 10 s after its bucket starts, then 1 s of grace
+        assertThat(ttl).isBetween(8_000L, 11_100L);
+      }
+    }
+    assertThat(found).isEqualTo(1);
+    // the window, the re-index period (a quarter window) and 1 s of grace
+    assertThat(admin.sync().pttl(keys.index())).isBetween(11_000L, 13_100L);
+    w.close();
+  }
+
+  @Test
+  void recordingThreads_onManyKeys_withConcurrentSnapshots_loseNothing() throws Exception {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    RedisKeyedHistogramWindows w =
+        backend(Duration.ofSeconds(2))
+            .keyedHistogramWindows(RedisTestSupport.uniqueName("stress"))
+            .timeSource(time)
+            .publishInterval(Duration.ofMillis(1))
+            .build();
+    int threads = 4;
+    int perThread = 100_000;
+    AtomicBoolean done = new AtomicBoolean();
+    ExecutorService pool = Executors.newFixedThreadPool(threads + 2);
+    try {
+      List<Future<?>> writers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        long value = t + 1;
+        writers.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < perThread; i++) {
+                    w.record(ROUTES[i % ROUTES.length], value);
+                  }
+                }));
+      }
+      Future<?> ticker =
+          pool.submit(
+              () -> {
+                while (!done.get()) {
+                  time.advance(Duration.ofMillis(3));
+                  Thread.onSpinWait();
+                }
+              });
+      Future<?> reader =
+          pool.submit(
+              () -> {
+                while (!done.get()) {
+                  assertThat(w.snapshot(ROUTES[0]).count())
+                      .isLessThanOrEqualTo((long) threads * perThread);
+                }
+              });
+      for (Future<?> f : writers) {
+        f.get();
+      }
+      done.set(true);
+      ticker.get();
+      reader.get();
+    } finally {
+      pool.shutdownNow();
+    }
+    awaitFlushed(w);
+    RedisHistogramWindowStats stats = w.stats();
+    assertThat(stats.published() + stats.expired()).isEqualTo((long) threads * perThread);
+    assertThat(stats.retriedDuplicates()).isZero();
+  }
+
+  @Test
+  void builder_andRecord_rejectBadArguments_namingThem() {
+    assertThatThrownBy(() -> backend.keyedHistogramWindows(""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("name");
+    RedisKeyedHistogramWindows.Builder b = backend.keyedHistogramWindows("x");
+    assertThatThrownBy(() -> b.publishInterval(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("publishInterval")
+        .hasMessageContaining("PT0S");
+    assertThatThrownBy(() -> b.maximumKeys(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maximumKeys")
+        .hasMessageContaining("0");
+    assertThatThrownBy(() -> b.maxPendingDeltas(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxPendingDeltas");
+    assertThatThrownBy(() -> b.scheduler(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("scheduler");
+    RedisKeyedHistogramWindows w = b.timeSource(new ManualTimeSource(T0)).build();
+    assertThatThrownBy(() -> w.record("", 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("key");
+    assertThatThrownBy(() -> w.record(null, 1)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> w.flush(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("timeout");
+    w.record("k", -5);
+    assertThat(w.snapshot("k").rejected()).isEqualTo(1);
+  }
+}
