@@ -104,8 +104,8 @@ final class RecordPipeline {
 
   /**
    * Waits until {@code deadline} on {@code clock} at most for the in-flight samples to be answered
-   * and the buffered ones replayed (retrying every 20 ms while Redis or the breaker refuses);
-   * returns whether nothing is left pending.
+   * and the buffered ones replayed (retrying every 20 ms while Redis or the breaker refuses, or
+   * while a background replay's batch awaits its reply); returns whether nothing is left pending.
    */
   boolean flush(long deadline, TimeSource clock) {
     awaitIdle(deadline - clock.nanoTime());

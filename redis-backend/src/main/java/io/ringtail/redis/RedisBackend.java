@@ -6,8 +6,11 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.ringtail.TimeSource;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
@@ -67,7 +70,9 @@ public final class RedisBackend {
             b.commands,
             b.libraryLoader,
             b.breaker != null ? b.breaker : defaultBreaker(b.commandTimeout),
-            b.commandTimeout);
+            b.commandTimeout,
+            b.confirmingReplicas,
+            b.connectionOf);
     this.cluster = b.cluster;
     this.keyPrefix = b.keyPrefix;
     this.outagePolicy = b.outagePolicy;
@@ -78,14 +83,35 @@ public final class RedisBackend {
   /** A builder over a standalone (or Sentinel-managed) connection. */
   public static Builder builder(StatefulRedisConnection<String, String> connection) {
     var commands = Checks.requireNonNull("connection", connection).async();
-    return new Builder(commands, code -> commands.functionLoad(code, true), false);
+    return new Builder(
+        commands,
+        code -> commands.functionLoad(code, true),
+        false,
+        key -> CompletableFuture.completedFuture(commands));
   }
 
   /** A builder over a Redis Cluster connection. */
   public static Builder builder(StatefulRedisClusterConnection<String, String> connection) {
     var commands = Checks.requireNonNull("connection", connection).async();
     return new Builder(
-        commands, code -> commands.upstream().commands().functionLoad(code, true), true);
+        commands,
+        code -> commands.upstream().commands().functionLoad(code, true),
+        true,
+        key -> nodeOf(connection, key));
+  }
+
+  /** The commands of the cluster connection's link to the node serving {@code key} now. */
+  private static CompletionStage<RedisClusterAsyncCommands<String, String>> nodeOf(
+      StatefulRedisClusterConnection<String, String> connection, String key) {
+    RedisClusterNode node =
+        key == null ? null : connection.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
+    if (node == null) {
+      return CompletableFuture.failedFuture(
+          new RedisUnavailableException("no node serves the slot of " + key, null));
+    }
+    return connection
+        .getConnectionAsync(node.getUri().getHost(), node.getUri().getPort())
+        .thenApply(StatefulRedisConnection::async);
   }
 
   /**
@@ -104,9 +130,21 @@ public final class RedisBackend {
         .build();
   }
 
-  /** {@link #failFastClientOptions} for a {@code RedisClusterClient}. */
+  /**
+   * {@link #failFastClientOptions} for a {@code RedisClusterClient}, which also follows a replica's
+   * promotion: the topology is re-read on every adaptive trigger (MOVED, ASK, reconnect attempts to
+   * a node that is gone) at most every 500 ms, and every 30 s regardless.
+   */
   public static ClusterClientOptions failFastClusterClientOptions(Duration commandTimeout) {
-    return ClusterClientOptions.builder(failFastClientOptions(commandTimeout)).build();
+    return ClusterClientOptions.builder(failFastClientOptions(commandTimeout))
+        .topologyRefreshOptions(
+            ClusterTopologyRefreshOptions.builder()
+                .enableAllAdaptiveRefreshTriggers()
+                .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
+                .refreshTriggersReconnectAttempts(3)
+                .enablePeriodicRefresh(Duration.ofSeconds(30))
+                .build())
+        .build();
   }
 
   /** The breaker guarding every call of this backend (to observe its state or events). */
@@ -249,6 +287,14 @@ public final class RedisBackend {
     }
   }
 
+  /**
+   * Writes that fewer than {@link Builder#confirmingReplicas} replicas confirmed in time (0 unless
+   * that is set); each was answered as an outage.
+   */
+  public long unconfirmedWrites() {
+    return runner.unconfirmedWrites.sum();
+  }
+
   /** Decisions answered by the {@link OutagePolicy} because Redis could not answer. */
   public long outageDecisions() {
     return outageDecisions.sum();
@@ -300,6 +346,8 @@ public final class RedisBackend {
     private final RedisClusterAsyncCommands<String, String> commands;
     private final Function<String, CompletionStage<?>> libraryLoader;
     private final boolean cluster;
+    private final Function<String, CompletionStage<RedisClusterAsyncCommands<String, String>>>
+        connectionOf;
     private Duration commandTimeout = Duration.ofMillis(500);
     private CircuitBreaker breaker;
     private boolean breakerSet;
@@ -307,14 +355,17 @@ public final class RedisBackend {
     private OutagePolicy outagePolicy = OutagePolicy.FAIL_CLOSED;
     private Duration outageRetryAfter = Duration.ofSeconds(1);
     private int eventBufferCapacity = 10_000;
+    private int confirmingReplicas;
 
     private Builder(
         RedisClusterAsyncCommands<String, String> commands,
         Function<String, CompletionStage<?>> libraryLoader,
-        boolean cluster) {
+        boolean cluster,
+        Function<String, CompletionStage<RedisClusterAsyncCommands<String, String>>> connectionOf) {
       this.commands = commands;
       this.libraryLoader = libraryLoader;
       this.cluster = cluster;
+      this.connectionOf = connectionOf;
     }
 
     /** Longest a caller waits for Redis before falling back (default 500 ms, at most 1 minute). */
@@ -325,7 +376,9 @@ public final class RedisBackend {
 
     /**
      * The breaker to guard calls with (default: opens when half of the last 20 calls, at least 5,
-     * failed or took longer than the timeout; probes again after 1 s).
+     * failed or took longer than the timeout; probes again after 1 s). Whatever the breaker, while
+     * it is open a refused call also sends a PING (one per 100 ms at most): once Redis answers (the
+     * connection is back, or follows a failover) the breaker goes half-open at once.
      */
     public Builder circuitBreaker(CircuitBreaker breaker) {
       this.breaker = breaker;
@@ -363,6 +416,23 @@ public final class RedisBackend {
     }
 
     /**
+     * Strict mode: every write (a decision, a window's record call, a histogram publication) counts
+     * as done only once this many replicas confirmed it ({@code WAIT} after the call, within what
+     * is left of the command timeout), so a failover to a confirming replica loses nothing that was
+     * admitted or published. A write not confirmed in time is answered as an outage ({@link
+     * #unconfirmedWrites}): a decision by the {@link OutagePolicy} (fail closed: denied, though the
+     * primary may have counted it), a record call's samples are kept and replayed (idempotently)
+     * and a publication is sent again. Default 0, off; 1 to 16. On a cluster, WAIT goes to the node
+     * serving the written key, on the link that wrote it. Each write then also waits for the
+     * replicas' acknowledgement, and WAIT holds that link's later commands until it answers (see
+     * docs/failover.md for the cost).
+     */
+    public Builder confirmingReplicas(int replicas) {
+      this.confirmingReplicas = replicas;
+      return this;
+    }
+
+    /**
      * Checks every value and returns the backend.
      *
      * @throws NullPointerException if a value was set to null
@@ -380,6 +450,7 @@ public final class RedisBackend {
       Checks.requireNonNull("outagePolicy", outagePolicy);
       Checks.requirePositiveNanos("outageRetryAfter", outageRetryAfter);
       Checks.requireBetween("eventBufferCapacity", eventBufferCapacity, 0, 10_000_000);
+      Checks.requireBetween("confirmingReplicas", confirmingReplicas, 0, 16);
       return new RedisBackend(this);
     }
   }

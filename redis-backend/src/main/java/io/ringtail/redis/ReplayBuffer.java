@@ -69,8 +69,12 @@ final class ReplayBuffer<E> {
     return deque.size();
   }
 
+  /**
+   * Whether nothing is left to deliver: no entry buffered and no replayed batch awaiting its reply
+   * (a batch in flight has left the deque but is not delivered until Redis answers).
+   */
   boolean isEmpty() {
-    return deque.isEmpty();
+    return deque.isEmpty() && !replaying.get();
   }
 
   /** Starts replaying in the background unless the buffer is empty or a replay is running. */

@@ -7,6 +7,8 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.ringtail.TimeSource;
@@ -20,6 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -36,8 +40,8 @@ import java.util.function.Supplier;
  * EVALSHA. Likewise a function not found (after FUNCTION FLUSH, a restart without persistence, or
  * on a node new to the cluster) loads its library (on every primary of a cluster) and is called
  * once more. A call the breaker does not permit fails at once with {@link
- * CallNotPermittedException}; a call that takes longer than the timeout fails with {@link
- * TimeoutException} and counts as a breaker error.
+ * CallNotPermittedException}, and probes the connection (see {@link #probeIfOpen}); a call that
+ * takes longer than the timeout fails with {@link TimeoutException} and counts as a breaker error.
  *
  * <p>An error that retrying cannot fix (NOPERM, WRONGTYPE, a script error: any error reply but
  * NOSCRIPT, a function not found and the transient BUSY, LOADING, MASTERDOWN, TRYAGAIN,
@@ -49,11 +53,24 @@ final class ScriptRunner {
   private final Function<String, CompletionStage<?>> libraryLoader;
   private final CircuitBreaker breaker;
   private final long timeoutNanos;
+  private final int confirmingReplicas;
+  private final Function<String, CompletionStage<RedisClusterAsyncCommands<String, String>>>
+      connectionOf;
+
+  /** Writes that fewer than {@code confirmingReplicas} replicas confirmed in time. */
+  final LongAdder unconfirmedWrites = new LongAdder();
+
   private static final System.Logger LOG = System.getLogger(ScriptRunner.class.getName());
   private static final int MAX_LOGGED = 64;
   private final TimeSource clock = TimeSource.system();
   final LongAdder scriptReloads = new LongAdder();
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
+
+  /** Least time between two probes of an open breaker's connection. */
+  static final long PROBE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  private final AtomicBoolean probing = new AtomicBoolean();
+  private final AtomicLong nextProbe = new AtomicLong(clock.nanoTime());
 
   /**
    * @param libraryLoader FUNCTION LOAD REPLACE of a library's code, on every node a function may be
@@ -64,10 +81,34 @@ final class ScriptRunner {
       Function<String, CompletionStage<?>> libraryLoader,
       CircuitBreaker breaker,
       Duration timeout) {
+    this(
+        commands,
+        libraryLoader,
+        breaker,
+        timeout,
+        0,
+        key -> CompletableFuture.completedFuture(commands));
+  }
+
+  /**
+   * @param confirmingReplicas replicas that must confirm every write (WAIT) before it counts as
+   *     done; 0 for none
+   * @param connectionOf the commands of the connection that wrote a key (on a cluster, the link to
+   *     the node serving it), which WAIT must be sent on
+   */
+  ScriptRunner(
+      RedisClusterAsyncCommands<String, String> commands,
+      Function<String, CompletionStage<?>> libraryLoader,
+      CircuitBreaker breaker,
+      Duration timeout,
+      int confirmingReplicas,
+      Function<String, CompletionStage<RedisClusterAsyncCommands<String, String>>> connectionOf) {
     this.commands = commands;
     this.libraryLoader = libraryLoader;
     this.breaker = breaker;
     this.timeoutNanos = timeout.toNanos();
+    this.confirmingReplicas = confirmingReplicas;
+    this.connectionOf = connectionOf;
   }
 
   CircuitBreaker breaker() {
@@ -93,7 +134,8 @@ final class ScriptRunner {
         () -> evalsha(script, keys, args),
         ScriptRunner::isNoScript,
         () -> reload(script, keys, args),
-        timeoutNanos);
+        timeoutNanos,
+        script != Scripts.WINDOW_SNAPSHOT && script != Scripts.SERVER_TIME ? keys : null);
   }
 
   /** {@link #runBinary} for a library function, by FCALL. */
@@ -109,7 +151,8 @@ final class ScriptRunner {
               .apply(function.library().code)
               .thenCompose(loaded -> dispatch(CommandType.FCALL, function.name(), keys, args));
         },
-        timeoutNanos);
+        timeoutNanos,
+        keys);
   }
 
   /**
@@ -125,7 +168,8 @@ final class ScriptRunner {
           scriptReloads.increment();
           return dispatch(CommandType.EVAL, script.body, keys, args);
         },
-        timeoutNanos);
+        timeoutNanos,
+        keys);
   }
 
   /**
@@ -140,7 +184,8 @@ final class ScriptRunner {
                 type, new BinaryReply(), new CommandArgs<>(StringCodec.UTF8).addKeys(keys)),
         e -> false,
         () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)),
-        timeoutNanos);
+        timeoutNanos,
+        null);
   }
 
   /**
@@ -153,7 +198,8 @@ final class ScriptRunner {
         () -> commands.dispatch(type, new BinaryReply(), args),
         e -> false,
         () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)),
-        timeoutNanos);
+        timeoutNanos,
+        null);
   }
 
   /** The connection's Lettuce computation threads, or null if the connection does not say. */
@@ -174,8 +220,10 @@ final class ScriptRunner {
       Supplier<CompletionStage<List<Object>>> call,
       Predicate<Throwable> missing,
       Supplier<CompletionStage<List<Object>>> reload,
-      long timeoutNanos) {
+      long timeoutNanos,
+      String[] writtenKeys) {
     if (!breaker.tryAcquirePermission()) {
+      probeIfOpen();
       return CompletableFuture.failedFuture(
           CallNotPermittedException.createCallNotPermittedException(breaker));
     }
@@ -186,6 +234,14 @@ final class ScriptRunner {
           call.get()
               .exceptionallyCompose(
                   e -> missing.test(e) ? reload.get() : CompletableFuture.failedFuture(e))
+              .thenCompose(
+                  reply ->
+                      writtenKeys != null && confirmingReplicas > 0
+                          ? confirmed(
+                              reply,
+                              writtenKeys.length == 0 ? null : writtenKeys[0],
+                              timeoutNanos - (clock.nanoTime() - start))
+                          : CompletableFuture.completedFuture(reply))
               .toCompletableFuture()
               .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
     } catch (RuntimeException e) {
@@ -206,6 +262,83 @@ final class ScriptRunner {
           }
           breaker.onError(elapsed, TimeUnit.NANOSECONDS, cause);
           throw error instanceof CompletionException c ? c : new CompletionException(cause);
+        });
+  }
+
+  /**
+   * {@code reply} once {@code confirmingReplicas} replicas confirmed the writes so far of the
+   * connection that wrote {@code key} (WAIT, within {@code waitNanos}, at least 1 ms); else a
+   * {@link RedisUnavailableException}, the write counted as unconfirmed. WAIT holds that
+   * connection's later commands until it answers.
+   */
+  private <T> CompletionStage<T> confirmed(T reply, String key, long waitNanos) {
+    // three quarters of what is left, so that WAIT's own answer (how many confirmed) comes back
+    // before the call's timeout and is counted
+    long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos / 4 * 3));
+    return connectionOf
+        .apply(key)
+        .thenCompose(
+            node ->
+                node.dispatch(
+                    CommandType.WAIT,
+                    new IntegerOutput<>(StringCodec.UTF8),
+                    new CommandArgs<>(StringCodec.UTF8).add(confirmingReplicas).add(waitMillis)))
+        .thenApply(
+            acked -> {
+              if (acked == null || acked < confirmingReplicas) {
+                unconfirmedWrites.increment();
+                throw new CompletionException(
+                    new RedisUnavailableException(
+                        acked
+                            + " of "
+                            + confirmingReplicas
+                            + " replicas confirmed the write within "
+                            + waitMillis
+                            + " ms",
+                        null));
+              }
+              return reply;
+            });
+  }
+
+  /**
+   * While the breaker is open, a call it refuses sends a PING (at most one at a time, one per 100
+   * ms, bounded by the timeout): if Redis answers, the connection is live again (reconnected, or
+   * following a failover) and the breaker goes half-open at once instead of waiting out its open
+   * state, so calls are not held back after Redis is back.
+   */
+  private void probeIfOpen() {
+    long now = clock.nanoTime();
+    long next = nextProbe.get();
+    if (breaker.getState() != CircuitBreaker.State.OPEN
+        || now - next < 0
+        || !nextProbe.compareAndSet(next, now + PROBE_INTERVAL_NANOS)
+        || !probing.compareAndSet(false, true)) {
+      return;
+    }
+    CompletableFuture<String> ping;
+    try {
+      ping =
+          commands
+              .dispatch(
+                  CommandType.PING,
+                  new StatusOutput<>(StringCodec.UTF8),
+                  new CommandArgs<>(StringCodec.UTF8))
+              .toCompletableFuture()
+              .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+    } catch (RuntimeException e) {
+      ping = CompletableFuture.failedFuture(e);
+    }
+    ping.whenComplete(
+        (pong, error) -> {
+          probing.set(false);
+          if (error == null && breaker.getState() == CircuitBreaker.State.OPEN) {
+            try {
+              breaker.transitionToHalfOpenState();
+            } catch (IllegalStateException raced) {
+              // another thread moved the breaker on meanwhile
+            }
+          }
         });
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.RateDecision;
 import io.ringtail.decision.RateLimitConfig;
@@ -13,7 +14,10 @@ import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.SumDecision;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,6 +38,7 @@ class BoundedScriptWorkTest {
   private RedisProcess server;
   private RedisClient client;
   private StatefulRedisConnection<String, String> connection;
+  private StatefulRedisConnection<byte[], byte[]> binary;
   private RedisBackend backend;
 
   @BeforeEach
@@ -41,6 +46,7 @@ class BoundedScriptWorkTest {
     server = RedisProcess.start();
     client = RedisTestSupport.client();
     connection = RedisTestSupport.connect(client, server);
+    binary = client.connect(ByteArrayCodec.INSTANCE, server.uri());
     backend =
         RedisBackend.builder(connection)
             .commandTimeout(Duration.ofSeconds(10))
@@ -51,6 +57,7 @@ class BoundedScriptWorkTest {
   @AfterEach
   void stop() {
     connection.close();
+    binary.close();
     RedisTestSupport.shutdown(client);
     server.close();
   }
@@ -139,6 +146,74 @@ class BoundedScriptWorkTest {
                 .isEqualByComparingTo(BigDecimal.valueOf(i + 1));
           }
         });
+  }
+
+  /**
+   * The call that fills the last slot of a large ring (2,000,001 sum-cap entries, 32 MB) stays
+   * under 10 ms: the ring is not rewritten at its exact size then (that copy took tens of ms). The
+   * ring, one slot short of full, is written directly in decision.lua's layout, which a small ring
+   * built through the API checks first (filling 2 million entries by calls would take a minute).
+   */
+  @Test
+  void sumCap_fillingTheLastSlotOfALargeRing_neverRunsOver10ms() {
+    long t0 = 1_000_000_000_000L;
+    SumCapConfig.Builder config =
+        SumCapConfig.builder().scale(0).window(WINDOW).timeSource(new ManualTimeSource(t0 + 1_000));
+    SumCap small = backend.sumCap("layout", config.cap(BigDecimal.TEN).maxEntriesPerKey(5).build());
+    for (int i = 0; i < 4; i++) {
+      small.tryAdd("k", BigDecimal.ONE, t0);
+    }
+    byte[] built = sumCapRing(t0, 5);
+    byte[] stored = binary.sync().get(sumCapKey("layout"));
+    assertThat(Arrays.copyOf(stored, 44))
+        .as("the ring written directly matches one built by calls (but its TTL second)")
+        .isEqualTo(Arrays.copyOf(built, 44));
+    assertThat(Arrays.copyOfRange(stored, 48, stored.length))
+        .isEqualTo(Arrays.copyOfRange(built, 48, built.length));
+
+    int ring = 2_000_001;
+    withoutSlowCalls(
+        name -> {
+          SumCap cap =
+              backend.sumCap(
+                  name, config.cap(new BigDecimal(ring + 10)).maxEntriesPerKey(ring).build());
+          byte[] key = sumCapKey(name);
+          binary.sync().del(key);
+          binary.sync().setrange(key, 0, sumCapRing(t0, ring));
+          binary.sync().pexpire(key, WINDOW.toMillis() * 10);
+          resetSlowlog();
+
+          SumDecision last = cap.tryAdd("k", BigDecimal.ONE, t0);
+          assertThat(last.allowed()).isTrue();
+          assertThat(last.total()).isEqualByComparingTo(new BigDecimal(ring));
+          SumDecision joined = cap.tryAdd("k", BigDecimal.TEN, t0);
+          assertThat(joined.allowed()).isTrue();
+          assertThat(joined.total()).isEqualByComparingTo(new BigDecimal(ring + 10));
+          assertThat(cap.tryAdd("k", BigDecimal.ONE, t0).allowed()).isFalse();
+          assertThat(binary.sync().strlen(key)).isEqualTo(48L + 16L * ring);
+        });
+  }
+
+  private static byte[] sumCapKey(String name) {
+    return RedisTestKit.decisionKeys("ringtail", name, "k", "sc")[0].getBytes(
+        StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A sum cap's state in decision.lua's layout holding {@code ring - 1} amounts of 1 unit at {@code
+   * t}, one slot short of full: the tag, the header (latest time, notified, flags, head, count,
+   * ring, running total, refreshed second), then entries of time and running total before.
+   */
+  private static byte[] sumCapRing(long t, int ring) {
+    int held = ring - 1;
+    ByteBuffer b = ByteBuffer.allocate(48 + 16 * held);
+    b.put("rtd1".getBytes(StandardCharsets.US_ASCII));
+    b.putLong(t).putLong(0).putInt(0).putInt(held).putInt(held).putInt(ring).putLong(held);
+    b.putInt((int) (System.currentTimeMillis() / 1000));
+    for (int k = 0; k < held; k++) {
+      b.putLong(t).putLong(k);
+    }
+    return b.array();
   }
 
   @Test

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lettuce.core.FlushMode;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
@@ -12,8 +16,13 @@ import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
 import io.ringtail.redis.testkit.BackendOptions;
 import io.ringtail.redis.testkit.RedisExtension;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -85,6 +94,38 @@ class DecisionLibraryTest {
     assertThat(Scripts.DECISIONS.code)
         .startsWith("#!lua name=" + Scripts.DECISIONS.name + "\n")
         .contains("redis.register_function('" + Scripts.SUM_CAP.name() + "', sum_cap)");
+  }
+
+  @Test
+  void documentedFunctionList_listsEveryVersionOfTheLibrary() throws IOException {
+    String doc = Files.readString(Path.of("..", "docs", "redis-decisions.md"));
+    Matcher m = Pattern.compile("`(FUNCTION LIST LIBRARYNAME [^`]+)`").matcher(doc);
+    assertThat(m.find()).as("docs/redis-decisions.md shows the FUNCTION LIST command").isTrue();
+    String[] words = m.group(1).split(" ");
+    redis.functionLoad(
+        "#!lua name=ringtail_fedcba9876543210\n"
+            + "redis.register_function('ringtail_fedcba9876543210_f', function() return 1 end)",
+        true);
+    redis.functionLoad(
+        "#!lua name=other_lib\nredis.register_function('other_lib_f', function() return 1 end)",
+        true);
+    backend
+        .rateLimiter(
+            "library-list",
+            RateLimitConfig.builder().limit(1).timeSource(new ManualTimeSource(1L)).build())
+        .tryAcquire("k");
+
+    List<Object> listed =
+        redis.dispatch(
+            CommandType.FUNCTION,
+            new NestedMultiOutput<>(StringCodec.UTF8),
+            new CommandArgs<>(StringCodec.UTF8).add(words[1]).add(words[2]).add(words[3]));
+    List<String> names =
+        listed.stream().map(l -> ((List<?>) l).get(1)).map(Object::toString).toList();
+    assertThat(names)
+        .as("what `%s` lists", m.group(1))
+        .contains(Scripts.DECISIONS.name, "ringtail_fedcba9876543210")
+        .doesNotContain("other_lib");
   }
 
   private static List<Object> libraryNames() {

@@ -138,6 +138,15 @@ class RedisBadInputSweepTest {
     cases.works(
         "RedisBackend.eventBufferCapacity 0",
         () -> RedisBackend.builder(connection).eventBufferCapacity(0).build());
+    for (int replicas : new int[] {-1, 17, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
+      cases.rejects(
+          "RedisBackend.confirmingReplicas " + replicas,
+          () -> RedisBackend.builder(connection).confirmingReplicas(replicas).build(),
+          "confirmingReplicas");
+    }
+    cases.works(
+        "RedisBackend.confirmingReplicas 16",
+        () -> RedisBackend.builder(connection).confirmingReplicas(16).build());
   }
 
   private static void windows(Cases cases) {

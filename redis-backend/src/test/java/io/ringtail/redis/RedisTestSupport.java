@@ -46,6 +46,44 @@ final class RedisTestSupport {
     }
   }
 
+  /**
+   * Asks {@code decision} every 20 ms until Redis answers it instead of throwing {@link
+   * RedisUnavailableException} (after a failover, say); returns the answer; fails after {@code
+   * timeout}.
+   */
+  static boolean awaitDecided(Duration timeout, String what, BooleanSupplier decision) {
+    boolean[] answer = new boolean[1];
+    await(
+        timeout,
+        what,
+        () -> {
+          try {
+            answer[0] = decision.getAsBoolean();
+            return true;
+          } catch (RedisUnavailableException notYet) {
+            return false;
+          }
+        });
+    return answer[0];
+  }
+
+  /** The window's count once Redis answers a snapshot (every 20 ms, up to {@code timeout}). */
+  static long awaitCount(Duration timeout, io.ringtail.RollingWindow window) {
+    long[] count = new long[1];
+    await(
+        timeout,
+        "a snapshot answered",
+        () -> {
+          try {
+            count[0] = window.snapshot().count();
+            return true;
+          } catch (RedisUnavailableException notYet) {
+            return false;
+          }
+        });
+    return count[0];
+  }
+
   static void shutdown(RedisClient client) {
     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
   }

@@ -5,15 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisRollingWindow;
+import io.ringtail.redis.testkit.LocalSentinelGroup;
 import io.ringtail.redis.testkit.RedisProcess;
+import io.ringtail.redis.testkit.TlsCertificates;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -146,5 +154,108 @@ class RingtailRedisAutoConfigurationTest {
                     .rootCause()
                     .hasMessageStartingWith(
                         "ringtail.redis.enabled=true needs Spring Data Redis on Lettuce"));
+  }
+
+  private static ApplicationContextRunner bare() {
+    return new ApplicationContextRunner()
+        .withConfiguration(
+            BootAutoConfigurations.of(
+                new String[][] {BootAutoConfigurations.DATA_REDIS},
+                SslAutoConfiguration.class,
+                RingtailRedisAutoConfiguration.class));
+  }
+
+  /**
+   * Runs {@code decision} until Redis answers it (bounded; the backend fails closed meanwhile,
+   * counting outage decisions); returns the answer.
+   */
+  private static boolean decided(
+      RedisBackend backend, java.util.function.BooleanSupplier decision) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      long outages = backend.outageDecisions();
+      boolean allowed = decision.getAsBoolean();
+      if (backend.outageDecisions() == outages) {
+        return allowed;
+      }
+      assertThat(System.nanoTime()).as("Redis answering within 60 s").isLessThan(deadline);
+      RedisProcess.pollPause();
+    }
+  }
+
+  @Test
+  void sentinelProperties_theBackendFollowsAFailover() {
+    try (LocalSentinelGroup group = LocalSentinelGroup.start()) {
+      String nodes =
+          group.sentinels().stream()
+              .map(s -> "127.0.0.1:" + s.port())
+              .collect(java.util.stream.Collectors.joining(","));
+      bare()
+          .withPropertyValues(
+              "spring.data.redis.sentinel.master=" + LocalSentinelGroup.MASTER,
+              "spring.data.redis.sentinel.nodes=" + nodes,
+              "ringtail.redis.enabled=true",
+              "ringtail.redis.command-timeout=500ms")
+          .run(
+              context -> {
+                assertThat(context).hasNotFailed();
+                RedisBackend backend = context.getBean(RedisBackend.class);
+                RateLimiter limiter =
+                    backend.rateLimiter(
+                        "starter-sentinel",
+                        RateLimitConfig.builder()
+                            .limit(3)
+                            .timeSource(new ManualTimeSource(1_000_000_000L))
+                            .build());
+                assertThat(limiter.tryAcquire("k").allowed()).isTrue();
+                assertThat(limiter.tryAcquire("k").allowed()).isTrue();
+                group.awaitReplicated(Duration.ofSeconds(10));
+
+                RedisProcess old = group.primary();
+                old.kill();
+                group.awaitFailover(old, Duration.ofSeconds(30));
+                assertThat(decided(backend, () -> limiter.tryAcquire("k").allowed()))
+                    .as("the third permit, on the promoted replica")
+                    .isTrue();
+                assertThat(limiter.tryAcquire("k").allowed()).isFalse();
+              });
+    }
+  }
+
+  @Test
+  void sslAndAclUserProperties_theBackendTalksTlsAsThatUser() {
+    TlsCertificates tls = TlsCertificates.create();
+    int tlsPort = RedisProcess.freePort(false);
+    List<String> conf = new ArrayList<>(tls.serverConf(tlsPort));
+    conf.add("user app on >app-secret ~* &* +@all");
+    try (RedisProcess secure = RedisProcess.start(RedisProcess.freePort(false), conf)) {
+      bare()
+          .withPropertyValues(
+              "spring.data.redis.host=127.0.0.1",
+              "spring.data.redis.port=" + tlsPort,
+              "spring.data.redis.username=app",
+              "spring.data.redis.password=app-secret",
+              "spring.data.redis.ssl.enabled=true",
+              "spring.data.redis.ssl.bundle=redis",
+              "spring.ssl.bundle.pem.redis.truststore.certificate=file:" + tls.certificate(),
+              "ringtail.redis.enabled=true")
+          .run(
+              context -> {
+                assertThat(context).hasNotFailed();
+                RedisRollingWindow w =
+                    context.getBean(RedisBackend.class).window("starter-tls").build();
+                for (int i = 1; i <= 10; i++) {
+                  w.record(i);
+                }
+                assertThat(w.snapshot().count()).isEqualTo(10);
+                assertThat(w.stats().failedCalls()).isZero();
+                try (RedisClient client = RedisClient.create(secure.uri());
+                    StatefulRedisConnection<String, String> admin = client.connect()) {
+                  assertThat(admin.sync().clientList())
+                      .as("the backend's connection is the ACL user's")
+                      .contains("user=app");
+                }
+              });
+    }
   }
 }

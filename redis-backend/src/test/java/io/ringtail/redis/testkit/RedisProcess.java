@@ -41,12 +41,17 @@ public final class RedisProcess implements AutoCloseable {
 
   private final int port;
   private final boolean cluster;
+  private final boolean sentinel;
+  private final List<String> extraConf;
   private final Path dir;
   private Process process;
 
-  private RedisProcess(int port, boolean cluster) throws IOException {
+  private RedisProcess(int port, boolean cluster, boolean sentinel, List<String> extraConf)
+      throws IOException {
     this.port = port;
     this.cluster = cluster;
+    this.sentinel = sentinel;
+    this.extraConf = List.copyOf(extraConf);
     this.dir = Files.createTempDirectory("ringtail-redis-" + port + "-");
   }
 
@@ -57,8 +62,29 @@ public final class RedisProcess implements AutoCloseable {
 
   /** Starts a server on {@code port}, cluster-enabled or not. */
   public static RedisProcess start(int port, boolean cluster) {
+    return start(port, cluster, false, List.of());
+  }
+
+  /**
+   * Starts a server on {@code port} whose config ends with {@code extraConf} (for example {@code
+   * replicaof}, TLS or ACL lines).
+   */
+  public static RedisProcess start(int port, List<String> extraConf) {
+    return start(port, false, false, extraConf);
+  }
+
+  /**
+   * Starts a Sentinel ({@code redis-server <conf> --sentinel}, the same binary) on {@code port}
+   * whose config ends with {@code sentinelConf} ({@code sentinel monitor ...} and its options).
+   */
+  public static RedisProcess startSentinel(int port, List<String> sentinelConf) {
+    return start(port, false, true, sentinelConf);
+  }
+
+  private static RedisProcess start(
+      int port, boolean cluster, boolean sentinel, List<String> extraConf) {
     try {
-      RedisProcess p = new RedisProcess(port, cluster);
+      RedisProcess p = new RedisProcess(port, cluster, sentinel, extraConf);
       p.launch();
       return p;
     } catch (IOException e) {
@@ -72,6 +98,21 @@ public final class RedisProcess implements AutoCloseable {
 
   public long pid() {
     return process.pid();
+  }
+
+  /** Whether the process runs (not killed, not exited). */
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** The server's log so far (its logfile and stdout). */
+  public String log() {
+    try {
+      return Files.readString(dir.resolve("redis.log"))
+          + Files.readString(dir.resolve("stdout.log"));
+    } catch (IOException e) {
+      return "(no log: " + e + ")";
+    }
   }
 
   public RedisURI uri() {
@@ -149,21 +190,32 @@ public final class RedisProcess implements AutoCloseable {
                 "port " + port,
                 "bind 127.0.0.1",
                 "daemonize no",
-                "save \"\"",
-                "appendonly no",
-                "enable-debug-command local",
                 "dir " + dir,
                 "logfile " + dir.resolve("redis.log")));
+    if (!sentinel) {
+      conf.addAll(
+          List.of(
+              "save \"\"",
+              "appendonly no",
+              "enable-debug-command local",
+              "repl-diskless-sync yes",
+              "repl-diskless-sync-delay 0"));
+    }
     if (cluster) {
       conf.add("cluster-enabled yes");
       conf.add("cluster-config-file " + dir.resolve("nodes.conf"));
       conf.add("cluster-node-timeout 2000");
     }
+    conf.addAll(extraConf);
     Files.deleteIfExists(dir.resolve("nodes.conf"));
     Path confFile = dir.resolve("redis.conf");
     Files.write(confFile, conf, StandardCharsets.UTF_8);
+    List<String> command = new ArrayList<>(List.of(binary().toString(), confFile.toString()));
+    if (sentinel) {
+      command.add("--sentinel");
+    }
     process =
-        new ProcessBuilder(binary().toString(), confFile.toString())
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("stdout.log").toFile())
             .start();
@@ -201,15 +253,6 @@ public final class RedisProcess implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
-    }
-  }
-
-  private String log() {
-    try {
-      return Files.readString(dir.resolve("redis.log"))
-          + Files.readString(dir.resolve("stdout.log"));
-    } catch (IOException e) {
-      return "(no log: " + e + ")";
     }
   }
 
