@@ -446,10 +446,13 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
         runner.runCommand(
             CommandType.HSET,
             new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey).add(p.field).add(p.bytes));
+    // sent after the HSET on the same connection: in strict mode its confirmation covers both,
+    // and a delta the replicas did not confirm stays pending and is sent again (same field)
     CompletableFuture<List<Object>> expire =
-        runner.runCommand(
+        runner.runWrite(
             CommandType.PEXPIRE,
-            new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey).add(ttlMillis));
+            new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey).add(ttlMillis),
+            bucketKey);
     return set.thenCombine(expire, (reply, ignored) -> reply)
         .handle(
             (reply, error) -> {
@@ -496,9 +499,10 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
                 .add("-inf")
                 .add("(" + (oldestInWindow - reindexBuckets())));
     CompletableFuture<List<Object>> expire =
-        runner.runCommand(
+        runner.runWrite(
             CommandType.PEXPIRE,
-            new CommandArgs<>(StringCodec.UTF8).addKey(keys.index()).add(ttlMillis));
+            new CommandArgs<>(StringCodec.UTF8).addKey(keys.index()).add(ttlMillis),
+            keys.index());
     return CompletableFuture.allOf(added, trimmed, expire)
         .handle(
             (ok, error) -> {

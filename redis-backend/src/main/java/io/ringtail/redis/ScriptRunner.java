@@ -193,13 +193,28 @@ final class ScriptRunner {
    * call; the reply as in {@link #runBinary}.
    */
   CompletableFuture<List<Object>> runCommand(CommandType type, CommandArgs<String, String> args) {
+    return runCommand(type, args, null);
+  }
+
+  /**
+   * {@link #runCommand(CommandType, CommandArgs)} for a write to {@code writtenKey}: in strict mode
+   * it succeeds only once the confirming replicas hold this connection's writes so far (those sent
+   * before it on the same connection included), else fails as an outage.
+   */
+  CompletableFuture<List<Object>> runWrite(
+      CommandType type, CommandArgs<String, String> args, String writtenKey) {
+    return runCommand(type, args, new String[] {writtenKey});
+  }
+
+  private CompletableFuture<List<Object>> runCommand(
+      CommandType type, CommandArgs<String, String> args, String[] writtenKeys) {
     return guarded(
         type.name(),
         () -> commands.dispatch(type, new BinaryReply(), args),
         e -> false,
         () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)),
         timeoutNanos,
-        null);
+        writtenKeys);
   }
 
   /** The connection's Lettuce computation threads, or null if the connection does not say. */

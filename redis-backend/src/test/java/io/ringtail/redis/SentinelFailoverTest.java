@@ -134,8 +134,11 @@ class SentinelFailoverTest {
     }
   }
 
-  /** What one run saw: admissions in all, and the window's count on the promoted replica. */
-  private record Outcome(int admitted, long counted, long unconfirmed) {}
+  /**
+   * What one run saw: admissions in all, the window's and the keyed fleet window's counts on the
+   * promoted replica.
+   */
+  private record Outcome(int admitted, long counted, long keyedCounted, long unconfirmed) {}
 
   private Outcome failoverWithTheReplicaBehind(int confirmingReplicas) {
     Duration timeout = STRICT_TIMEOUT;
@@ -155,12 +158,16 @@ class SentinelFailoverTest {
                 .timeSource(new ManualTimeSource(1_000_000_000_000L))
                 .build());
     RedisRollingWindow window = backend.window("strict").length(Duration.ofMinutes(5)).build();
+    RedisKeyedHistogramWindows routes =
+        backend.keyedHistogramWindows("strict").publishInterval(Duration.ofMinutes(1)).build();
     int admitted = 0;
     for (int i = 0; i < 6; i++) {
       admitted += limiter.tryAcquire("k").allowed() ? 1 : 0;
       window.record(i);
+      routes.record("GET /", 1_000 + i);
     }
     assertThat(window.flush(Duration.ofSeconds(5))).isTrue();
+    assertThat(routes.flush(Duration.ofSeconds(5))).isTrue();
     group.awaitReplicated(Duration.ofSeconds(10));
 
     RedisProcess old = group.primary();
@@ -175,8 +182,11 @@ class SentinelFailoverTest {
         }
         window.record(100 + i);
         window.record(200 + i);
+        routes.record("GET /", 2_000 + i);
+        routes.record("GET /", 3_000 + i);
       }
       window.flush(Duration.ofMillis(150));
+      routes.flush(Duration.ofMillis(150));
       old.kill();
     } finally {
       replica.resume();
@@ -192,6 +202,10 @@ class SentinelFailoverTest {
         FAILOVER,
         "the window's samples delivered to the promoted replica",
         () -> window.flush(Duration.ofMillis(500)));
+    RedisTestSupport.await(
+        FAILOVER,
+        "the keyed window's deltas delivered to the promoted replica",
+        () -> routes.flush(Duration.ofMillis(500)));
     for (int i = 0; i < 2 * LIMIT; i++) {
       boolean allowed =
           RedisTestSupport.awaitDecided(
@@ -200,8 +214,24 @@ class SentinelFailoverTest {
               () -> limiter.tryAcquire("k").allowed());
       admitted += allowed ? 1 : 0;
     }
+    long[] keyedCounted = new long[1];
+    RedisTestSupport.await(
+        FAILOVER,
+        "a snapshot of the keyed window",
+        () -> {
+          try {
+            keyedCounted[0] = routes.snapshot("GET /").count();
+            return true;
+          } catch (RedisUnavailableException notYet) {
+            return false;
+          }
+        });
+    routes.close();
     return new Outcome(
-        admitted, RedisTestSupport.awaitCount(FAILOVER, window), backend.unconfirmedWrites());
+        admitted,
+        RedisTestSupport.awaitCount(FAILOVER, window),
+        keyedCounted[0],
+        backend.unconfirmedWrites());
   }
 
   @Test
@@ -209,6 +239,7 @@ class SentinelFailoverTest {
     Outcome o = failoverWithTheReplicaBehind(0);
     assertThat(o.admitted()).as("admitted beyond the limit").isEqualTo(LIMIT + 2);
     assertThat(o.counted()).as("samples acknowledged but lost").isEqualTo(6);
+    assertThat(o.keyedCounted()).as("keyed deltas acknowledged but lost").isEqualTo(6);
     assertThat(o.unconfirmed()).isZero();
   }
 
@@ -217,6 +248,7 @@ class SentinelFailoverTest {
     Outcome o = failoverWithTheReplicaBehind(1);
     assertThat(o.admitted()).isEqualTo(LIMIT);
     assertThat(o.counted()).isEqualTo(10);
+    assertThat(o.keyedCounted()).as("every keyed delta arrives once").isEqualTo(10);
     assertThat(o.unconfirmed()).as("the writes sent while the replica was stopped").isPositive();
   }
 }
