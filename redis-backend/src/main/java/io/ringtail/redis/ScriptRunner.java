@@ -298,19 +298,20 @@ final class ScriptRunner {
                     CommandType.WAIT,
                     new IntegerOutput<>(StringCodec.UTF8),
                     new CommandArgs<>(StringCodec.UTF8).add(confirmingReplicas).add(waitMillis)))
-        .thenApply(
-            acked -> {
-              if (acked == null || acked < confirmingReplicas) {
+        .handle(
+            (acked, error) -> {
+              // a WAIT that failed or timed out on the client confirmed nothing either
+              if (error != null || acked == null || acked < confirmingReplicas) {
                 unconfirmedWrites.increment();
                 throw new CompletionException(
                     new RedisUnavailableException(
-                        acked
-                            + " of "
-                            + confirmingReplicas
-                            + " replicas confirmed the write within "
+                        (error != null
+                                ? "WAIT for " + confirmingReplicas + " replicas got no answer"
+                                : acked + " of " + confirmingReplicas + " replicas confirmed")
+                            + " within "
                             + waitMillis
                             + " ms",
-                        null));
+                        error == null ? null : unwrap(error)));
               }
               return reply;
             });
