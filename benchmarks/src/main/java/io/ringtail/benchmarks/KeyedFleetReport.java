@@ -8,6 +8,7 @@ import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisKeyedHistogramWindows;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
@@ -51,7 +52,11 @@ import org.HdrHistogram.Histogram;
  * Writes markdown to {@code --out} (default {@code benchmarks/target/keyed-fleet-report.md}).
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.KeyedFleetReport}
- * (rows {@code --rows 20x1,20x50,200x20}). A main, not thread-safe.
+ * (rows {@code --rows 20x1,20x50,200x20}). With {@code --server-cpus 1} the server runs on CPU 1
+ * alone; start the report under {@code taskset -c 0} so that it and the simulated processes (which
+ * inherit its CPUs) stay off it, and {@code SLOWLOG} counts the server's work, not its waits for a
+ * core. With {@code --server-realtime} the server's threads run at real-time priority instead
+ * ({@code chrt}, as root), on whichever core is free. A main, not thread-safe.
  */
 public final class KeyedFleetReport {
   private static final Set<String> PUBLICATION =
@@ -68,6 +73,8 @@ public final class KeyedFleetReport {
     int seconds = 30;
     int jvms = 2;
     int threads = 2;
+    String serverCpus = null;
+    boolean serverRealtime = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--out" -> out = Path.of(args[++i]);
@@ -76,6 +83,8 @@ public final class KeyedFleetReport {
         case "--seconds" -> seconds = Integer.parseInt(args[++i]);
         case "--jvms" -> jvms = Integer.parseInt(args[++i]);
         case "--threads" -> threads = Integer.parseInt(args[++i]);
+        case "--server-cpus" -> serverCpus = args[++i];
+        case "--server-realtime" -> serverRealtime = true;
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
@@ -87,6 +96,12 @@ public final class KeyedFleetReport {
                 + " up |\n|---|---|---|\n");
     Instant began = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     try (RedisProcess server = RedisProcess.start()) {
+      if (serverCpus != null) {
+        Report.pin(server.pid(), serverCpus);
+      }
+      if (serverRealtime) {
+        realtime(server.pid());
+      }
       RedisClient client = RedisClient.create();
       client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(2)));
       try (StatefulRedisConnection<String, String> connection = client.connect(server.uri())) {
@@ -141,6 +156,23 @@ public final class KeyedFleetReport {
     System.out.println(report);
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, report);
+  }
+
+  /**
+   * Runs the server's threads at real-time priority ({@code chrt -f 10}), as on a host of its own:
+   * the simulated fleet can then never keep it waiting for a core, so {@code SLOWLOG} counts the
+   * server's own work.
+   */
+  private static void realtime(long pid) throws IOException, InterruptedException {
+    Process chrt =
+        new ProcessBuilder("chrt", "-a", "-f", "-p", "10", Long.toString(pid))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    if (chrt.waitFor() != 0) {
+      throw new IllegalStateException("chrt -a -f -p 10 " + pid + " failed");
+    }
+    System.out.println("redis-server at real-time priority");
   }
 
   private static void row(
