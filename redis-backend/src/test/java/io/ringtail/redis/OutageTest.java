@@ -33,23 +33,22 @@ import org.junit.jupiter.api.Test;
  */
 class OutageTest {
   private static final Duration TIMEOUT = Duration.ofMillis(200);
+  private DedicatedRedis redis;
   private RedisProcess server;
   private RedisClient client;
   private StatefulRedisConnection<String, String> connection;
 
   @BeforeEach
   void start() {
-    server = RedisProcess.start();
-    client = RedisClient.create();
-    client.setOptions(RedisBackend.failFastClientOptions(TIMEOUT));
-    connection = client.connect(server.uri());
+    redis = DedicatedRedis.start(TIMEOUT);
+    server = redis.server;
+    client = redis.client;
+    connection = redis.connection;
   }
 
   @AfterEach
   void stop() {
-    connection.close();
-    RedisTestSupport.shutdown(client);
-    server.close();
+    redis.close();
   }
 
   private RedisBackend backend(OutagePolicy policy) {
