@@ -12,11 +12,16 @@ import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.micrometer.KeyedWindowMetrics;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.regex.Pattern;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
  * Rolling windows of the application's own Micrometer {@link Observation}s, with no code: every
@@ -30,22 +35,34 @@ import java.util.regex.Pattern;
  * and applies it as a {@link MeterBinder}. Keys are bounded twice: each observation holds at most
  * {@code maximumKeys} keys (least valuable evicted first), and as many have meters. Key values
  * named in {@code ignoredTags} ({@code exception} and {@code error} by default) are left out of the
- * key. The windows are in-process: each instance reports its own.
+ * key. Built by the starter, the windows are fleet-wide when a Redis backend is configured (one
+ * {@code RedisKeyedHistogramWindows} per observation, named after it: every instance's gauges read
+ * the same fleet window) and in-process otherwise (each instance reports its own).
+ *
+ * <p>Durations are measured on this handler's time source; a sample is recorded at the time of its
+ * window's own time base (the Redis server's clock for a fleet window). Closing closes the windows.
  *
  * <p>Thread-safe. The stop path reads the clock, joins the key values into a key and records; a new
  * key registers its meters on the stopping thread, once.
  */
 public final class ObservationWindows
-    implements ObservationHandler<Observation.Context>, MeterBinder {
+    implements ObservationHandler<Observation.Context>,
+        MeterBinder,
+        SmartInitializingSingleton,
+        AutoCloseable {
   private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*");
   private static final char SEPARATOR = '\u001f';
   private static final String NO_TAGS = "-";
 
-  private final Map<String, KeyedWindows> windows;
+  private final Set<String> names;
+  private final Function<String, ? extends KeyedWindows> windowOf;
+  private volatile Map<String, KeyedWindows> windows; // built once, on first need
   private final Set<String> ignoredTags;
   private final TimeSource time;
   private final double[] percentiles;
   private final int maximumKeys;
+  private final Consumer<KeyedWindows> closer;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   /**
    * Windows for the observations named {@code names}, each key's window as {@code window}, at most
@@ -61,9 +78,42 @@ public final class ObservationWindows
       int maximumKeys,
       List<Double> percentiles,
       TimeSource time) {
+    this(
+        names,
+        ignoredTags,
+        name ->
+            KeyedWindows.builder()
+                .window(Objects.requireNonNull(window, "window"))
+                .maximumKeys(maximumKeys)
+                .timeSource(time)
+                .build(),
+        maximumKeys,
+        percentiles,
+        time,
+        keyed -> {});
+    windows();
+  }
+
+  /**
+   * Windows for the observations named {@code names}, each built by {@code windowOf} from its name
+   * once the context's singletons exist (or at an earlier call of {@link #windows()}), and closed
+   * by {@code closer} when this handler closes. Building late lets a handler's windows depend on
+   * beans that themselves depend on the {@code ObservationRegistry} (a Redis client); observations
+   * that stop before the windows are built are not recorded.
+   */
+  ObservationWindows(
+      List<String> names,
+      Set<String> ignoredTags,
+      Function<String, ? extends KeyedWindows> windowOf,
+      int maximumKeys,
+      List<Double> percentiles,
+      TimeSource time,
+      Consumer<KeyedWindows> closer) {
     Objects.requireNonNull(names, "names");
+    Objects.requireNonNull(windowOf, "windowOf");
     this.ignoredTags = Set.copyOf(Objects.requireNonNull(ignoredTags, "ignoredTags"));
     this.time = Objects.requireNonNull(time, "time");
+    this.closer = Objects.requireNonNull(closer, "closer");
     if (maximumKeys < 1) {
       throw new IllegalArgumentException(
           "ringtail.observations.maximum-keys must be positive, but was " + maximumKeys);
@@ -73,14 +123,15 @@ public final class ObservationWindows
         Objects.requireNonNull(percentiles, "percentiles").stream()
             .mapToDouble(Double::doubleValue)
             .toArray();
-    Map<String, KeyedWindows> byName = new LinkedHashMap<>();
-    for (String name : names) {
-      prefixOf(name);
-      byName.put(
-          name,
-          KeyedWindows.builder().window(window).maximumKeys(maximumKeys).timeSource(time).build());
-    }
-    this.windows = Collections.unmodifiableMap(byName);
+    names.forEach(ObservationWindows::prefixOf);
+    this.names = Collections.unmodifiableSet(new LinkedHashSet<>(names));
+    this.windowOf = windowOf;
+  }
+
+  /** Builds the windows now, when the context has created every singleton. */
+  @Override
+  public void afterSingletonsInstantiated() {
+    windows();
   }
 
   /** The meter prefix of an observation's windows: {@code ringtail.} and its name. */
@@ -96,8 +147,32 @@ public final class ObservationWindows
     return prefix;
   }
 
-  /** The windows by observation name, keyed as {@link #tagsOf} reads. */
+  /**
+   * The windows by observation name, keyed as {@link #tagsOf} reads; built on the first call (none
+   * if this handler was closed before).
+   */
   public Map<String, KeyedWindows> windows() {
+    Map<String, KeyedWindows> built = windows;
+    return built != null ? built : build();
+  }
+
+  private synchronized Map<String, KeyedWindows> build() {
+    if (windows != null) {
+      return windows;
+    }
+    if (closed.get()) {
+      return Map.of();
+    }
+    Map<String, KeyedWindows> byName = new LinkedHashMap<>();
+    try {
+      for (String name : names) {
+        byName.put(name, Objects.requireNonNull(windowOf.apply(name), "window of " + name));
+      }
+    } catch (RuntimeException e) {
+      byName.values().forEach(closer);
+      throw e;
+    }
+    windows = Collections.unmodifiableMap(byName);
     return windows;
   }
 
@@ -122,7 +197,7 @@ public final class ObservationWindows
   @Override
   public void onStart(Observation.Context context) {
     String name = context.getName();
-    if (name != null && windows.containsKey(name)) {
+    if (name != null && names.contains(name)) {
       context.put(Start.class, new Start(time.nanoTime()));
     }
   }
@@ -130,12 +205,18 @@ public final class ObservationWindows
   @Override
   public void onStop(Observation.Context context) {
     Start start = context.get(Start.class);
-    KeyedWindows keyed = windows.get(context.getName());
-    if (start == null || keyed == null) {
+    Map<String, KeyedWindows> built = windows; // never built here: building may wait on I/O
+    KeyedWindows keyed =
+        start == null || built == null || closed.get() ? null : built.get(context.getName());
+    if (keyed == null) {
       return;
     }
     long now = time.nanoTime();
-    keyed.recordAt(keyOf(context), now - start.nanos, now);
+    if (keyed.timeSource() == time) {
+      keyed.recordAt(keyOf(context), now - start.nanos, now);
+    } else {
+      keyed.record(keyOf(context), now - start.nanos); // at the time of the window's own base
+    }
   }
 
   private String keyOf(Observation.Context context) {
@@ -157,20 +238,29 @@ public final class ObservationWindows
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    windows.forEach(
-        (name, keyed) ->
-            KeyedWindowMetrics.builder(keyed, name)
-                .prefix(prefixOf(name))
-                .keyTags(ObservationWindows::tagsOf)
-                .percentiles(percentiles)
-                .maximumKeys(Math.min(maximumKeys, 1_000_000))
-                .build()
-                .bindTo(registry));
+    windows()
+        .forEach(
+            (name, keyed) ->
+                KeyedWindowMetrics.builder(keyed, name)
+                    .prefix(prefixOf(name))
+                    .keyTags(ObservationWindows::tagsOf)
+                    .percentiles(percentiles)
+                    .maximumKeys(Math.min(maximumKeys, 1_000_000))
+                    .build()
+                    .bindTo(registry));
+  }
+
+  /** Closes the windows (a fleet window publishes what it holds first); idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed.compareAndSet(false, true) && windows != null) {
+      windows.values().forEach(closer);
+    }
   }
 
   @Override
   public String toString() {
-    return "ObservationWindows" + windows.keySet() + "[maximumKeys=" + maximumKeys + "]";
+    return "ObservationWindows" + names + "[maximumKeys=" + maximumKeys + "]";
   }
 
   /** When an observation started, on the windows' time source. */

@@ -9,15 +9,20 @@ import io.ringtail.alert.AlertListener;
 import io.ringtail.alert.AlertMonitor;
 import io.ringtail.alert.AlertRule;
 import io.ringtail.micrometer.WindowMetrics;
+import io.ringtail.redis.RedisBackend;
+import io.ringtail.redis.RedisKeyedHistogramWindows;
 import java.lang.System.Logger.Level;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -25,10 +30,10 @@ import org.springframework.context.annotation.Configuration;
  * Ringtail's Spring Boot auto-configuration: binds every window bean to the application's {@link
  * MeterRegistry} ({@link RingtailMeterBinder}) and evaluates {@link AlertRule} beans on a scheduler
  * the context manages ({@link AlertScheduler}). The Redis backend is configured by {@link
- * RingtailRedisAutoConfiguration}. Each bean backs off when the application defines one of the same
- * type.
+ * RingtailRedisAutoConfiguration}, which runs first: the observation windows are fleet-wide when
+ * there is a backend. Each bean backs off when the application defines one of the same type.
  */
-@AutoConfiguration
+@AutoConfiguration(after = RingtailRedisAutoConfiguration.class)
 @EnableConfigurationProperties(RingtailProperties.class)
 public class RingtailAutoConfiguration {
 
@@ -49,7 +54,11 @@ public class RingtailAutoConfiguration {
     }
   }
 
-  /** Rolling windows of the application's observations, when Micrometer is present. */
+  /**
+   * Rolling windows of the application's observations, when Micrometer is present: fleet-wide when
+   * there is a {@link RedisBackend} (unless {@code ringtail.observations.fleet=false}), in-process
+   * otherwise.
+   */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass({MeterRegistry.class, ObservationHandler.class, WindowMetrics.class})
   @ConditionalOnProperty(prefix = "ringtail.observations", name = "enabled", matchIfMissing = true)
@@ -58,20 +67,119 @@ public class RingtailAutoConfiguration {
     @ConditionalOnMissingBean
     ObservationWindows ringtailObservationWindows(RingtailProperties properties) {
       RingtailProperties.Observations o = properties.getObservations();
-      WindowConfig window;
+      return new ObservationWindows(
+          o.getNames(),
+          o.getIgnoredTags(),
+          windowOf(o),
+          o.getMaximumKeys(),
+          properties.getMetrics().getPercentiles(),
+          TimeSource.system());
+    }
+
+    static WindowConfig windowOf(RingtailProperties.Observations o) {
       try {
-        window = WindowConfig.builder().length(o.getWindow()).buckets(o.getBuckets()).build();
+        return WindowConfig.builder().length(o.getWindow()).buckets(o.getBuckets()).build();
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
             "ringtail.observations.window and .buckets: " + e.getMessage(), e);
       }
-      return new ObservationWindows(
-          o.getNames(),
-          o.getIgnoredTags(),
-          window,
-          o.getMaximumKeys(),
-          properties.getMetrics().getPercentiles(),
-          TimeSource.system());
+    }
+
+    /**
+     * One {@link RedisKeyedHistogramWindows} per observation, named after it, on the backend: every
+     * instance of the application records into the same windows and its gauges read them. Processed
+     * before the in-process bean above, which then backs off.
+     *
+     * <p>The backend is looked up when the windows are built (once the singletons exist), not when
+     * this handler is: the {@code ObservationRegistry} needs its handlers, and the Redis client
+     * under the backend needs the registry. The handler is still closed before the backend.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(RedisBackend.class)
+    @ConditionalOnSingleCandidate(RedisBackend.class)
+    @ConditionalOnProperty(prefix = "ringtail.observations", name = "fleet", matchIfMissing = true)
+    static class Fleet {
+      static final String BEAN = "ringtailFleetObservationWindows";
+
+      @Bean(BEAN)
+      @ConditionalOnMissingBean
+      ObservationWindows ringtailFleetObservationWindows(
+          ObjectProvider<RedisBackend> backend,
+          ConfigurableListableBeanFactory beans,
+          RingtailProperties properties) {
+        for (String name : beans.getBeanNamesForType(RedisBackend.class, true, false)) {
+          beans.registerDependentBean(name, BEAN);
+        }
+        RingtailProperties.Observations o = properties.getObservations();
+        WindowConfig window = windowOf(o);
+        return new ObservationWindows(
+            o.getNames(),
+            o.getIgnoredTags(),
+            name -> builder(backend.getObject(), name, window, o).build(),
+            o.getMaximumKeys(),
+            properties.getMetrics().getPercentiles(),
+            TimeSource.system(),
+            keyed -> ((RedisKeyedHistogramWindows) keyed).close());
+      }
+
+      @Bean
+      FleetWindowsCloser ringtailFleetObservationWindowsCloser(
+          ConfigurableListableBeanFactory beans) {
+        return new FleetWindowsCloser(beans);
+      }
+
+      private static RedisKeyedHistogramWindows.Builder builder(
+          RedisBackend backend,
+          String name,
+          WindowConfig window,
+          RingtailProperties.Observations o) {
+        RedisKeyedHistogramWindows.Builder builder =
+            backend.keyedHistogramWindows(name).config(window).maximumKeys(o.getMaximumKeys());
+        try {
+          return builder.publishInterval(o.getPublishInterval());
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(
+              "ringtail.observations.publish-interval: " + e.getMessage(), e);
+        }
+      }
+    }
+  }
+
+  /**
+   * Closes the fleet observation windows when the context stops: after the web server (so requests
+   * still in flight are recorded) and before the Redis client (Spring Data Redis stops its Lettuce
+   * client in phase 0, before any bean is destroyed), so what they hold is published.
+   */
+  static final class FleetWindowsCloser implements SmartLifecycle {
+    private final ConfigurableListableBeanFactory beans;
+    private volatile boolean running;
+
+    FleetWindowsCloser(ConfigurableListableBeanFactory beans) {
+      this.beans = beans;
+    }
+
+    @Override
+    public void start() {
+      running = true;
+    }
+
+    @Override
+    public void stop() {
+      running = false;
+      if (beans.getSingleton(Observations.Fleet.BEAN) instanceof ObservationWindows windows) {
+        windows.close();
+      }
+    }
+
+    @Override
+    public boolean isRunning() {
+      return running;
+    }
+
+    /** Below the web server's stop phases, above Lettuce's. */
+    @Override
+    public int getPhase() {
+      return SmartLifecycle.DEFAULT_PHASE - 4096;
     }
   }
 

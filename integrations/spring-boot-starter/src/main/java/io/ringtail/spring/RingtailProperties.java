@@ -162,6 +162,19 @@ public class RingtailProperties {
     /** Most keys (tag combinations) held, and published, per observation. */
     private int maximumKeys = 500;
 
+    /**
+     * Whether the windows are fleet-wide when the application has a Ringtail Redis backend: every
+     * instance records into, and publishes the gauges of, one window per observation in Redis.
+     * False keeps each instance's windows in-process.
+     */
+    private boolean fleet = true;
+
+    /**
+     * Longest a fleet window's sample waits in the instance before it is sent to Redis, 1 ms to 1
+     * minute (a scrape publishes first as well).
+     */
+    private Duration publishInterval = Duration.ofSeconds(1);
+
     public boolean isEnabled() {
       return enabled;
     }
@@ -208,6 +221,22 @@ public class RingtailProperties {
 
     public void setMaximumKeys(int maximumKeys) {
       this.maximumKeys = maximumKeys;
+    }
+
+    public boolean isFleet() {
+      return fleet;
+    }
+
+    public void setFleet(boolean fleet) {
+      this.fleet = fleet;
+    }
+
+    public Duration getPublishInterval() {
+      return publishInterval;
+    }
+
+    public void setPublishInterval(Duration publishInterval) {
+      this.publishInterval = publishInterval;
     }
   }
 }

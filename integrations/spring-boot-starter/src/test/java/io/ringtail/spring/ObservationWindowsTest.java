@@ -170,4 +170,41 @@ class ObservationWindowsTest {
         .hasMessageContaining("ringtail.observations.names")
         .hasMessageContaining("but was \"Checkout Process\"");
   }
+
+  @Test
+  void windowsBuiltLate_recordNothingBefore_andCloseOnce() {
+    List<String> built = new ArrayList<>();
+    List<KeyedWindows> closedWindows = new ArrayList<>();
+    ObservationWindows windows =
+        new ObservationWindows(
+            List.of("http.server.requests", "http.server.requests"),
+            Set.of(),
+            name -> {
+              built.add(name);
+              return KeyedWindows.builder().window(config).timeSource(time).build();
+            },
+            10,
+            List.of(0.95),
+            time,
+            closedWindows::add);
+    ObservationRegistry registry = registry(windows);
+    request(registry, "GET", "/early", "200", 1_000_000); // stops before the windows exist
+    assertThat(built).isEmpty(); // the stop path never builds: building may wait on I/O
+
+    windows.afterSingletonsInstantiated();
+    assertThat(built).containsExactly("http.server.requests");
+    request(registry, "GET", "/orders/{id}", "200", 2_000_000);
+    KeyedWindows http = windows.windows().get("http.server.requests");
+    assertThat(http.snapshots()).hasSize(1);
+    String key = http.snapshots().keySet().iterator().next();
+    assertThat(ObservationWindows.tagsOf(key).stream().map(t -> t.getKey() + "=" + t.getValue()))
+        .contains("uri=/orders/{id}");
+    assertThat(http.snapshot(key).count()).isEqualTo(1);
+
+    windows.close();
+    windows.close();
+    assertThat(closedWindows).containsExactly(http);
+    request(registry, "GET", "/orders/{id}", "200", 3_000_000); // after close: not recorded
+    assertThat(http.snapshot(key).count()).isEqualTo(1);
+  }
 }
