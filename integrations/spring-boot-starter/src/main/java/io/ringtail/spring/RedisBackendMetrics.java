@@ -9,11 +9,14 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramWindow;
 import io.ringtail.redis.RedisHistogramWindowStats;
+import io.ringtail.redis.RedisKeyedHistogramWindows;
 import io.ringtail.redis.RedisRollingWindow;
 import io.ringtail.redis.RedisWindowStats;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import org.springframework.beans.factory.ListableBeanFactory;
 
@@ -28,10 +31,11 @@ import org.springframework.beans.factory.ListableBeanFactory;
  *       (every decision of the backend answered without Redis), {@code
  *       ringtail.redis.events.buffered}, {@code .replayed}, {@code .dropped} (threshold events kept
  *       through an outage);
- *   <li>per {@link RedisHistogramWindow} bean (tag {@code window}): {@code
- *       ringtail.redis.publication.samples} (tag {@code outcome}: published, expired, dropped),
- *       {@code ringtail.redis.publication.calls} (tag {@code result}: ok, failed) and {@code
- *       ringtail.redis.publication.pending};
+ *   <li>per fleet histogram window (tag {@code window}: a {@link RedisHistogramWindow} or {@link
+ *       RedisKeyedHistogramWindows} bean's name, or the observation a fleet observation window
+ *       times): {@code ringtail.redis.publication.samples} (tag {@code outcome}: published,
+ *       expired, dropped), {@code ringtail.redis.publication.calls} (tag {@code result}: ok,
+ *       failed) and {@code ringtail.redis.publication.pending};
  *   <li>per {@link RedisRollingWindow} bean: {@code ringtail.redis.window.samples} (tag {@code
  *       outcome}: stored, duplicate, rejected, expired, trimmed, dropped), {@code
  *       ringtail.redis.window.buffered} and {@code ringtail.redis.window.calls.failed}.
@@ -117,32 +121,21 @@ public final class RedisBackendMetrics implements MeterBinder {
         beans.getBeansOfType(RedisHistogramWindow.class, false, false);
     Map<String, RedisRollingWindow> rawWindows =
         beans.getBeansOfType(RedisRollingWindow.class, false, false);
-    histogramWindows.forEach(
-        (name, w) -> {
-          Tags t = Tags.of("window", name);
-          histogramCounter(registry, t.and("outcome", "published"), w, s -> s.published());
-          histogramCounter(registry, t.and("outcome", "expired"), w, s -> s.expired());
-          histogramCounter(registry, t.and("outcome", "dropped"), w, s -> s.dropped());
-          counter(
-              registry,
-              "ringtail.redis.publication.calls",
-              t.and("result", "ok"),
-              w,
-              x -> x.stats().publishCalls(),
-              "Publication calls Redis answered");
-          counter(
-              registry,
-              "ringtail.redis.publication.calls",
-              t.and("result", "failed"),
-              w,
-              x -> x.stats().failedCalls(),
-              "Publication calls that failed (deltas kept)");
-          Gauge.builder("ringtail.redis.publication.pending", w, x -> x.stats().pendingSamples())
-              .tags(t)
-              .description("Samples recorded but not yet confirmed by Redis")
-              .strongReference(true)
-              .register(registry);
-        });
+    histogramWindows.forEach((name, w) -> publication(registry, name, w, w::stats));
+    beans
+        .getBeansOfType(RedisKeyedHistogramWindows.class, false, false)
+        .forEach((name, w) -> publication(registry, name, w, w::stats));
+    ObservationWindows observations = beans.getBeanProvider(ObservationWindows.class).getIfUnique();
+    if (observations != null) {
+      observations
+          .windows()
+          .forEach(
+              (name, w) -> {
+                if (w instanceof RedisKeyedHistogramWindows fleet) {
+                  publication(registry, name, fleet, fleet::stats);
+                }
+              });
+    }
     rawWindows.forEach(
         (name, w) -> {
           Tags t = Tags.of("window", name);
@@ -167,18 +160,44 @@ public final class RedisBackendMetrics implements MeterBinder {
         });
   }
 
-  private static void histogramCounter(
-      MeterRegistry registry,
-      Tags tags,
-      RedisHistogramWindow w,
-      ToDoubleFunction<RedisHistogramWindowStats> stat) {
+  /** The publication meters of one fleet window, tagged {@code window=name}. */
+  private static <T> void publication(
+      MeterRegistry registry, String name, T w, Supplier<RedisHistogramWindowStats> stats) {
+    Tags t = Tags.of("window", name);
+    for (String outcome : List.of("published", "expired", "dropped")) {
+      ToDoubleFunction<RedisHistogramWindowStats> stat =
+          switch (outcome) {
+            case "published" -> RedisHistogramWindowStats::published;
+            case "expired" -> RedisHistogramWindowStats::expired;
+            default -> RedisHistogramWindowStats::dropped;
+          };
+      counter(
+          registry,
+          "ringtail.redis.publication.samples",
+          t.and("outcome", outcome),
+          w,
+          x -> stat.applyAsDouble(stats.get()),
+          "Samples of this process's fleet window, by outcome");
+    }
     counter(
         registry,
-        "ringtail.redis.publication.samples",
-        tags,
+        "ringtail.redis.publication.calls",
+        t.and("result", "ok"),
         w,
-        x -> stat.applyAsDouble(x.stats()),
-        "Samples of this process's fleet window, by outcome");
+        x -> stats.get().publishCalls(),
+        "Publication calls Redis answered");
+    counter(
+        registry,
+        "ringtail.redis.publication.calls",
+        t.and("result", "failed"),
+        w,
+        x -> stats.get().failedCalls(),
+        "Publication calls that failed (deltas kept)");
+    Gauge.builder("ringtail.redis.publication.pending", w, x -> stats.get().pendingSamples())
+        .tags(t)
+        .description("Samples recorded but not yet confirmed by Redis")
+        .strongReference(true)
+        .register(registry);
   }
 
   private static void rawCounter(

@@ -3,6 +3,7 @@ package io.ringtail.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.redis.RedisKeyedHistogramWindows;
@@ -147,6 +148,22 @@ class FleetObservationWindowsTest {
         });
     assertThat(ordersCount(podA)).isEqualTo(fleet);
     assertThat(ordersCount(podB)).isEqualTo(fleet);
+    // each pod's publication meters count what it published of the observation's fleet window
+    // (its scrapes are observed too, so at least what it served on /orders; pending is registered)
+    assertThat(
+            podA.getBean(MeterRegistry.class)
+                .get("ringtail.redis.publication.samples")
+                .tags("window", OBSERVATION, "outcome", "published")
+                .functionCounter()
+                .count())
+        .isGreaterThanOrEqualTo(servedByA);
+    assertThat(
+            podB.getBean(MeterRegistry.class)
+                .get("ringtail.redis.publication.pending")
+                .tags("window", OBSERVATION)
+                .gauge()
+                .value())
+        .isNotNegative();
 
     String series =
         "ringtail_http_server_requests_samples{method=\"GET\",outcome=\"SUCCESS\",status=\"200\","
