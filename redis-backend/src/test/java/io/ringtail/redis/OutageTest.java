@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowConfig;
@@ -17,13 +16,10 @@ import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDecision;
 import io.ringtail.decision.ThresholdDetector;
-import io.ringtail.redis.testkit.RedisProcess;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,24 +27,11 @@ import org.junit.jupiter.api.Test;
  * during a stream. The breaker opens, callers are never blocked beyond the timeout, nothing is
  * silently lost, and recording recovers after the server returns.
  */
-class OutageTest {
+class OutageTest extends DedicatedRedisTest {
   private static final Duration TIMEOUT = Duration.ofMillis(200);
-  private DedicatedRedis redis;
-  private RedisProcess server;
-  private RedisClient client;
-  private StatefulRedisConnection<String, String> connection;
 
-  @BeforeEach
-  void start() {
-    redis = DedicatedRedis.start(TIMEOUT);
-    server = redis.server;
-    client = redis.client;
-    connection = redis.connection;
-  }
-
-  @AfterEach
-  void stop() {
-    redis.close();
+  OutageTest() {
+    super(TIMEOUT);
   }
 
   private RedisBackend backend(OutagePolicy policy) {

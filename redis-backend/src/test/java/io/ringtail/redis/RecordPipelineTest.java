@@ -4,34 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.TimeSource;
-import io.ringtail.redis.testkit.RedisProcess;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The record pipeline's flush against a real server that stops answering mid-replay. */
-class RecordPipelineTest {
+class RecordPipelineTest extends DedicatedRedisTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
-  private DedicatedRedis redis;
-  private RedisProcess server;
-  private RedisClient client;
-  private StatefulRedisConnection<String, String> connection;
 
-  @BeforeEach
-  void start() {
-    redis = DedicatedRedis.start(TIMEOUT);
-    server = redis.server;
-    client = redis.client;
-    connection = redis.connection;
-  }
-
-  @AfterEach
-  void stop() {
-    redis.close();
+  RecordPipelineTest() {
+    super(TIMEOUT);
   }
 
   @Test

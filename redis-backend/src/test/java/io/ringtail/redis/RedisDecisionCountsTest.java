@@ -2,8 +2,6 @@ package io.ringtail.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.decision.CountsDecisions;
 import io.ringtail.decision.DecisionCounts;
 import io.ringtail.decision.RateLimitConfig;
@@ -12,36 +10,25 @@ import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDetector;
-import io.ringtail.redis.testkit.RedisProcess;
 import java.math.BigDecimal;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The Redis decisions count what they return, on a real redis-server: answered by Redis, answered
  * locally (held denials), answered by the outage policy while the server is stopped (SIGSTOP).
  */
-class RedisDecisionCountsTest {
+class RedisDecisionCountsTest extends DedicatedRedisTest {
   private static final Duration TIMEOUT = Duration.ofMillis(200);
-  private DedicatedRedis redis;
-  private RedisProcess server;
-  private RedisClient client;
-  private StatefulRedisConnection<String, String> connection;
 
-  @BeforeEach
-  void start() {
-    redis = DedicatedRedis.start(TIMEOUT);
-    server = redis.server;
-    client = redis.client;
-    connection = redis.connection;
+  RedisDecisionCountsTest() {
+    super(TIMEOUT);
   }
 
   @AfterEach
-  void stop() {
+  void resume() {
     server.resume();
-    redis.close();
   }
 
   private static DecisionCounts counts(Object decision) {
