@@ -21,11 +21,12 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -71,17 +72,6 @@ import java.util.function.Function;
  * until {@link #close()} (or the client's shutdown), so close windows the process no longer uses.
  */
 public final class RedisKeyedHistogramWindows implements KeyedWindows {
-  private static final int CACHED_KEYS = 256;
-
-  /** A reader merges a bucket's fields once it is this many buckets behind the live one. */
-  private static final int SETTLED_BUCKETS = 3;
-
-  /** The field counting the fields merged away from a bucket (see {@code fleet_compact.lua}). */
-  static final String MERGED_AWAY = "#r";
-
-  /** Prefix of a merged field's name (never a publisher id, which is base 36). */
-  static final String MERGED_PREFIX = "=";
-
   /** How long a dropped key's recorder is still drained: longer than any record takes. */
   private static final long RETIRED_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -93,6 +83,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   private final FleetKeys keys;
   private final FleetPublisher publisher;
   private final String publisherId;
+  private final FleetReader reader;
   private final long widthNanos;
   private final int buckets;
   private final long graceMillis;
@@ -109,18 +100,6 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   private final Map<Delta, Pending> pending = new HashMap<>();
   private final Map<String, Long> indexed = new HashMap<>();
   private long sequence;
-
-  private final java.util.concurrent.atomic.AtomicLong merges =
-      new java.util.concurrent.atomic.AtomicLong();
-
-  private final Map<String, KeyCache> cache =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, KeyCache> eldest) {
-              return size() > CACHED_KEYS;
-            }
-          });
 
   final LongAdder published = new LongAdder();
   final LongAdder publishCalls = new LongAdder();
@@ -146,6 +125,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
             config.significantDigits(),
             config.lowestDiscernibleValue());
     this.publisherId = RandomIds.base36(8);
+    this.reader = new FleetReader(runner, keys, config, publisherId);
     // Redis counts a TTL on its own clock: past a time base it cannot vouch for, keep a window more
     this.graceMillis =
         serverTime != null ? 1_000 : Math.max(1_000, widthNanos * buckets / 1_000_000L);
@@ -207,7 +187,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     Checks.requireNonEmpty("key", key);
     publishAll(localClock.nanoTime() + runner.timeoutNanos());
     long now = time.nanoTime();
-    return ScriptRunner.await(read(key, now), runner.timeoutNanos());
+    return ScriptRunner.await(reader.read(key, now), runner.timeoutNanos());
   }
 
   /**
@@ -237,7 +217,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     Map<String, CompletableFuture<RedisHistogramSnapshot>> reads = new LinkedHashMap<>();
     for (Object member : listed) {
       String key = new String((byte[]) member, StandardCharsets.UTF_8);
-      reads.put(key, read(key, now));
+      reads.put(key, reader.read(key, now));
     }
     Map<String, WindowSnapshot> out = new LinkedHashMap<>();
     for (Map.Entry<String, CompletableFuture<RedisHistogramSnapshot>> e : reads.entrySet()) {
@@ -396,7 +376,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
           }
         }
       }
-      List<String> toIndex = new ArrayList<>();
+      Set<String> toIndex = new LinkedHashSet<>();
       List<Pending> toSend = new ArrayList<>();
       // a ticker holds the live bucket back until it closes: one delta per key and bucket
       boolean holdLive = !all && intervalNanos >= widthNanos;
@@ -414,7 +394,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
           p.sending = true;
           toSend.add(p);
           Long last = indexed.get(p.delta.key);
-          if ((last == null || live - last >= reindexBuckets()) && !toIndex.contains(p.delta.key)) {
+          if (last == null || live - last >= reindexBuckets()) {
             toIndex.add(p.delta.key);
           }
         }
@@ -424,7 +404,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
         calls.add(send(p, now));
       }
       if (!toIndex.isEmpty()) {
-        calls.add(index(toIndex, live, oldestInWindow));
+        calls.add(index(List.copyOf(toIndex), live, oldestInWindow));
       }
     }
 
@@ -516,119 +496,6 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
               }
               return null;
             });
-  }
-
-  // ---------------------------------------------------------------- reading
-
-  /**
-   * Reads the key's buckets {@code floor(now / width) - buckets + 1 ..} and merges them: the two
-   * newest with {@code HGETALL}, older ones already merged here with {@code HLEN} first (and {@code
-   * HGETALL} if their field count changed), all sent at once.
-   */
-  private CompletableFuture<RedisHistogramSnapshot> read(String key, long now) {
-    long live = Math.floorDiv(now, widthNanos);
-    long first = live - buckets + 1;
-    KeyCache kc = cache.computeIfAbsent(key, k -> new KeyCache());
-    kc.buckets.keySet().removeIf(b -> b < first);
-    String base = keys.keyBase(key);
-    List<CompletableFuture<Void>> steps = new ArrayList<>(buckets);
-    List<String> checked = new ArrayList<>();
-    List<Long> checkedBuckets = new ArrayList<>();
-    for (long b = first; b <= live; b++) {
-      Cached known = kc.buckets.get(b);
-      if (known == null || b >= live - 1) {
-        steps.add(readAll(kc, base + b, b));
-      } else {
-        checked.add(base + b);
-        checkedBuckets.add(b);
-      }
-    }
-    if (!checked.isEmpty()) {
-      steps.add(
-          runner
-              .runBinary(
-                  HistogramScripts.FIELD_COUNTS, checked.toArray(String[]::new), new byte[0][])
-              .thenCompose(
-                  counts -> {
-                    List<CompletableFuture<Void>> changed = new ArrayList<>();
-                    for (int i = 0; i < counts.size(); i++) {
-                      long b = checkedBuckets.get(i);
-                      Cached known = kc.buckets.get(b);
-                      if (known == null || (Long) counts.get(i) != known.version) {
-                        changed.add(readAll(kc, checked.get(i), b));
-                      }
-                    }
-                    return CompletableFuture.allOf(changed.toArray(CompletableFuture[]::new));
-                  }));
-    }
-    return CompletableFuture.allOf(steps.toArray(CompletableFuture[]::new))
-        .thenApply(
-            done -> {
-              RedisHistogramSnapshot snapshot = merge(kc, first, live, now);
-              compact(kc, base, first, live - SETTLED_BUCKETS);
-              return snapshot;
-            });
-  }
-
-  /**
-   * Merges in Redis the fields of every bucket from {@code first} to {@code last} that holds more
-   * than one, as this reader has just merged them (one {@code fleet_compact.lua} call per bucket,
-   * O(its fields)): later readers then read one field per bucket. Not waited for; a bucket whose
-   * fields changed meanwhile is left as it is. Either way the bucket is read again next time.
-   */
-  private void compact(KeyCache kc, String base, long first, long last) {
-    for (long b = first; b <= last; b++) {
-      Cached c = kc.buckets.get(b);
-      if (c == null || c.fields.size() < 2 || !kc.compacting.add(b)) {
-        continue;
-      }
-      long bucket = b;
-      byte[][] args = new byte[2 + c.fields.size()][];
-      args[0] =
-          ascii(MERGED_PREFIX + publisherId + ":" + Long.toString(merges.incrementAndGet(), 36));
-      args[1] = FleetDeltas.encodeMerged(c.histogram, c.covered, c.coveredAsOf);
-      for (int i = 0; i < c.fields.size(); i++) {
-        args[2 + i] = c.fields.get(i).getBytes(StandardCharsets.UTF_8);
-      }
-      runner
-          .runBinary(HistogramScripts.COMPACT, new String[] {base + b}, args)
-          .whenComplete(
-              (reply, error) -> {
-                kc.buckets.remove(bucket, c);
-                kc.compacting.remove(bucket);
-              });
-    }
-  }
-
-  private static byte[] ascii(String s) {
-    return s.getBytes(StandardCharsets.US_ASCII);
-  }
-
-  private CompletableFuture<Void> readAll(KeyCache kc, String bucketKey, long bucket) {
-    return runner
-        .runCommand(CommandType.HGETALL, new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey))
-        .thenAccept(reply -> kc.buckets.put(bucket, Cached.of(bucket, reply)));
-  }
-
-  private RedisHistogramSnapshot merge(KeyCache kc, long first, long live, long now) {
-    List<BucketHistogram> parts = new ArrayList<>(buckets);
-    Map<String, Long> latest = new HashMap<>();
-    for (long b = first; b <= live; b++) {
-      Cached c = kc.buckets.get(b);
-      if (c == null || c.fields.isEmpty()) {
-        continue;
-      }
-      parts.add(c.histogram);
-      for (int i = 0; i < c.publishers.length; i++) {
-        latest.merge(c.publishers[i], c.asOf[i], Math::max);
-      }
-    }
-    long oldest = now;
-    for (long asOf : latest.values()) {
-      oldest = Math.min(oldest, asOf);
-    }
-    return new RedisHistogramSnapshot(
-        BucketHistogram.snapshot(config, parts, first * widthNanos, now), latest.size(), oldest);
   }
 
   @Override
@@ -731,75 +598,6 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
       this.key = key;
       this.recorder = recorder;
       this.retiredAt = retiredAt;
-    }
-  }
-
-  /** A key's buckets as last read, merged, and those whose fields are being merged in Redis. */
-  private static final class KeyCache {
-    final Map<Long, Cached> buckets = new ConcurrentHashMap<>();
-    final java.util.Set<Long> compacting = ConcurrentHashMap.newKeySet();
-  }
-
-  /**
-   * One bucket as read: its version (fields plus fields merged away), its fields merged, each
-   * publisher's latest as-of, and what a merge of its fields into one needs: the fields there now
-   * and every delta field their content covers, with its as-of time.
-   */
-  private record Cached(
-      long version,
-      BucketHistogram histogram,
-      String[] publishers,
-      long[] asOf,
-      List<String> fields,
-      List<String> covered,
-      List<Long> coveredAsOf) {
-    static Cached of(long bucket, List<Object> hgetall) {
-      FleetDeltas.Merge merge = new FleetDeltas.Merge();
-      Map<String, Long> covered = new LinkedHashMap<>();
-      List<String> fields = new ArrayList<>();
-      long mergedAway = 0;
-      // merged fields first: a delta field they cover is one a late retry wrote again
-      for (int i = 0; i + 1 < hgetall.size(); i += 2) {
-        String field = new String((byte[]) hgetall.get(i), StandardCharsets.UTF_8);
-        byte[] value = (byte[]) hgetall.get(i + 1);
-        if (field.equals(MERGED_AWAY)) {
-          mergedAway = Long.parseLong(new String(value, StandardCharsets.US_ASCII));
-        } else if (FleetDeltas.isMerged(value)) {
-          merge.add(value, covered);
-          fields.add(field);
-        }
-      }
-      for (int i = 0; i + 1 < hgetall.size(); i += 2) {
-        String field = new String((byte[]) hgetall.get(i), StandardCharsets.UTF_8);
-        byte[] value = (byte[]) hgetall.get(i + 1);
-        if (field.equals(MERGED_AWAY) || FleetDeltas.isMerged(value)) {
-          continue;
-        }
-        fields.add(field);
-        if (!covered.containsKey(field)) {
-          covered.put(field, merge.add(value));
-        }
-      }
-      Map<String, Long> latest = new HashMap<>();
-      covered.forEach((field, at) -> latest.merge(publisherOf(field), at, Math::max));
-      String[] publishers = latest.keySet().toArray(String[]::new);
-      long[] asOf = new long[publishers.length];
-      for (int i = 0; i < publishers.length; i++) {
-        asOf[i] = latest.get(publishers[i]);
-      }
-      return new Cached(
-          hgetall.size() / 2 + mergedAway,
-          merge.result(bucket),
-          publishers,
-          asOf,
-          fields,
-          List.copyOf(covered.keySet()),
-          List.copyOf(covered.values()));
-    }
-
-    private static String publisherOf(String field) {
-      int colon = field.indexOf(':');
-      return colon < 0 ? field : field.substring(0, colon);
     }
   }
 

@@ -109,7 +109,7 @@ class AclTest {
         RedisTestSupport.await(
             Duration.ofSeconds(10),
             "the bucket's two fields merged into one, and its count of fields merged away",
-            () -> root.sync().hexists(bucket, RedisKeyedHistogramWindows.MERGED_AWAY));
+            () -> root.sync().hexists(bucket, FleetReader.MERGED_AWAY));
         assertThat(merging.snapshot("k").count()).isEqualTo(2);
         merging.close();
         String key = RedisTestSupport.uniqueName("k");
