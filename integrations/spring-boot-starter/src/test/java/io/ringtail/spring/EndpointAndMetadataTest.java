@@ -96,11 +96,9 @@ class EndpointAndMetadataTest {
           .contains("\"totals\":{\"count\":100");
       // the server observation stops after the response is written: wait for it, bounded
       ObservationWindows observations = context.getBean(ObservationWindows.class);
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (observations.windows().get("http.server.requests").snapshots().isEmpty()
-          && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
+      Await.until(
+          "the endpoint request's observation",
+          () -> !observations.windows().get("http.server.requests").snapshots().isEmpty());
       assertThat(get(port, "/actuator/ringtail/http.server.requests").body())
           .contains("\"uri\":\"/orders/{id}\"")
           .contains("\"count\":1");

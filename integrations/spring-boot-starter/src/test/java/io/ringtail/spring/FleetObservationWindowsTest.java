@@ -15,7 +15,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -112,15 +111,6 @@ class FleetObservationWindowsTest {
     return 0;
   }
 
-  /** Polls {@code condition} until true, for at most 30 s; no fixed sleep stands for time. */
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline).as(what).isNegative();
-      Thread.sleep(20);
-    }
-  }
-
   @Test
   void requestsServedByTwoPods_countOnceEach_inOneFleetWindow_thatBothPodsGaugesShow()
       throws Exception {
@@ -139,7 +129,7 @@ class FleetObservationWindowsTest {
     long fleet = servedByA + servedByB;
     // a request's observation stops after its response may have been flushed to the client:
     // publish both pods' samples until the last ones are in, bounded
-    await(
+    Await.until(
         "both pods' " + fleet + " requests in the fleet window",
         () -> {
           assertThat(fleetWindows(podA).flush(Duration.ofSeconds(5))).isTrue();
@@ -172,7 +162,7 @@ class FleetObservationWindowsTest {
             + ".0";
     // a key another pod published gets its meters when a scrape lists the keys: the next one
     for (ConfigurableApplicationContext pod : new ConfigurableApplicationContext[] {podA, podB}) {
-      await(
+      Await.until(
           "the fleet count on pod " + port(pod) + "'s /actuator/prometheus",
           () -> {
             try {

@@ -11,7 +11,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,15 +73,6 @@ class RedisHealthAndMetersTest {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  /** Polls {@code condition} until true, for at most 30 s; no fixed sleep stands for time. */
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline).as(what).isNegative();
-      Thread.sleep(50);
-    }
-  }
-
   /**
    * The ringtailRedis health component's status and breaker state over HTTP, and its body; on Boot
    * 3.5, whose health API the indicator does not implement, there is no such component.
@@ -139,7 +129,7 @@ class RedisHealthAndMetersTest {
         .containsPattern("ringtail_redis_calls_refused_total [1-9]");
 
     server.resume();
-    await(
+    Await.until(
         "the breaker closes once Redis answers",
         () -> {
           limiter.tryAcquire("probe");
