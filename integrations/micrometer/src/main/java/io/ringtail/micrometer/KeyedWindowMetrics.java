@@ -9,10 +9,12 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.RollingWindow;
 import io.ringtail.internal.Checks;
 import io.ringtail.keyed.KeyedWindows;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -27,8 +29,11 @@ import java.util.function.Supplier;
  * scrape (when {@code P.keys} is read) and on {@link #refresh()}: a key that appeared gets its
  * meters, a key that was evicted (or whose window was replaced) has them removed. At most {@link
  * Builder#maximumKeys(int) maximumKeys} keys have meters at a time, so the meter count stays at or
- * below {@code 2 + maximumKeys * (9 + percentiles)}; keys beyond that wait, in the map's iteration
- * order, until a bound key leaves. Reconciling costs one pass over the keys, at scrape time only.
+ * below {@code 2 + maximumKeys * (9 + percentiles)}. While the collection holds more keys than
+ * that, each reconcile keeps the keys with the most samples in their windows (as the OpenTelemetry
+ * binding reports them): a new key gets meters at once only while there is room, and otherwise when
+ * it becomes one of the busiest. Reconciling costs one pass over the keys (and, past the bound, a
+ * snapshot of each), at scrape time only.
  *
  * <p>A key of a {@link KeyedWindows} gets its meters as soon as it gets a window ({@link
  * KeyedWindows#addKeyListener}), on the recording thread, once per new key: a scrape can only show
@@ -198,12 +203,46 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
           it.remove();
         }
       }
-      int size = 0;
-      for (Map.Entry<K, ? extends RollingWindow> e : windows.entrySet()) {
-        size++;
-        bind(e.getKey(), e.getValue());
+      int size = windows.size();
+      if (size <= maximumKeys) {
+        for (Map.Entry<K, ? extends RollingWindow> e : windows.entrySet()) {
+          bind(e.getKey(), e.getValue());
+        }
+        return size;
       }
+      Map<K, RollingWindow> busiest = busiest(windows);
+      for (Iterator<Map.Entry<K, Bound>> it = bound.entrySet().iterator(); it.hasNext(); ) {
+        Map.Entry<K, Bound> e = it.next();
+        if (!busiest.containsKey(e.getKey())) {
+          e.getValue().meters.forEach(registry::remove);
+          it.remove();
+        }
+      }
+      busiest.forEach(this::bind);
       return size;
+    }
+
+    /**
+     * The {@code maximumKeys} keys with the most samples in their windows; on a tie a key that has
+     * meters already stays, so equal keys do not trade places at every scrape.
+     */
+    private Map<K, RollingWindow> busiest(Map<K, ? extends RollingWindow> windows) {
+      record Ranked<K>(K key, RollingWindow window, long count, boolean bound) {}
+      Comparator<Ranked<K>> weakestFirst =
+          Comparator.<Ranked<K>>comparingLong(Ranked::count).thenComparing(Ranked::bound);
+      PriorityQueue<Ranked<K>> top = new PriorityQueue<>(maximumKeys + 1, weakestFirst);
+      for (Map.Entry<K, ? extends RollingWindow> e : windows.entrySet()) {
+        RollingWindow window = e.getValue();
+        top.add(new Ranked<>(e.getKey(), window, samples(window), bound.containsKey(e.getKey())));
+        if (top.size() > maximumKeys) {
+          top.poll();
+        }
+      }
+      Map<K, RollingWindow> kept = new HashMap<>(maximumKeys * 2);
+      for (Ranked<K> r : top) {
+        kept.put(r.key(), r.window());
+      }
+      return kept;
     }
 
     /** Registers the meters of one key unless it has them or the bound is reached. */
@@ -211,6 +250,15 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
       if (bound.size() < maximumKeys && !bound.containsKey(k)) {
         List<Meter> meters = spec.register(registry, window, tagsOf(k));
         bound.put(k, new Bound(window, meters));
+      }
+    }
+
+    /** A window's sample count, or 0 when it cannot give a snapshot (its gauges show why). */
+    private static long samples(RollingWindow window) {
+      try {
+        return window.snapshot().count();
+      } catch (RuntimeException e) {
+        return 0;
       }
     }
 
@@ -279,7 +327,10 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
       return this;
     }
 
-    /** The most keys that have meters at once, 1 to 1,000,000; 100 unless set. */
+    /**
+     * The most keys that have meters at once, 1 to 1,000,000; 100 unless set. Past it, the keys
+     * with the most samples in their windows keep meters, as in the OpenTelemetry binding.
+     */
     public Builder<K> maximumKeys(int maximumKeys) {
       this.maximumKeys = maximumKeys;
       return this;

@@ -2,6 +2,7 @@ package io.ringtail.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -298,6 +299,32 @@ class KeyedWindowMetricsTest {
           .allSatisfy(g -> assertThat(g.value()).isEqualTo(1));
       assertThat(registry.get("ringtail.keyed.max").timeGauge().value(TimeUnit.NANOSECONDS))
           .isCloseTo(1000, within(10.0));
+    }
+
+    @Test
+    void pastTheMaximum_theBusiestKeysHaveMeters_asInTheOpenTelemetryBinding() {
+      SimpleMeterRegistry registry = new SimpleMeterRegistry();
+      KeyedWindowMetrics<String> metrics =
+          KeyedWindowMetrics.builder(keyed, "w").maximumKeys(2).build();
+      metrics.bindTo(registry);
+      for (int k = 0; k < 5; k++) {
+        for (int i = 0; i <= k; i++) {
+          keyed.record("k" + k, 1000);
+        }
+      }
+      metrics.refresh();
+      assertThat(registry.get("ringtail.keyed.keys.bound").gauge().value()).isEqualTo(2);
+      assertThat(registry.get("ringtail.keyed.samples").gauges())
+          .extracting(g -> g.getId().getTag("key"), g -> g.value())
+          .containsExactlyInAnyOrder(tuple("k4", 5.0), tuple("k3", 4.0));
+
+      for (int i = 0; i < 10; i++) {
+        keyed.record("k0", 1000);
+      }
+      metrics.refresh();
+      assertThat(registry.get("ringtail.keyed.samples").gauges())
+          .extracting(g -> g.getId().getTag("key"))
+          .containsExactlyInAnyOrder("k0", "k4");
     }
 
     /** Counts listing and single-key snapshots. */

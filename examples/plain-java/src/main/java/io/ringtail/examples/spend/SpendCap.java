@@ -17,7 +17,7 @@ import java.util.Locale;
  * A purchase that does not fit is refused with the time until it would fit; a single purchase above
  * the cap is refused outright, since no wait would make it fit.
  *
- * <p>Run: {@code mvn -q -pl examples -am compile exec:java
+ * <p>Run: {@code mvn -q -pl examples/plain-java -am compile exec:java
  * -Dexec.mainClass=io.ringtail.examples.spend.SpendCap}: replays a fortnight of purchases on a
  * simulated clock and prints each decision. Single-threaded.
  */

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * every relative link of a page must lead to a file that exists.
  */
 class DocsCodeBlocksTest {
-  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  private static final Path ROOT = Path.of("../..").toAbsolutePath().normalize();
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)#\\s]+)(#[^)\\s]*)?\\)");
 
   @Test

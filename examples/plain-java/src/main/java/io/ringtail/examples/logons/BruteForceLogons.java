@@ -25,7 +25,7 @@ import java.util.Objects;
  * count, a replayed event is not counted twice, and an event older than the window is ignored. The
  * detector's listener alerts once per crossing, not on every further failure.
  *
- * <p>Run: {@code mvn -q -pl examples -am compile exec:java
+ * <p>Run: {@code mvn -q -pl examples/plain-java -am compile exec:java
  * -Dexec.mainClass=io.ringtail.examples.logons.BruteForceLogons} (the bundled sample), or add
  * {@code -Dexec.args="--file events.csv --threshold 10 --window 60"} with a CSV of {@code
  * time,event_id,account,source_ip,outcome}. Single-threaded.

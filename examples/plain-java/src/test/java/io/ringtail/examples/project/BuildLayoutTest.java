@@ -2,12 +2,16 @@ package io.ringtail.examples.project;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
@@ -22,7 +26,7 @@ import org.w3c.dom.NodeList;
  * (the parent manages them all).
  */
 class BuildLayoutTest {
-  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  private static final Path ROOT = Path.of("../..").toAbsolutePath().normalize();
 
   @Test
   void theBomManagesEveryLibraryArtifact_atTheProjectVersion() throws Exception {
@@ -47,7 +51,7 @@ class BuildLayoutTest {
       String pom = Files.readString(library.getValue());
       assertThat(pom).as(library.getKey()).contains("<Automatic-Module-Name>io.ringtail.");
     }
-    for (String program : List.of("benchmarks", "examples")) {
+    for (String program : List.of("benchmarks", "examples/plain-java", "examples/spring-boot")) {
       String pom = Files.readString(ROOT.resolve(program).resolve("pom.xml"));
       assertThat(pom)
           .as(program)
@@ -98,12 +102,90 @@ class BuildLayoutTest {
     return libraries;
   }
 
+  @Test
+  void everyModuleIsASiblingFolder_orAPomOnlyAggregatorOfItsChildren() throws Exception {
+    for (String module : modules()) {
+      Path folder = ROOT.resolve(module);
+      boolean aggregator =
+          !elements(parse(folder.resolve("pom.xml")), "modules", "module").isEmpty();
+      if (aggregator) {
+        assertThat(child(parse(folder.resolve("pom.xml")).getDocumentElement(), "packaging"))
+            .as(module)
+            .isEqualTo("pom");
+        assertThat(folder.resolve("src")).as(module).doesNotExist();
+      }
+    }
+  }
+
+  @Test
+  void theArchitecturePage_listsEveryModuleAndEveryLibraryPackage() throws Exception {
+    String page = Files.readString(ROOT.resolve("docs/architecture.md"));
+    assertThat(firstColumn(page, "## Modules"))
+        .as("modules in docs/architecture.md")
+        .containsExactlyInAnyOrderElementsOf(modules());
+
+    Set<String> packages = new TreeSet<>();
+    for (Path library : libraries().values()) {
+      packages.addAll(packagesUnder(library.getParent().resolve("src/main/java")));
+    }
+    // the Redis test kit, published as ringtail-redis's test-jar
+    packages.add("io.ringtail.redis.testkit");
+    Set<String> everyPackage = new TreeSet<>(packages);
+    for (String module : modules()) {
+      everyPackage.addAll(packagesUnder(ROOT.resolve(module).resolve("src/main/java")));
+    }
+    List<String> listed = firstColumn(page, "## Packages");
+    assertThat(listed).as("packages in docs/architecture.md").containsAll(packages);
+    assertThat(everyPackage).as("packages that exist").containsAll(listed);
+  }
+
+  /** The first cell of each row of the table after {@code heading}, without its backticks. */
+  private static List<String> firstColumn(String page, String heading) {
+    int start = page.indexOf("\n" + heading + "\n");
+    assertThat(start).as(heading).isNotNegative();
+    List<String> cells = new ArrayList<>();
+    boolean inTable = false;
+    for (String line : page.substring(start + heading.length() + 2).split("\n")) {
+      if (line.startsWith("|")) {
+        inTable = true;
+        String cell = line.substring(1, line.indexOf('|', 1)).trim();
+        if (cell.startsWith("`")) {
+          cells.add(cell.substring(1, cell.indexOf('`', 1)));
+        }
+      } else if (inTable) {
+        break;
+      }
+    }
+    return cells;
+  }
+
+  private static Set<String> packagesUnder(Path sources) throws IOException {
+    Set<String> packages = new TreeSet<>();
+    if (Files.isDirectory(sources)) {
+      try (Stream<Path> files = Files.walk(sources)) {
+        files
+            .filter(f -> f.toString().endsWith(".java"))
+            .forEach(
+                f -> packages.add(sources.relativize(f.getParent()).toString().replace('/', '.')));
+      }
+    }
+    return packages;
+  }
+
+  /** Every module of the reactor, aggregators' children included, as paths from the root. */
   private static List<String> modules() throws Exception {
     List<String> modules = new ArrayList<>();
-    for (Element m : elements(parse(ROOT.resolve("pom.xml")), "modules", "module")) {
-      modules.add(m.getTextContent().trim());
-    }
+    addModules(Path.of(""), modules);
     return modules;
+  }
+
+  private static void addModules(Path parent, List<String> modules) throws Exception {
+    for (Element m :
+        elements(parse(ROOT.resolve(parent).resolve("pom.xml")), "modules", "module")) {
+      Path module = parent.resolve(m.getTextContent().trim());
+      modules.add(module.toString());
+      addModules(module, modules);
+    }
   }
 
   private static List<Element> elements(Document doc, String parent, String name) {

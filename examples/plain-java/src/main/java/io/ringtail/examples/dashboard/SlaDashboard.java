@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Ringtail's flagship example: a live SLA dashboard over a simulated service whose latency degrades
- * and recovers. Run it with {@code mvn -q -pl examples -am compile exec:java
+ * and recovers. Run it with {@code mvn -q -pl examples/plain-java -am compile exec:java
  * -Dexec.args="--duration 30 --port 8080"} and open the printed address. Flags: {@code --help}. The
  * program runs the simulation, the sampler and the HTTP server on threads of its own and stops them
  * all when its duration ends or on Ctrl-C (a shutdown hook).

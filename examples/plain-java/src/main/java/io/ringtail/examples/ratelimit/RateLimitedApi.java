@@ -31,7 +31,7 @@ import java.util.concurrent.Executors;
  * Too Many Requests} with a {@code Retry-After} header saying when the key's next request will be
  * admitted. Serves on the JDK's built-in HTTP server, bound to 127.0.0.1.
  *
- * <p>Run: {@code mvn -q -pl examples -am compile exec:java
+ * <p>Run: {@code mvn -q -pl examples/plain-java -am compile exec:java
  * -Dexec.mainClass=io.ringtail.examples.ratelimit.RateLimitedApi -Dexec.args="--requests 12"}:
  * starts the API, sends a burst from one client and a few requests from another, prints every
  * answer and exits. With {@code --redis redis://HOST:PORT} the limiter lives in Redis, shared by
