@@ -22,8 +22,7 @@ import org.openjdk.jmh.annotations.Threads;
 /**
  * The operations {@link LatencyGuard} compares, each against its floor in the same run: the hot
  * paths ({@code record1}, {@code record2}, {@code keyedRecord}) and the floors ({@code
- * recorderAndClock}, {@code longAdder}, {@code mapLookup}). Iteration and fork counts come from the
- * guard.
+ * recorderAndClock}, {@code mapLookup}). Iteration and fork counts come from the guard.
  *
  * <p>{@code -Dringtail.guard.slowdown=twice|lock|atomic|allocate} wraps the hot paths in a
  * deliberate regression (every sample recorded twice, a shared monitor, a shared atomic counter, an
@@ -45,7 +44,6 @@ public class GuardBenchmark {
   private RollingWindow window;
   private KeyedWindows keyed;
   private Recorder recorder;
-  private LongAdder adder;
   private ConcurrentHashMap<String, LongAdder> map;
   private String[] names;
   private RecordPath path;
@@ -56,7 +54,6 @@ public class GuardBenchmark {
     window = RollingWindow.create(WindowConfig.defaults());
     keyed = KeyedWindows.builder().maximumKeys(KEYS).build();
     recorder = new Recorder(1, Contender.HIGHEST, 2);
-    adder = new LongAdder();
     map = new ConcurrentHashMap<>();
     names = new String[KEYS];
     for (int i = 0; i < KEYS; i++) {
@@ -112,12 +109,6 @@ public class GuardBenchmark {
   public long recorderAndClock(Cursor c) {
     recorder.recordValue(c.value());
     return System.nanoTime();
-  }
-
-  @Benchmark
-  @Threads(1)
-  public void longAdder() {
-    adder.increment();
   }
 
   @Benchmark

@@ -61,7 +61,6 @@ public final class LatencyGuard {
               "recorderAndClock",
               1.8,
               1.27),
-          new Pair("`record(v)` vs `LongAdder.increment()`", "record1", "longAdder", 12.0, 6.19),
           new Pair(
               "`record(v)` per call, 2 threads on one window vs 1 thread",
               "record2",
