@@ -12,9 +12,9 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * One backend's publication rounds for all of its keyed histogram windows: a round collects every
- * delta that is due in every registered window and sends them back to back (Lettuce pipelines them
- * on the connection), plus one {@code TIME} to keep the server time base honest. At most one round
- * runs at a time.
+ * delta that is due in every registered window and writes them to the connection together, in one
+ * flush ({@link ScriptRunner#batched}), plus one {@code TIME} to keep the server time base honest.
+ * At most one round runs at a time.
  *
  * <p>Rounds start on a ticker, never on a recording thread: on the scheduler a window was given,
  * else on the connection's Lettuce computation threads ({@code
@@ -87,16 +87,20 @@ final class FleetPublisher {
     }
     long now = clock.nanoTime();
     List<CompletableFuture<?>> calls = new ArrayList<>();
-    for (Registered r : sources) {
-      long interval = r.source.intervalNanos();
-      if (r.source == forced || now - r.nextDue >= -interval / 2) {
-        r.nextDue = now + interval;
-        r.source.publish(calls, r.source == forced);
-      }
-    }
-    if (!calls.isEmpty() && serverTime != null) {
-      calls.add(adoptServerTime());
-    }
+    // one flush for the whole round: Redis reads it in one go instead of waking per command
+    runner.batched(
+        () -> {
+          for (Registered r : sources) {
+            long interval = r.source.intervalNanos();
+            if (r.source == forced || now - r.nextDue >= -interval / 2) {
+              r.nextDue = now + interval;
+              r.source.publish(calls, r.source == forced);
+            }
+          }
+          if (!calls.isEmpty() && serverTime != null) {
+            calls.add(adoptServerTime());
+          }
+        });
     round = CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
     return round;
   }

@@ -5,14 +5,19 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.RedisCommand;
 import io.ringtail.TimeSource;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -70,6 +75,13 @@ final class ScriptRunner {
   static final long PROBE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final AtomicBoolean probing = new AtomicBoolean();
+
+  /** The connection behind {@link #commands}, for writes in one flush; null if unknown. */
+  private final StatefulConnection<String, String> connection;
+
+  /** Plain commands this thread collects while in {@link #batched}; null when not batching. */
+  private final ThreadLocal<List<RedisCommand<String, String, ?>>> collecting = new ThreadLocal<>();
+
   private final AtomicLong nextProbe = new AtomicLong(clock.nanoTime());
 
   /**
@@ -109,6 +121,7 @@ final class ScriptRunner {
     this.timeoutNanos = timeout.toNanos();
     this.confirmingReplicas = confirmingReplicas;
     this.connectionOf = connectionOf;
+    this.connection = connectionOf(commands);
   }
 
   CircuitBreaker breaker() {
@@ -179,9 +192,7 @@ final class ScriptRunner {
   CompletableFuture<List<Object>> runCommand(CommandType type, String[] keys) {
     return guarded(
         type.name(),
-        () ->
-            commands.dispatch(
-                type, new BinaryReply(), new CommandArgs<>(StringCodec.UTF8).addKeys(keys)),
+        () -> send(type, new CommandArgs<>(StringCodec.UTF8).addKeys(keys)),
         e -> false,
         () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)),
         timeoutNanos,
@@ -210,7 +221,7 @@ final class ScriptRunner {
       CommandType type, CommandArgs<String, String> args, String[] writtenKeys) {
     return guarded(
         type.name(),
-        () -> commands.dispatch(type, new BinaryReply(), args),
+        () -> send(type, args),
         e -> false,
         () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)),
         timeoutNanos,
@@ -218,16 +229,65 @@ final class ScriptRunner {
   }
 
   /** The connection's Lettuce computation threads, or null if the connection does not say. */
-  @SuppressWarnings("deprecation") // the connection is reachable from its commands only this way
   io.netty.util.concurrent.EventExecutorGroup eventExecutors() {
-    if (commands instanceof io.lettuce.core.api.async.RedisAsyncCommands<?, ?> a) {
-      return a.getStatefulConnection().getResources().eventExecutorGroup();
+    return connection == null ? null : connection.getResources().eventExecutorGroup();
+  }
+
+  @SuppressWarnings("deprecation") // the connection is reachable from its commands only this way
+  private static StatefulConnection<String, String> connectionOf(
+      RedisClusterAsyncCommands<String, String> commands) {
+    if (commands instanceof io.lettuce.core.api.async.RedisAsyncCommands<String, String> a) {
+      return a.getStatefulConnection();
     }
     if (commands
-        instanceof io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands<?, ?> a) {
-      return a.getStatefulConnection().getResources().eventExecutorGroup();
+        instanceof
+        io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands<String, String> a) {
+      return a.getStatefulConnection();
     }
     return null;
+  }
+
+  /**
+   * Runs {@code build}, which issues plain commands ({@link #runCommand}, {@link #runWrite}) on
+   * this thread, and writes the commands it issued to the connection together: one flush, so that
+   * Redis reads a round of many small commands in one go rather than waking for each. The calls
+   * complete as they would have one by one (guarded, timed from when they were issued). Scripts and
+   * commands issued by other threads meanwhile are written at once, as always.
+   */
+  void batched(Runnable build) {
+    if (connection == null || collecting.get() != null) {
+      build.run();
+      return;
+    }
+    List<RedisCommand<String, String, ?>> batch = new ArrayList<>();
+    collecting.set(batch);
+    try {
+      build.run();
+    } finally {
+      collecting.remove();
+    }
+    if (batch.isEmpty()) {
+      return;
+    }
+    try {
+      connection.dispatch(batch);
+    } catch (RuntimeException e) { // a closed connection refuses at once: every call fails
+      for (RedisCommand<String, String, ?> c : batch) {
+        c.completeExceptionally(e);
+      }
+    }
+  }
+
+  /** A plain command: written at once, or collected while this thread is in {@link #batched}. */
+  private CompletionStage<List<Object>> send(CommandType type, CommandArgs<String, String> args) {
+    List<RedisCommand<String, String, ?>> batch = collecting.get();
+    if (batch == null) {
+      return commands.dispatch(type, new BinaryReply(), args);
+    }
+    AsyncCommand<String, String, List<Object>> c =
+        new AsyncCommand<>(new Command<>(type, new BinaryReply(), args));
+    batch.add(c);
+    return c;
   }
 
   private CompletableFuture<List<Object>> guarded(
