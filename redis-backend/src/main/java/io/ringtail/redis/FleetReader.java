@@ -78,15 +78,19 @@ final class FleetReader {
     List<CompletableFuture<Void>> steps = new ArrayList<>(buckets);
     List<String> checked = new ArrayList<>();
     List<Long> checkedBuckets = new ArrayList<>();
-    for (long b = first; b <= live; b++) {
-      Cached known = kc.buckets.get(b);
-      if (known == null || b >= live - 1) {
-        steps.add(readAll(kc, base + b, b));
-      } else {
-        checked.add(base + b);
-        checkedBuckets.add(b);
-      }
-    }
+    // every HGETALL in one flush: a first read of a key is up to a window's buckets at once
+    runner.batched(
+        () -> {
+          for (long b = first; b <= live; b++) {
+            Cached known = kc.buckets.get(b);
+            if (known == null || b >= live - 1) {
+              steps.add(readAll(kc, base + b, b));
+            } else {
+              checked.add(base + b);
+              checkedBuckets.add(b);
+            }
+          }
+        });
     if (!checked.isEmpty()) {
       steps.add(
           runner
@@ -95,13 +99,16 @@ final class FleetReader {
               .thenCompose(
                   counts -> {
                     List<CompletableFuture<Void>> changed = new ArrayList<>();
-                    for (int i = 0; i < counts.size(); i++) {
-                      long b = checkedBuckets.get(i);
-                      Cached known = kc.buckets.get(b);
-                      if (known == null || (Long) counts.get(i) != known.version) {
-                        changed.add(readAll(kc, checked.get(i), b));
-                      }
-                    }
+                    runner.batched(
+                        () -> {
+                          for (int i = 0; i < counts.size(); i++) {
+                            long b = checkedBuckets.get(i);
+                            Cached known = kc.buckets.get(b);
+                            if (known == null || (Long) counts.get(i) != known.version) {
+                              changed.add(readAll(kc, checked.get(i), b));
+                            }
+                          }
+                        });
                     return CompletableFuture.allOf(changed.toArray(CompletableFuture[]::new));
                   }));
     }

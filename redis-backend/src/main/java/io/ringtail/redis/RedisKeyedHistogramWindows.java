@@ -6,7 +6,6 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
-import io.ringtail.BucketHistogram;
 import io.ringtail.BucketRecorder;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
@@ -16,21 +15,13 @@ import io.ringtail.internal.Checks;
 import io.ringtail.keyed.KeyedWindows;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
@@ -72,9 +63,6 @@ import java.util.function.Function;
  * until {@link #close()} (or the client's shutdown), so close windows the process no longer uses.
  */
 public final class RedisKeyedHistogramWindows implements KeyedWindows {
-  /** How long a dropped key's recorder is still drained: longer than any record takes. */
-  private static final long RETIRED_NANOS = TimeUnit.SECONDS.toNanos(1);
-
   private final String name;
   private final WindowConfig config;
   private final ScriptRunner runner;
@@ -82,31 +70,14 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   private final TimeSource localClock = TimeSource.system();
   private final FleetKeys keys;
   private final FleetPublisher publisher;
-  private final String publisherId;
   private final FleetReader reader;
   private final long widthNanos;
   private final int buckets;
-  private final long graceMillis;
-  private final long intervalNanos;
-  private final int maxPendingDeltas;
   private final long maximumKeys;
   private final Cache<String, BucketRecorder> recorders;
   private final Function<String, BucketRecorder> factory;
-  private final ConcurrentLinkedQueue<Retired> retired = new ConcurrentLinkedQueue<>();
-  private final Source source = new Source();
+  private final KeyedDeltaPublisher source;
   private final AutoCloseable registration;
-
-  // guarded by source
-  private final Map<Delta, Pending> pending = new HashMap<>();
-  private final Map<String, Long> indexed = new HashMap<>();
-  private long sequence;
-
-  final LongAdder published = new LongAdder();
-  final LongAdder publishCalls = new LongAdder();
-  final LongAdder retriedDuplicates = new LongAdder();
-  final LongAdder failedCalls = new LongAdder();
-  final LongAdder expired = new LongAdder();
-  final LongAdder dropped = new LongAdder();
 
   private RedisKeyedHistogramWindows(Builder b) {
     this.name = b.name;
@@ -124,14 +95,12 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
             widthNanos,
             config.significantDigits(),
             config.lowestDiscernibleValue());
-    this.publisherId = RandomIds.base36(8);
+    String publisherId = RandomIds.base36(8);
     this.reader = new FleetReader(runner, keys, config, publisherId);
     // Redis counts a TTL on its own clock: past a time base it cannot vouch for, keep a window more
-    this.graceMillis =
+    long graceMillis =
         serverTime != null ? 1_000 : Math.max(1_000, widthNanos * buckets / 1_000_000L);
-    this.intervalNanos = b.publishInterval.toNanos();
     this.maximumKeys = b.maximumKeys;
-    this.maxPendingDeltas = b.maxPendingDeltas;
     TimeSource recorderTime = time;
     WindowConfig recorderConfig = config;
     this.factory = key -> BucketRecorder.create(recorderConfig, recorderTime);
@@ -144,10 +113,21 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
             .removalListener(
                 (String key, BucketRecorder recorder, RemovalCause cause) -> {
                   if (key != null && recorder != null) {
-                    retired.add(new Retired(key, recorder, localClock.nanoTime()));
+                    retire(key, recorder);
                   }
                 })
             .build();
+    this.source =
+        new KeyedDeltaPublisher(
+            runner,
+            keys,
+            time,
+            config,
+            recorders,
+            publisherId,
+            b.publishInterval.toNanos(),
+            b.maxPendingDeltas,
+            graceMillis);
     this.registration = publisher.register(source, b.scheduler);
   }
 
@@ -201,7 +181,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     publishAll(localClock.nanoTime() + runner.timeoutNanos());
     long now = time.nanoTime();
     // a key's score may lag its latest bucket by up to the re-index period
-    long first = Math.floorDiv(now, widthNanos) - buckets + 1 - reindexBuckets();
+    long first = Math.floorDiv(now, widthNanos) - buckets + 1 - source.reindexBuckets();
     CommandArgs<String, String> range =
         new CommandArgs<>(StringCodec.UTF8)
             .addKey(keys.index())
@@ -215,10 +195,13 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     List<Object> listed =
         ScriptRunner.await(runner.runCommand(CommandType.ZRANGE, range), runner.timeoutNanos());
     Map<String, CompletableFuture<RedisHistogramSnapshot>> reads = new LinkedHashMap<>();
-    for (Object member : listed) {
-      String key = new String((byte[]) member, StandardCharsets.UTF_8);
-      reads.put(key, reader.read(key, now));
-    }
+    runner.batched( // every key's reads in one flush
+        () -> {
+          for (Object member : listed) {
+            String key = new String((byte[]) member, StandardCharsets.UTF_8);
+            reads.put(key, reader.read(key, now));
+          }
+        });
     Map<String, WindowSnapshot> out = new LinkedHashMap<>();
     for (Map.Entry<String, CompletableFuture<RedisHistogramSnapshot>> e : reads.entrySet()) {
       RedisHistogramSnapshot s = ScriptRunner.await(e.getValue(), runner.timeoutNanos());
@@ -243,12 +226,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     for (BucketRecorder r : recorders.asMap().values()) {
       bytes += r.footprintBytes();
     }
-    synchronized (source) {
-      for (Pending p : pending.values()) {
-        bytes += p.bytes();
-      }
-    }
-    return bytes;
+    return bytes + source.footprintBytes();
   }
 
   @Override
@@ -290,30 +268,16 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
    * delta to one bucket, a publish call one delta's {@code HSET} and {@code PEXPIRE}, answered.
    */
   public RedisHistogramWindowStats stats() {
-    long samples = 0;
-    int deltas;
-    synchronized (source) {
-      for (Pending p : pending.values()) {
-        samples += p.samples();
-      }
-      deltas = pending.size();
-    }
-    return new RedisHistogramWindowStats(
-        published.sum(),
-        publishCalls.sum(),
-        retriedDuplicates.sum(),
-        failedCalls.sum(),
-        samples,
-        deltas,
-        expired.sum(),
-        dropped.sum(),
-        runner.scriptReloads.sum());
+    return source.stats();
   }
 
   private int pendingDeltas() {
-    synchronized (source) {
-      return pending.size();
-    }
+    return source.pendingDeltas();
+  }
+
+  /** Hands a key's recorder dropped from the cache to the publisher, to be drained once more. */
+  private void retire(String key, BucketRecorder recorder) {
+    source.retire(key, recorder);
   }
 
   /**
@@ -326,176 +290,6 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   /** The round running now, or the last one. */
   CompletableFuture<Void> lastRound() {
     return publisher.running();
-  }
-
-  // ---------------------------------------------------------------- publication
-
-  private final class Source implements FleetPublisher.Source {
-    @Override
-    public long intervalNanos() {
-      return intervalNanos;
-    }
-
-    @Override
-    public synchronized void publish(List<CompletableFuture<?>> calls, boolean all) {
-      long now = time.nanoTime();
-      long live = Math.floorDiv(now, widthNanos);
-      long oldestInWindow = live - buckets + 1;
-      for (Map.Entry<String, BucketRecorder> e : recorders.asMap().entrySet()) {
-        take(e.getKey(), e.getValue().drain());
-      }
-      // a dropped key's recorder is drained for a second more, in case a record was under way
-      long local = localClock.nanoTime();
-      for (Iterator<Retired> it = retired.iterator(); it.hasNext(); ) {
-        Retired r = it.next();
-        take(r.key, r.recorder.drain());
-        if (++r.drains >= 2 && local - r.retiredAt >= RETIRED_NANOS) {
-          it.remove();
-        }
-      }
-      Pending oldestUnsent = null;
-      for (Iterator<Pending> it = pending.values().iterator(); it.hasNext(); ) {
-        Pending p = it.next();
-        if (p.sending) {
-          continue;
-        }
-        if (p.delta.bucket < oldestInWindow) {
-          expired.add(p.samples());
-          it.remove();
-        } else if (oldestUnsent == null || p.delta.bucket < oldestUnsent.delta.bucket) {
-          oldestUnsent = p;
-        }
-      }
-      while (pending.size() > maxPendingDeltas && oldestUnsent != null) {
-        dropped.add(oldestUnsent.samples());
-        pending.remove(oldestUnsent.delta);
-        oldestUnsent = null;
-        for (Pending p : pending.values()) {
-          if (!p.sending && (oldestUnsent == null || p.delta.bucket < oldestUnsent.delta.bucket)) {
-            oldestUnsent = p;
-          }
-        }
-      }
-      Set<String> toIndex = new LinkedHashSet<>();
-      List<Pending> toSend = new ArrayList<>();
-      // a ticker holds the live bucket back until it closes: one delta per key and bucket
-      boolean holdLive = !all && intervalNanos >= widthNanos;
-      for (Pending p : pending.values()) {
-        if (p.sending || (holdLive && p.delta.bucket >= live && p.inFlight == null)) {
-          continue;
-        }
-        if (p.inFlight == null && p.unsent != null) {
-          p.inFlight = p.unsent;
-          p.unsent = null;
-          p.field = publisherId + ":" + Long.toString(++sequence, 36);
-          p.bytes = FleetDeltas.encode(p.inFlight, now);
-        }
-        if (p.inFlight != null) {
-          p.sending = true;
-          toSend.add(p);
-          Long last = indexed.get(p.delta.key);
-          if (last == null || live - last >= reindexBuckets()) {
-            toIndex.add(p.delta.key);
-          }
-        }
-      }
-      // a reply may complete its call at once, removing from pending: send after the loop
-      for (Pending p : toSend) {
-        calls.add(send(p, now));
-      }
-      if (!toIndex.isEmpty()) {
-        calls.add(index(List.copyOf(toIndex), live, oldestInWindow));
-      }
-    }
-
-    private void take(String key, List<BucketHistogram> drained) {
-      for (BucketHistogram d : drained) {
-        Pending p = pending.computeIfAbsent(new Delta(key, d.bucket()), Pending::new);
-        p.unsent = p.unsent == null ? d : p.unsent.plus(d);
-      }
-    }
-  }
-
-  /** One delta: HSET of its field, PEXPIRE of its bucket. Called holding the source's lock. */
-  private CompletableFuture<?> send(Pending p, long now) {
-    String bucketKey = keys.keyBase(p.delta.key) + p.delta.bucket;
-    long ttlMillis =
-        Math.max(1, ((p.delta.bucket + buckets) * widthNanos - now) / 1_000_000L) + graceMillis;
-    BucketHistogram d = p.inFlight;
-    CompletableFuture<List<Object>> set =
-        runner.runCommand(
-            CommandType.HSET,
-            new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey).add(p.field).add(p.bytes));
-    // sent after the HSET on the same connection: in strict mode its confirmation covers both,
-    // and a delta the replicas did not confirm stays pending and is sent again (same field)
-    CompletableFuture<List<Object>> expire =
-        runner.runWrite(
-            CommandType.PEXPIRE,
-            new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey).add(ttlMillis),
-            bucketKey);
-    return set.thenCombine(expire, (reply, ignored) -> reply)
-        .handle(
-            (reply, error) -> {
-              synchronized (source) {
-                p.sending = false;
-                if (error == null) {
-                  publishCalls.increment();
-                  if (Long.valueOf(0).equals(reply.get(0))) {
-                    retriedDuplicates.increment();
-                  }
-                  published.add(d.count() + d.rejected());
-                  p.inFlight = null;
-                  p.bytes = null;
-                  if (p.unsent == null && pending.get(p.delta) == p) {
-                    pending.remove(p.delta);
-                  }
-                } else {
-                  failedCalls.increment();
-                }
-              }
-              return null;
-            });
-  }
-
-  /** How often, in buckets, a process marks a key it publishes in the index again. */
-  private int reindexBuckets() {
-    return Math.max(1, buckets / 4);
-  }
-
-  /** Marks keys as published in bucket {@code live}; forgets keys that left the window. */
-  private CompletableFuture<?> index(List<String> toIndex, long live, long oldestInWindow) {
-    CommandArgs<String, String> add =
-        new CommandArgs<>(StringCodec.UTF8).addKey(keys.index()).add("GT");
-    for (String key : toIndex) {
-      add.add(live).add(key);
-    }
-    long ttlMillis = (buckets + reindexBuckets()) * widthNanos / 1_000_000L + graceMillis;
-    CompletableFuture<List<Object>> added = runner.runCommand(CommandType.ZADD, add);
-    CompletableFuture<List<Object>> trimmed =
-        runner.runCommand(
-            CommandType.ZREMRANGEBYSCORE,
-            new CommandArgs<>(StringCodec.UTF8)
-                .addKey(keys.index())
-                .add("-inf")
-                .add("(" + (oldestInWindow - reindexBuckets())));
-    CompletableFuture<List<Object>> expire =
-        runner.runWrite(
-            CommandType.PEXPIRE,
-            new CommandArgs<>(StringCodec.UTF8).addKey(keys.index()).add(ttlMillis),
-            keys.index());
-    return CompletableFuture.allOf(added, trimmed, expire)
-        .handle(
-            (ok, error) -> {
-              if (error == null) {
-                synchronized (source) {
-                  for (String key : toIndex) {
-                    indexed.put(key, live);
-                  }
-                  indexed.values().removeIf(b -> b < oldestInWindow);
-                }
-              }
-              return null;
-            });
   }
 
   @Override
@@ -553,51 +347,6 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     @Override
     public String toString() {
       return RedisKeyedHistogramWindows.this + "[" + key + "]";
-    }
-  }
-
-  private record Delta(String key, long bucket) {}
-
-  /** One key's deltas to one bucket: at most one in flight (frozen, with its field) and one not. */
-  private static final class Pending {
-    final Delta delta;
-    BucketHistogram unsent;
-    BucketHistogram inFlight;
-    String field;
-    byte[] bytes;
-    boolean sending;
-
-    Pending(Delta delta) {
-      this.delta = delta;
-    }
-
-    long samples() {
-      return (unsent == null ? 0 : unsent.count() + unsent.rejected())
-          + (inFlight == null ? 0 : inFlight.count() + inFlight.rejected());
-    }
-
-    long bytes() {
-      return 96
-          + (unsent == null ? 0 : 64 + 12L * unsent.slotCount())
-          + (inFlight == null ? 0 : 64 + 12L * inFlight.slotCount())
-          + (bytes == null ? 0 : 16 + bytes.length);
-    }
-  }
-
-  /**
-   * A key's recorder dropped from the cache, drained in at least two rounds and for a second before
-   * it is forgotten: a thread that looked it up just before may still be recording into it.
-   */
-  private static final class Retired {
-    final String key;
-    final BucketRecorder recorder;
-    final long retiredAt;
-    int drains;
-
-    Retired(String key, BucketRecorder recorder, long retiredAt) {
-      this.key = key;
-      this.recorder = recorder;
-      this.retiredAt = retiredAt;
     }
   }
 

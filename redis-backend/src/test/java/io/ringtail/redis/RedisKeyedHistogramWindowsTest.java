@@ -430,6 +430,34 @@ class RedisKeyedHistogramWindowsTest {
   }
 
   @Test
+  void aNewReadersFirstSnapshot_sendsItsBucketReadsInOneWrite() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("cold");
+    RedisKeyedHistogramWindows writer =
+        backend.keyedHistogramWindows(name).timeSource(time).publishInterval(QUIET).build();
+    for (int second = 0; second < 60; second++) {
+      writer.record("k", 1 + second);
+      time.advance(Duration.ofSeconds(1));
+    }
+    writer.record("k", 100);
+    assertThat(writer.flush(Duration.ofSeconds(2))).isTrue();
+    RedisKeyedHistogramWindows reader =
+        backend(TIMEOUT)
+            .keyedHistogramWindows(name)
+            .timeSource(time)
+            .publishInterval(QUIET)
+            .build();
+    admin.sync().configResetstat();
+    WindowSnapshot s = reader.snapshot("k");
+    String stats = admin.sync().info("commandstats");
+    long reads = stat(admin.sync().info("stats"), "total_reads_processed");
+    assertThat(s.count()).isEqualTo(60); // the oldest of the 61 seconds left the window
+    assertThat(calls(stats, "hgetall")).isEqualTo(60);
+    // 60 HGETALLs in one write: a few reads, not one per bucket (the INFOs count one each)
+    assertThat(reads).as("reads for a first snapshot of 60 buckets").isLessThanOrEqualTo(8);
+  }
+
+  @Test
   void bucketsAlreadyRead_areReadAgain_whenALateDeltaLands() {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("late");
