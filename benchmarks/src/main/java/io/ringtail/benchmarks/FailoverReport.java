@@ -9,9 +9,13 @@ import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
+import io.ringtail.decision.ThresholdConfig;
+import io.ringtail.decision.ThresholdDecision;
+import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.redis.OutagePolicy;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramWindow;
+import io.ringtail.redis.RedisKeyedHistogramWindows;
 import io.ringtail.redis.RedisRollingWindow;
 import io.ringtail.redis.RedisTestKit;
 import io.ringtail.redis.RedisUnavailableException;
@@ -49,9 +53,11 @@ import org.HdrHistogram.Histogram;
  *   <li>Load for {@value #WARMUP_MILLIS} ms: {@value #KEYS} keys each of a sliding-log rate
  *       limiter, a bucketed rate limiter (both {@value #LIMIT} per {@value #WINDOW_SECONDS} s) and
  *       a sum cap (cap {@value #LIMIT} amounts of 10 per {@value #WINDOW_SECONDS} s), each key
- *       asked {@value #RATE} times a second (twice its limit), one thread per key; a raw window and
- *       a histogram window recording {@value #RATE} samples a second each, flushing every 20
- *       samples.
+ *       asked {@value #RATE} times a second (twice its limit), one thread per key; a threshold
+ *       detector counting {@value #RATE} distinct events a second on each of {@value #KEYS} keys (a
+ *       threshold it never reaches: every event is counted); a raw window, a histogram window and a
+ *       keyed fleet window of {@value #KEYS} keys recording {@value #RATE} samples a second each
+ *       (each key), flushing every 20 samples.
  *   <li>The replica misses writes: its link is cut and it is stopped ({@link
  *       LocalSentinelGroup#detachAndPause}); the load goes on for {@value #LAG_MILLIS} ms (the
  *       replica is that far behind), then the primary is killed (SIGKILL) and the replica resumed.
@@ -64,11 +70,14 @@ import org.HdrHistogram.Histogram;
  * window of the client's decision times beyond the limit, summed over keys; the sum cap in
  * amounts); for the raw window, samples whose record call Redis answered (every sample, once the
  * final flush succeeds) that the promoted primary lacks, and samples held twice; for the histogram
- * window, samples a successful flush covered that are missing from the final count, and samples
- * counted beyond those recorded; how far behind the replica was (replication bytes); the time from
- * the kill to the sentinels' switch and from the switch to the first decision Redis answered.
- * Before the failovers, the cost of strict mode per decision on a healthy group: decisions/s and
- * latency from 1 and 8 threads on one connection.
+ * and keyed fleet windows, samples a successful flush covered that are missing from the final
+ * count, and samples counted beyond those recorded; for the threshold detector, after the load
+ * every event is recorded again: one answered {@code COUNTED} before and {@code COUNTED} again was
+ * lost, one answered as an outage and now {@code DUPLICATE} was counted while the caller was told
+ * it failed; how far behind the replica was (replication bytes); the time from the kill to the
+ * sentinels' switch and from the switch to the first decision Redis answered. Before the failovers,
+ * the cost of strict mode per decision on a healthy group: decisions/s and latency from 1 and 8
+ * threads on one connection.
  *
  * <p>Run: {@code benchmarks/failover-report.sh [--failovers 20] [--docs docs/failover.md]}. About
  * 15 s per failover. Writes {@code benchmarks/target/failover.md}; each {@code --docs FILE}
@@ -163,6 +172,10 @@ public final class FailoverReport {
       "raw window: samples held twice",
       "histogram window: samples a flush confirmed, missing after",
       "histogram window: samples counted twice",
+      "keyed fleet window: samples a flush confirmed, missing after",
+      "keyed fleet window: samples counted twice",
+      "threshold detector: events answered counted, missing after",
+      "threshold detector: events answered as an outage, counted after",
       "unconfirmed writes (answered as an outage)",
       "kill to switch (ms)",
       "switch to first answered decision (ms)"
@@ -375,6 +388,21 @@ public final class FailoverReport {
             .config(WindowConfig.builder().length(Duration.ofMinutes(5)).build())
             .build();
 
+    ThresholdDetector detector =
+        backend.thresholdDetector(
+            "threshold",
+            ThresholdConfig.builder()
+                .threshold(100_000)
+                .window(Duration.ofMinutes(5))
+                .maxEventsPerKey(100_000)
+                .timeSource(EPOCH)
+                .build());
+    RedisKeyedHistogramWindows keyed =
+        backend
+            .keyedHistogramWindows("keyed-" + index)
+            .config(WindowConfig.builder().length(Duration.ofMinutes(5)).build())
+            .build();
+
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong killedAt = new AtomicLong(Long.MAX_VALUE);
     AtomicLong firstAnswer = new AtomicLong(Long.MAX_VALUE);
@@ -437,6 +465,16 @@ public final class FailoverReport {
                 histConfirmed.set(n);
               }
             }));
+    List<DetectorLoad> detectorLoads = new ArrayList<>();
+    List<KeyedLoad> keyedLoads = new ArrayList<>();
+    for (int k = 0; k < KEYS; k++) {
+      DetectorLoad d = new DetectorLoad(detector, "key-" + k);
+      detectorLoads.add(d);
+      loaders.add(paced(stop, d::step));
+      KeyedLoad kl = new KeyedLoad(keyed, "route-" + k);
+      keyedLoads.add(kl);
+      loaders.add(paced(stop, kl::step));
+    }
     loaders.forEach(Thread::start);
 
     Thread.sleep(WARMUP_MILLIS);
@@ -469,6 +507,7 @@ public final class FailoverReport {
     }
     boolean rawFlushed = raw.flush(Duration.ofSeconds(30));
     boolean histFlushed = histogram.flush(Duration.ofSeconds(30));
+    boolean keyedFlushed = keyed.flush(Duration.ofSeconds(30));
     if (rawFlushed) {
       rawConfirmed.set(rawRecorded.get());
     }
@@ -509,6 +548,21 @@ public final class FailoverReport {
     long histLost = Math.max(0, histConfirmed.get() - histCount);
     long histTwice = Math.max(0, histCount - histRecorded.get());
     histogram.close();
+    long keyedLost = 0;
+    long keyedTwice = 0;
+    for (KeyedLoad kl : keyedLoads) {
+      long count = keyed.snapshot(kl.key).count();
+      long confirmed = keyedFlushed ? kl.recorded.get() : kl.confirmed.get();
+      keyedLost += Math.max(0, confirmed - count);
+      keyedTwice += Math.max(0, count - kl.recorded.get());
+    }
+    keyed.close();
+    long eventsLost = 0;
+    long eventsCountedUntold = 0;
+    for (DetectorLoad d : detectorLoads) {
+      eventsLost += d.recheck(d.counted, ThresholdDecision.Outcome.COUNTED);
+      eventsCountedUntold += d.recheck(d.failed, ThresholdDecision.Outcome.DUPLICATE);
+    }
     long firstAnswerMillis =
         firstAnswer.get() == Long.MAX_VALUE
             ? -1
@@ -525,10 +579,82 @@ public final class FailoverReport {
           rawTwice,
           histLost,
           histTwice,
+          keyedLost,
+          keyedTwice,
+          eventsLost,
+          eventsCountedUntold,
           backend.unconfirmedWrites(),
           TimeUnit.NANOSECONDS.toMillis(switchNanos - killNanos),
           firstAnswerMillis
         });
+  }
+
+  /** One key of the threshold detector: a new event id per step, and what each was answered. */
+  static final class DetectorLoad {
+    final ThresholdDetector detector;
+    final String key;
+    final List<String> counted = new ArrayList<>();
+    final List<String> failed = new ArrayList<>();
+    long next;
+
+    DetectorLoad(ThresholdDetector detector, String key) {
+      this.detector = detector;
+      this.key = key;
+    }
+
+    void step() {
+      String id = "e" + next++;
+      try {
+        if (detector.record(key, id, EPOCH.nanoTime()).outcome()
+            == ThresholdDecision.Outcome.COUNTED) {
+          counted.add(id);
+        }
+      } catch (RedisUnavailableException outage) {
+        failed.add(id);
+      }
+    }
+
+    /** Records {@code ids} again; how many are answered {@code outcome} (retrying outages). */
+    long recheck(List<String> ids, ThresholdDecision.Outcome outcome) throws InterruptedException {
+      long n = 0;
+      for (String id : ids) {
+        for (int attempt = 0; ; attempt++) {
+          try {
+            if (detector.record(key, id, EPOCH.nanoTime()).outcome() == outcome) {
+              n++;
+            }
+            break;
+          } catch (RedisUnavailableException outage) {
+            if (attempt == 50) {
+              throw outage;
+            }
+            Thread.sleep(100);
+          }
+        }
+      }
+      return n;
+    }
+  }
+
+  /** One key of the keyed fleet window: samples recorded, and those a flush confirmed. */
+  static final class KeyedLoad {
+    final RedisKeyedHistogramWindows windows;
+    final String key;
+    final AtomicLong recorded = new AtomicLong();
+    final AtomicLong confirmed = new AtomicLong();
+
+    KeyedLoad(RedisKeyedHistogramWindows windows, String key) {
+      this.windows = windows;
+      this.key = key;
+    }
+
+    void step() {
+      long n = recorded.incrementAndGet();
+      windows.record(key, n);
+      if (n % 20 == 0 && windows.flush(Duration.ofMillis(300))) {
+        confirmed.set(n);
+      }
+    }
   }
 
   /**
