@@ -487,8 +487,10 @@ public final class FailoverReport {
     Thread.sleep(LAG_MILLIS);
     long behind = offset(old, false) - replicaOffset;
     long lagEnd = EPOCH.nanoTime();
-    killedAt.set(lagEnd);
     old.kill();
+    // a decision counts as answered after the kill only if timed once the process was gone: one
+    // timed between lagEnd and the kill may still have been answered by the old primary
+    killedAt.set(EPOCH.nanoTime());
     rawConfirmedAtKill[0] = rawConfirmed.get();
     replica.resume();
     long killNanos = System.nanoTime();

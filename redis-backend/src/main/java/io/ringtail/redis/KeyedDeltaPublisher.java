@@ -49,6 +49,10 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   // guarded by this
   private final Map<Delta, Pending> pending = new HashMap<>();
   private final Map<String, Long> indexed = new HashMap<>();
+
+  /** Each held key's latest bucket with samples, as drained (or when first seen). */
+  private final Map<String, Long> lastActive = new HashMap<>();
+
   private long sequence;
 
   private final LongAdder published = new LongAdder();
@@ -138,8 +142,11 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
     long live = Math.floorDiv(now, widthNanos);
     long oldestInWindow = live - buckets + 1;
     for (Map.Entry<String, BucketRecorder> e : recorders.asMap().entrySet()) {
-      take(e.getKey(), e.getValue().drain());
+      List<BucketHistogram> drained = e.getValue().drain();
+      take(e.getKey(), drained);
+      dropIfIdle(e.getKey(), e.getValue(), drained, live);
     }
+    lastActive.keySet().removeIf(key -> !recorders.asMap().containsKey(key));
     // a dropped key's recorder is drained for a second more, in case a record was under way
     long local = localClock.nanoTime();
     for (Iterator<Retired> it = retired.iterator(); it.hasNext(); ) {
@@ -201,6 +208,24 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
     }
     if (!toIndex.isEmpty()) {
       calls.add(index(List.copyOf(toIndex), live, oldestInWindow));
+    }
+  }
+
+  /**
+   * Drops a key from the process once it saw no sample for a window, as of the rounds: the rounds
+   * time a key's idleness, not the record path (which reads no clock for it). Its recorder is then
+   * retired like one evicted for size.
+   */
+  private void dropIfIdle(
+      String key, BucketRecorder recorder, List<BucketHistogram> drained, long live) {
+    if (!drained.isEmpty()) {
+      lastActive.put(key, drained.get(drained.size() - 1).bucket());
+      return;
+    }
+    Long last = lastActive.putIfAbsent(key, live);
+    if (last != null && live - last >= buckets) {
+      recorders.asMap().remove(key, recorder);
+      lastActive.remove(key);
     }
   }
 

@@ -106,9 +106,9 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     this.factory = key -> BucketRecorder.create(recorderConfig, recorderTime);
     this.recorders =
         Caffeine.newBuilder()
+            // no expireAfterAccess: it would read a clock on every record; the rounds drop keys
+            // idle for a window (KeyedDeltaPublisher)
             .maximumSize(b.maximumKeys)
-            .expireAfterAccess(config.length())
-            .ticker(time::nanoTime)
             .executor(Runnable::run)
             .removalListener(
                 (String key, BucketRecorder recorder, RemovalCause cause) -> {

@@ -530,6 +530,36 @@ class RedisKeyedHistogramWindowsTest {
   }
 
   @Test
+  void aKeyIdleForAWindow_isDroppedByTheRounds_afterItsSamplesArePublished() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    RedisKeyedHistogramWindows w =
+        backend
+            .keyedHistogramWindows(RedisTestSupport.uniqueName("idle"))
+            .timeSource(time)
+            .publishInterval(QUIET)
+            .build();
+    w.record("idle", 5);
+    w.record("busy", 5);
+    assertThat(w.flush(Duration.ofSeconds(2))).isTrue();
+    for (int second = 0; second < 59; second++) {
+      time.advance(Duration.ofSeconds(1));
+      w.record("busy", 6);
+      assertThat(w.flush(Duration.ofSeconds(2))).isTrue();
+    }
+    assertThat(w.estimatedKeys()).as("idle for 59 of 60 buckets: still held").isEqualTo(2);
+    time.advance(Duration.ofSeconds(1));
+    w.record("busy", 6);
+    assertThat(w.flush(Duration.ofSeconds(2))).isTrue();
+    assertThat(w.estimatedKeys()).as("idle for a window: dropped by the round").isEqualTo(1);
+    assertThat(w.stats().published()).isEqualTo(62);
+    w.record("idle", 7); // a dropped key comes back with a recorder of its own
+    WindowSnapshot idle = w.snapshot("idle");
+    assertThat(idle.count()).isEqualTo(1);
+    assertThat(idle.max()).isEqualTo(7);
+    assertThat(w.estimatedKeys()).isEqualTo(2);
+  }
+
+  @Test
   void keysDroppedFromThisProcess_arePublishedFirst() {
     ManualTimeSource time = new ManualTimeSource(T0);
     RedisKeyedHistogramWindows w =
