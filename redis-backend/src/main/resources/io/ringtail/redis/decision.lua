@@ -144,26 +144,70 @@ local function slotAt(key, s, entry, width, slot)
   return struct.unpack(entry, redis.call('GETRANGE', key, at, at + width - 1))
 end
 
--- The held entries, oldest first, as packed strings (reads the whole ring: only on a change of
--- capacity).
+-- The held entries, oldest first, as packed strings: the slots from the oldest to the ring's end
+-- and from its start, read by range (only when a ring holding few entries is rewritten).
 local function heldEntries(st)
-  local s = st.s
-  if not st.whole then
-    s = redis.call('GET', st.key)
-  end
   local out = {}
-  for k = 0, st.count - 1 do
-    local at = HEADER_SIZE + ((st.head - st.count + k) % st.ring) * st.width
-    out[#out + 1] = string.sub(s, at + 1, at + st.width)
+  local oldest = (st.head - st.count) % st.ring
+  local first = math.min(st.count, st.ring - oldest)
+  for _, run in ipairs({{oldest, first}, {0, st.count - first}}) do
+    local from, n = run[1], run[2]
+    if n > 0 then
+      local at = HEADER_SIZE + from * st.width
+      local bytes
+      if st.whole or at + n * st.width <= #st.s then
+        bytes = string.sub(st.s, at + 1, at + n * st.width)
+      else
+        bytes = redis.call('GETRANGE', st.key, at, at + n * st.width - 1)
+      end
+      for k = 0, n - 1 do
+        out[#out + 1] = string.sub(bytes, k * st.width + 1, (k + 1) * st.width)
+      end
+    end
   end
   return out
 end
 
 -- Replaces the ring by `entries` (packed, oldest first) with `ring` slots: the key is written
--- whole (a new key, or a new capacity).
+-- whole (a new key, or a new capacity while few entries are held).
 local function rewrite(st, entries, ring)
   st.s = string.rep('\0', HEADER_SIZE) .. table.concat(entries)
   st.whole, st.head, st.count, st.ring = true, #entries % ring, #entries, ring
+end
+
+-- A change of capacity never copies a large ring in one call. The ring's slots (`ring`) may
+-- exceed the configured capacity: a smaller capacity applies to the decisions at once, and the
+-- ring is rewritten at its size only once it holds at most SHRINK_BYTES of entries. A larger one
+-- takes effect in place (O(1)) when the held entries do not wrap round the ring's end; when they
+-- do, the wrapped part (at the ring's start) moves past the end, at most GROW_BYTES in one call,
+-- else the ring waits until the entries held at the change have left (within a window), deciding
+-- meanwhile with the slots it has (see each script).
+local SHRINK_BYTES = 16384
+local GROW_BYTES = 65536
+
+-- Whether the ring (head, count, ring) of `width`-byte entries should be rewritten for a
+-- `capacity`: a new key, or a smaller capacity once the held entries are few.
+local function resizesWhole(s, count, ring, width, capacity)
+  return #s == 0 or (ring > capacity and count * width <= SHRINK_BYTES)
+end
+
+-- Grows the ring at `key` (head, count, ring) of `width`-byte entries to `capacity` slots where
+-- that is cheap (see above); returns the head and ring to decide with, the ring unchanged if the
+-- growth has to wait.
+local function grow(key, head, count, ring, width, capacity)
+  local oldest = (head - count) % ring
+  if oldest + count <= ring then
+    -- not wrapped: every entry keeps its slot
+    return oldest + count, capacity
+  end
+  -- wrapped: the newest entries fill slots [0, head); they move to [ring, ring + head)
+  if head * width <= GROW_BYTES then
+    local moved = redis.call('GETRANGE', key, HEADER_SIZE, HEADER_SIZE + head * width - 1)
+    redis.call('SETRANGE', key, HEADER_SIZE + ring * width, moved)
+    -- the next slot: past the moved entries, or slot 0 (now free) if they reach the end
+    return (ring + head) % capacity, capacity
+  end
+  return head, ring
 end
 
 -- Writes the key whole: the tag, then `header` and what follows it; it expires in `ttl` ms.

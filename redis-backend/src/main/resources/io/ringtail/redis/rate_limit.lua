@@ -1,5 +1,6 @@
 -- Sliding-log rate limiter, one request, atomically (a function of the decision.lua library).
--- KEYS: 1 state (decision.lua): a ring of `limit` slots holding the times of the admitted
+-- KEYS: 1 state (decision.lua): a ring of `limit` slots (more after a smaller limit, fewer while a
+--       larger one waits to grow: decision.lua's grow) holding the times of the admitted
 --       requests still in the window as of the latest decided time, as time halves, 8 bytes each.
 --       Times are decided in order (a request timed before the latest decided time counts at it),
 --       so the ring is sorted and entries leave it oldest first. Each call reads the header and
@@ -14,37 +15,50 @@ local TIME = '>I4I4'
 local ARGS = '>dI4I4ddd'
 local key = KEYS[1]
 local deadline, sh, sl, w, limit, cooldown = struct.unpack(ARGS, ARGV[1])
--- the hot path keeps the header in locals; a new key or a new limit goes through a state table
+-- the hot path keeps the header in locals; a new key or a ring rewritten at a smaller limit goes
+-- through a state table
 local late, second, s, th, tl, nh, nl, flags, head, count, ring, xh, xl, refreshed =
     begin(key, deadline, sh, sl)
 if late then
   return LATE
 end
 local st = nil
-if #s == 0 or ring ~= limit then
+if resizesWhole(s, count, ring, 8, limit) then
   st = load(key, TIME, 8)
   if not st.lh then
     rewrite(st, {}, limit)
   else
-    -- a new limit: the newest `limit` times are all it can need
+    -- a smaller limit, few entries held: every time still in the window is kept (a process with
+    -- a larger limit counts them all), in a ring of at least the limit's size
+    local lo = firstLive(key, st.s, TIME, 8, st.head, st.count, st.ring, th, tl, w)
     local held, kept = heldEntries(st), {}
-    for k = math.max(1, #held - limit + 1), #held do
+    for k = lo + 1, #held do
       kept[#kept + 1] = held[k]
     end
-    rewrite(st, kept, limit)
+    rewrite(st, kept, math.max(limit, #kept))
   end
   s, nh, nl, flags, head, count, ring, xh, xl, refreshed = st.s, st.nh, st.nl, st.flags, st.head,
       st.count, st.ring, st.xh, st.xl, st.refreshed
+elseif ring < limit then
+  head, ring = grow(key, head, count, ring, 8, limit)
 end
 
 local first, age = firstLive(key, s, TIME, 8, head, count, ring, th, tl, w)
 -- the entries before the first in the window are out of every later one: no longer held
 count = count - first
 local inWindow = count
-local allowed = inWindow < limit
+-- a ring still waiting to grow (see grow) admits only while it has a free slot
+local room = math.min(limit, ring)
+local allowed = inWindow < room
 local retry = 0
-if inWindow + 1 >= limit then
-  -- full once this request counts: room comes when the oldest in the window leaves
+if inWindow + 1 >= room then
+  -- full once this request counts: room comes when the oldest in the window leaves, or, holding
+  -- more than a smaller limit allows, when enough of the oldest have left
+  local k = inWindow - room
+  if k > 0 then
+    local h, l = slotAt(key, s, TIME, 8, (head - count + k) % ring)
+    age = offset(th, tl, h, l)
+  end
   retry = w - (age or 0)
 end
 local slot, packed = nil, nil
@@ -54,7 +68,7 @@ if allowed then
   head = (head + 1) % ring
   count = count + 1
 end
-local remaining = limit - inWindow
+local remaining = math.max(0, room - inWindow)
 if remaining > 0 then
   retry = 0
 end

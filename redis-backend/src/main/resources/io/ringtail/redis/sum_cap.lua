@@ -23,13 +23,14 @@ if late then
   return LATE
 end
 local st = nil
-if #s == 0 or ring ~= max then
+if resizesWhole(s, count, ring, 16, max) then
   st = load(key, ENTRY, 16)
   if not st.lh then
     rewrite(st, {}, max)
   else
-    -- a new capacity: keep the newest entries in the window; the oldest kept takes the running
-    -- total before every one dropped in the window (they leave with it: later, never early)
+    -- a smaller capacity, few entries held: keep the newest entries in the window; the oldest
+    -- kept takes the running total before every one dropped in the window (they leave with it:
+    -- later, never early)
     local lo, _, _, _, fbh, fbl =
       firstLive(key, st.s, ENTRY, 16, st.head, st.count, st.ring, th, tl, w)
     local held, kept = heldEntries(st), {}
@@ -44,6 +45,8 @@ if #s == 0 or ring ~= max then
   end
   s, nh, nl, flags, head, count, ring, xh, xl, refreshed =
     st.s, st.nh, st.nl, st.flags, st.head, st.count, st.ring, st.xh, st.xl, st.refreshed
+elseif ring < max then
+  head, ring = grow(key, head, count, ring, 16, max)
 end
 
 local lo, age, _, _, bh, bl, chunk, nextAt =
@@ -110,8 +113,9 @@ local slot, packed = nil, nil
 if allowed and (ah > 0 or al > 0) then
   local oh, ol = xh, xl
   xh, xl = sum(xh, xl, ah, al)
-  if held >= ring then
-    -- full: the amount joins the newest entry, which moves to this time (the cap stays exact)
+  if held >= math.min(max, ring) then
+    -- full (at the capacity, or at the slots of a ring that still waits to grow): the amount
+    -- joins the newest entry, which moves to this time (the cap stays exact)
     slot = (head - 1) % ring
     local _, _, h, l = slotAt(key, s, ENTRY, 16, slot)
     packed = struct.pack(ENTRY, th, tl, h, l)

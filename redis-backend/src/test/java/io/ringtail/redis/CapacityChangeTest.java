@@ -1,0 +1,268 @@
+package io.ringtail.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.decision.RateDecision;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.SumCapConfig;
+import io.ringtail.decision.SumDecision;
+import io.ringtail.redis.testkit.RedisProcess;
+import io.ringtail.testkit.ExactDecisionModels;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A key's capacity changes (processes of a fleet deciding with different limits, as during a
+ * rolling deploy): decisions stay those of the exact model of the limit each call is made with, and
+ * no call copies a large ring: a smaller capacity applies in place, a larger one grows the ring in
+ * place or moves at most 64 KB (SLOWLOG at 10 ms stays empty on 100,000-entry rings whose capacity
+ * flips on every call).
+ */
+class CapacityChangeTest {
+  private static final Duration WINDOW = Duration.ofSeconds(1);
+  private static final long T0 = 1_000_000_000_000L;
+  private RedisProcess server;
+  private RedisClient client;
+  private StatefulRedisConnection<String, String> connection;
+  private StatefulRedisConnection<byte[], byte[]> binary;
+  private RedisBackend backend;
+
+  @BeforeEach
+  void start() {
+    server = RedisProcess.start();
+    client = RedisTestSupport.client();
+    connection = RedisTestSupport.connect(client, server);
+    binary = client.connect(ByteArrayCodec.INSTANCE, server.uri());
+    backend =
+        RedisBackend.builder(connection)
+            .commandTimeout(Duration.ofSeconds(10))
+            .outagePolicy(OutagePolicy.THROW)
+            .build();
+  }
+
+  @AfterEach
+  void stop() {
+    connection.close();
+    binary.close();
+    RedisTestSupport.shutdown(client);
+    server.close();
+  }
+
+  /**
+   * The exact sliding log of a key decided with a different limit on each call: admitted while
+   * fewer than the call's limit are in the window; when it is full, room comes once enough of the
+   * oldest have left for fewer than the limit to remain.
+   */
+  private static final class ChangingLimitModel {
+    private final List<Long> admitted = new ArrayList<>();
+    private long latest = Long.MIN_VALUE;
+
+    RateDecision tryAcquire(long time, int limit) {
+      long t = Math.max(time, latest);
+      latest = t;
+      long w = WINDOW.toNanos();
+      admitted.removeIf(s -> s <= t - w);
+      boolean allowed = admitted.size() < limit;
+      if (allowed) {
+        admitted.add(t);
+      }
+      int remaining = Math.max(0, limit - admitted.size());
+      Duration retry =
+          remaining > 0
+              ? Duration.ZERO
+              : Duration.ofNanos(admitted.get(admitted.size() - limit) + w - t);
+      return new RateDecision(allowed, remaining, limit, retry);
+    }
+  }
+
+  private RateDecision acquire(String name, int limit, long t) {
+    // a limiter per call, as a fleet's processes each have theirs: no held denial in between
+    return backend
+        .rateLimiter(
+            name,
+            RateLimitConfig.builder()
+                .limit(limit)
+                .window(WINDOW)
+                .idleExpiry(WINDOW.multipliedBy(3))
+                .timeSource(new ManualTimeSource(t))
+                .build())
+        .tryAcquire("k", t);
+  }
+
+  @Test
+  void slidingLog_limitChangingBetweenCalls_matchesTheExactModelOfEachCallsLimit() {
+    // small limits rewrite or move in one call; limits past 2,048 entries shrink in place
+    int[][] limitSets = {{3, 5, 8, 13, 40}, {2_100, 2_500, 3_000, 4_000}};
+    for (int[] limits : limitSets) {
+      String name = RedisTestSupport.uniqueName("limits");
+      ChangingLimitModel model = new ChangingLimitModel();
+      SplittableRandom random = new SplittableRandom(limits.length * 31L);
+      long t = T0;
+      long meanGap = WINDOW.toNanos() / limits[limits.length - 1];
+      int limit = limits[0];
+      for (int i = 0; i < 6_000; i++) {
+        if (random.nextInt(50) == 0) {
+          limit = limits[random.nextInt(limits.length)];
+        }
+        t += random.nextLong(2 * meanGap + 1);
+        long at = random.nextInt(20) == 0 ? t - random.nextLong(WINDOW.toNanos()) : t;
+        RateDecision expected = model.tryAcquire(at, limit);
+        assertThat(acquire(name, limit, at)).as("call %d, limit %d", i, limit).isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
+  void sumCap_capacityChangingBetweenCalls_matchesTheExactModel_whileTheRingsHoldEveryAmount() {
+    String name = RedisTestSupport.uniqueName("capacities");
+    BigDecimal cap = BigDecimal.valueOf(400);
+    ExactDecisionModels.Sum model = new ExactDecisionModels.Sum(cap, WINDOW, 0);
+    SplittableRandom random = new SplittableRandom(11);
+    // every capacity above the amounts one window can hold (at most 400 of at least 1 each)
+    int[] capacities = {401, 600, 1_100, 1_500};
+    int capacity = capacities[0];
+    long t = T0;
+    for (int i = 0; i < 6_000; i++) {
+      if (random.nextInt(40) == 0) {
+        capacity = capacities[random.nextInt(capacities.length)];
+      }
+      t += random.nextLong(WINDOW.toNanos() / 200);
+      BigDecimal amount = BigDecimal.valueOf(1 + random.nextInt(3));
+      SumDecision expected = model.tryAdd("k", amount, t);
+      SumDecision actual =
+          backend
+              .sumCap(
+                  name,
+                  SumCapConfig.builder()
+                      .cap(cap)
+                      .scale(0)
+                      .maxEntriesPerKey(capacity)
+                      .window(WINDOW)
+                      .timeSource(new ManualTimeSource(t))
+                      .build())
+              .tryAdd("k", amount, t);
+      assertThat(actual).as("call %d, capacity %d", i, capacity).isEqualTo(expected);
+    }
+  }
+
+  private void resetSlowlog() {
+    connection.sync().configSet("slowlog-log-slower-than", "10000");
+    connection.sync().slowlogReset();
+  }
+
+  /**
+   * Writes a full, wrapped ring of {@code ring} entries {@code width} bytes wide in decision.lua's
+   * layout: the oldest half at the ring's end timed {@code old}, the newest half at its start timed
+   * {@code recent}; {@code entry} writes one entry's fields after its time.
+   */
+  private void writeWrappedRing(
+      String key, int ring, int width, long old, long recent, long extra, EntryTail entry) {
+    int head = ring / 2;
+    ByteBuffer b = ByteBuffer.allocate(48 + width * ring);
+    b.put("rtd1".getBytes(StandardCharsets.US_ASCII));
+    b.putLong(recent).putLong(0).putInt(0).putInt(head).putInt(ring).putInt(ring).putLong(extra);
+    b.putInt((int) (System.currentTimeMillis() / 1000));
+    for (int slot = 0; slot < ring; slot++) {
+      // slots [0, head) hold the newest entries, [head, ring) the oldest
+      long sequence = slot < head ? ring - head + slot : slot - head;
+      b.putLong(slot < head ? recent : old);
+      entry.write(b, sequence);
+    }
+    byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+    binary.sync().del(bytes);
+    binary.sync().setrange(bytes, 0, b.array());
+    binary.sync().pexpire(bytes, WINDOW.toMillis() * 100);
+  }
+
+  interface EntryTail {
+    void write(ByteBuffer b, long sequence);
+  }
+
+  @Test
+  void slidingLog_aLargeRingWhoseLimitFlipsOnEveryCall_isNeverCopied_andNeverOverAdmits() {
+    int ring = 100_000;
+    String name = RedisTestSupport.uniqueName("flips");
+    String key = RedisTestKit.decisionKeys("ringtail", name, "k", "rl")[0];
+    long recent = T0 + WINDOW.toNanos() / 2;
+    writeWrappedRing(key, ring, 8, T0, recent, 0, (b, sequence) -> {});
+    resetSlowlog();
+    long t = recent + 1;
+    for (int i = 0; i < 20; i++) {
+      RateDecision larger = acquire(name, ring + 1 + i, t);
+      // the wrapped half is 400 KB: the ring waits to grow, deciding with its 100,000 slots
+      assertThat(larger.allowed()).as("call %d", i).isFalse();
+      assertThat(larger.retryAfter()).isEqualTo(Duration.ofNanos(T0 + WINDOW.toNanos() - t));
+      RateDecision smaller = acquire(name, ring - 1 - i, t);
+      assertThat(smaller.allowed()).isFalse();
+      assertThat(smaller.remaining()).isZero();
+      // holding more than the smaller limit: room once enough of the oldest have left
+      assertThat(smaller.retryAfter()).isEqualTo(Duration.ofNanos(T0 + WINDOW.toNanos() - t));
+    }
+    assertThat(connection.sync().slowlogGet(128)).as("SLOWLOG over 10 ms").isEmpty();
+    assertThat(connection.sync().strlen(key)).isEqualTo(48L + 8L * ring);
+  }
+
+  @Test
+  void slidingLog_aLargerLimitWaitingOnAWrappedRing_appliesInFullOnceTheOldestHaveLeft() {
+    int ring = 20_000; // its wrapped half, 80 KB, is more than one call moves
+    String name = RedisTestSupport.uniqueName("grows");
+    String key = RedisTestKit.decisionKeys("ringtail", name, "k", "rl")[0];
+    long recent = T0 + WINDOW.toNanos() / 2;
+    writeWrappedRing(key, ring, 8, T0, recent, 0, (b, sequence) -> {});
+    assertThat(acquire(name, 2 * ring, recent + 1).allowed()).as("no free slot yet").isFalse();
+    long t = T0 + WINDOW.toNanos() + 1;
+    for (int i = 0; i <= ring / 2; i++) {
+      assertThat(acquire(name, 2 * ring, t).allowed()).as("admission %d", i).isTrue();
+    }
+    // 10,000 recent and 10,001 new: more than the 20,000 slots the ring had
+    RateDecision next = acquire(name, 2 * ring, t);
+    assertThat(next.allowed()).isTrue();
+    assertThat(next.remaining()).isEqualTo(2 * ring - (ring + 2));
+    RateDecision smaller = acquire(name, ring, t);
+    assertThat(smaller.allowed()).isFalse();
+    assertThat(smaller.retryAfter()).isEqualTo(Duration.ofNanos(recent + WINDOW.toNanos() - t));
+  }
+
+  @Test
+  void sumCap_aLargeRingWhoseCapacityFlipsOnEveryCall_isNeverCopied() {
+    int ring = 100_000;
+    String name = RedisTestSupport.uniqueName("sum-flips");
+    String key = RedisTestKit.decisionKeys("ringtail", name, "k", "sc")[0];
+    long recent = T0 + WINDOW.toNanos() / 2;
+    // every entry 1 unit: the running total before entry n is n
+    writeWrappedRing(key, ring, 16, T0, recent, ring, ByteBuffer::putLong);
+    resetSlowlog();
+    long t = recent + 1;
+    BigDecimal cap = BigDecimal.valueOf(ring + 1_000);
+    for (int i = 0; i < 20; i++) {
+      int capacity = i % 2 == 0 ? ring + 1 + i : ring - 1 - i;
+      SumDecision d =
+          backend
+              .sumCap(
+                  name,
+                  SumCapConfig.builder()
+                      .cap(cap)
+                      .scale(0)
+                      .maxEntriesPerKey(capacity)
+                      .window(WINDOW)
+                      .timeSource(new ManualTimeSource(t))
+                      .build())
+              .tryAdd("k", BigDecimal.ONE, t);
+      assertThat(d.allowed()).as("call %d", i).isTrue();
+      assertThat(d.total()).isEqualByComparingTo(BigDecimal.valueOf(ring + 1 + i));
+    }
+    assertThat(connection.sync().slowlogGet(128)).as("SLOWLOG over 10 ms").isEmpty();
+  }
+}
