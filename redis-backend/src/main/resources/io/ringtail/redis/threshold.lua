@@ -10,7 +10,7 @@
 -- flags in place of durations: crossed (0/1) and, for a counted event, whether the key
 -- overflowed the cap for the first time (0/1).
 -- Evicts expired events by the chunk per call (the rest on later calls: they never count) and
--- the oldest beyond the cap at once: an event id must stay findable while it may be a duplicate.
+-- the oldest beyond the cap, by the chunk per call too (one beyond it, unless the cap shrank).
 local events, ids, meta, old = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local th, tl = tonumber(ARGV[1]), tonumber(ARGV[2])
 local w, threshold, cap, id = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
@@ -50,7 +50,7 @@ local before = 0
 if latest then
   before = countAfter(latest - w)
   if latest - sent >= w then
-    return reply(2, 0, 0, before, 0, 0)
+    return reply(2, 0, 0, math.min(before, cap), 0, 0)
   end
 end
 local t = sent
@@ -62,7 +62,7 @@ if redis.call('HGET', ids, id) then
     local score = redis.call('ZSCORE', g.key, id)
     if score then
       if tonumber(score) - g.shift > t - w then
-        return reply(1, 0, 0, before, 0, 0)
+        return reply(1, 0, 0, math.min(before, cap), 0, 0)
       end
       redis.call('ZREM', g.key, id)
     end
@@ -125,8 +125,11 @@ segs[#segs].n = segs[#segs].n + 1
 local after = stillHeld + 1
 local firstTrim = 0
 if after > cap then
-  -- drop the oldest held events (by time, then id) down to the cap, from whichever segment
-  for _ = 1, after - cap do
+  -- drop the oldest held events (by time, then id) down to the cap, from whichever segment: at
+  -- most a chunk per call, so a key filled under a larger cap comes down to a smaller one over
+  -- later calls (meanwhile it holds more, finding more duplicates, and reports the cap)
+  local drop = math.min(after - cap, chunk)
+  for _ = 1, drop do
     local pick, pickTime, pickId = nil, nil, nil
     for _, g in ipairs(segs) do
       if g.n > 0 then
@@ -140,7 +143,7 @@ if after > cap then
     forget(pick, pick.first, pick.first)
     pick.n = pick.n - 1
   end
-  after = cap
+  after = after - drop
   firstTrim = redis.call('HSETNX', meta, 'trimmed', '1')
 end
 
@@ -160,4 +163,4 @@ redis.call('PEXPIRE', meta, ARGV[7])
 if shift then
   redis.call('PEXPIRE', old, ARGV[7])
 end
-return reply(0, notify and 1 or 0, 0, after, crossed and 1 or 0, firstTrim)
+return reply(0, notify and 1 or 0, 0, math.min(after, cap), crossed and 1 or 0, firstTrim)

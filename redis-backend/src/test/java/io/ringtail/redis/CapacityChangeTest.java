@@ -10,6 +10,9 @@ import io.ringtail.decision.RateDecision;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.SumDecision;
+import io.ringtail.decision.ThresholdConfig;
+import io.ringtail.decision.ThresholdDecision;
+import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.redis.testkit.RedisProcess;
 import io.ringtail.testkit.ExactDecisionModels;
 import java.math.BigDecimal;
@@ -19,6 +22,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -264,5 +270,58 @@ class CapacityChangeTest {
       assertThat(d.total()).isEqualByComparingTo(BigDecimal.valueOf(ring + 1 + i));
     }
     assertThat(connection.sync().slowlogGet(128)).as("SLOWLOG over 10 ms").isEmpty();
+  }
+
+  private ThresholdDetector detector(String name, int maxEvents) {
+    return backend.thresholdDetector(
+        name,
+        ThresholdConfig.builder()
+            .threshold(10)
+            .window(Duration.ofMinutes(10))
+            .maxEventsPerKey(maxEvents)
+            .timeSource(new ManualTimeSource(T0))
+            .build());
+  }
+
+  @Test
+  void thresholdDetector_aSmallerCapOnAFullKey_trimsAChunkPerCall_neverTheWholeKeyAtOnce()
+      throws Exception {
+    int events = 20_000;
+    String name = RedisTestSupport.uniqueName("events");
+    ThresholdDetector large = detector(name, events);
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int th = 0; th < 4; th++) {
+        int first = th;
+        done.add(
+            pool.submit(
+                () -> {
+                  for (int i = first; i < events; i += 4) {
+                    large.record("k", "e" + i, T0);
+                  }
+                }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    String held = RedisTestKit.decisionKeys("ringtail", name, "k", "te", "ti", "tm", "tp")[0];
+    assertThat(connection.sync().zcard(held)).isEqualTo(events);
+    resetSlowlog();
+    ThresholdDetector small = detector(name, 100);
+    int calls = 0;
+    while (connection.sync().zcard(held) > 100) {
+      ThresholdDecision d = small.record("k", "late" + calls++, T0 + 1);
+      assertThat(d.outcome()).isEqualTo(ThresholdDecision.Outcome.COUNTED);
+      assertThat(d.count()).as("counts saturate at the cap").isEqualTo(100);
+      assertThat(calls).as("calls to come down to the cap").isLessThanOrEqualTo(41);
+    }
+    assertThat(connection.sync().slowlogGet(128)).as("SLOWLOG over 10 ms").isEmpty();
+    // the newest are kept: a recent id is still found, the oldest ones were dropped
+    assertThat(small.record("k", "late" + (calls - 1), T0 + 1).outcome())
+        .isEqualTo(ThresholdDecision.Outcome.DUPLICATE);
   }
 }
