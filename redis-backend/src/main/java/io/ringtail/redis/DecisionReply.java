@@ -10,6 +10,12 @@ import java.util.List;
  * functions send it packed in one string, threshold.lua as an array.
  */
 record DecisionReply(int verdict, boolean notifies, long count, long first, long second) {
+  /**
+   * The packed reply's {@code struct.pack} format, as decision.lua's {@code REPLY} must read
+   * ({@code DecisionLayoutTest}): two bytes, the count's halves, two doubles.
+   */
+  static final String LUA_FORMAT = ">BBI4I4dd";
+
   static DecisionReply of(List<Object> reply) {
     return new DecisionReply(
         ((Long) reply.get(0)).intValue(),

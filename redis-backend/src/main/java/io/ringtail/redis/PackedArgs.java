@@ -3,11 +3,12 @@ package io.ringtail.redis;
 import java.nio.ByteBuffer;
 
 /**
- * The numbers of a decision function, packed in its first argument as decision.lua reads them with
- * one {@code struct.unpack}: 8 bytes each, big-endian, a double for a whole number below 2^53 and a
- * long for a time or an amount (its unsigned 32-bit halves, high first). Bytes 0 to 7 hold the
- * deadline, which {@link RedisDecision#decide} writes. An instance is the template of one decision,
- * holding its constants; {@link #with} copies it for a call. Immutable once built.
+ * The numbers of a decision function, packed in its first argument as the script reads them with
+ * one {@code struct.unpack}, in the fields of its {@link DecisionLayout}: 8 bytes each, big-endian,
+ * a double for a whole number below 2^53 and a long for a time or an amount (its unsigned 32-bit
+ * halves, high first). Bytes 0 to 7 hold the deadline, which {@link RedisDecision#decide} writes.
+ * An instance is the template of one decision, holding its constants, set by name; {@link #with}
+ * copies it for a call. Not thread-safe while being filled; immutable once built.
  */
 final class PackedArgs {
   /** Byte offset of the deadline. */
@@ -16,41 +17,43 @@ final class PackedArgs {
   /** Largest whole number a double, and so a Lua number, holds exactly. */
   static final long MAX_EXACT = 1L << 53;
 
+  private final DecisionLayout layout;
   private final byte[] template;
 
-  PackedArgs(int fields) {
-    this.template = new byte[fields * 8];
+  PackedArgs(DecisionLayout layout) {
+    if (layout.index("deadline", false) != DEADLINE) {
+      throw new IllegalArgumentException(layout.script() + "'s deadline must come first");
+    }
+    this.layout = layout;
+    this.template = new byte[layout.size() * 8];
   }
 
-  /** Sets field {@code index} (0 the deadline) to {@code value}, at most {@link #MAX_EXACT}. */
-  PackedArgs number(int index, long value) {
+  /** Sets the whole-number field {@code name} to {@code value}, at most {@link #MAX_EXACT}. */
+  PackedArgs number(String name, long value) {
     if (value < 0 || value > MAX_EXACT) {
       throw new IllegalArgumentException(value + " is not a whole number in [0, 2^53]");
     }
-    ByteBuffer.wrap(template).putDouble(index * 8, value);
+    ByteBuffer.wrap(template).putDouble(layout.index(name, false) * 8, value);
     return this;
   }
 
-  /** Sets field {@code index} to the long {@code value}. */
-  PackedArgs halves(int index, long value) {
-    ByteBuffer.wrap(template).putLong(index * 8, value);
+  /** Sets the long field {@code name} to {@code value}. */
+  PackedArgs halves(String name, long value) {
+    ByteBuffer.wrap(template).putLong(layout.index(name, true) * 8, value);
     return this;
   }
 
-  /**
-   * A copy for one call, with the longs {@code value} at field {@code index}, {@code other} at
-   * field {@code otherIndex}.
-   */
-  byte[] with(int index, long value, int otherIndex, long other) {
-    byte[] copy = template.clone();
-    ByteBuffer.wrap(copy).putLong(index * 8, value).putLong(otherIndex * 8, other);
+  /** A copy for one call, with the long fields {@code name} and {@code other} set. */
+  byte[] with(String name, long value, String otherName, long other) {
+    byte[] copy = with(name, value);
+    ByteBuffer.wrap(copy).putLong(layout.index(otherName, true) * 8, other);
     return copy;
   }
 
-  /** A copy for one call, with the long at field {@code index}. */
-  byte[] with(int index, long value) {
+  /** A copy for one call, with the long field {@code name} set. */
+  byte[] with(String name, long value) {
     byte[] copy = template.clone();
-    ByteBuffer.wrap(copy).putLong(index * 8, value);
+    ByteBuffer.wrap(copy).putLong(layout.index(name, true) * 8, value);
     return copy;
   }
 

@@ -50,12 +50,17 @@ final class RedisRateLimiter extends RedisDecision<RateDecision> implements Rate
     long cooldown = cooldownNanos(config.listenerCooldown());
     this.args =
         bucketed
-            ? new PackedArgs(7)
-                .number(2, w)
-                .number(3, w / BUCKETS + (w % BUCKETS == 0 ? 0 : 1))
-                .number(4, config.limit())
-                .number(5, cooldown)
-            : new PackedArgs(6).number(2, w).number(3, config.limit()).number(4, cooldown);
+            ? DecisionLayout.BUCKETED_RATE_LIMIT
+                .args()
+                .number("w", w)
+                .number("g", w / BUCKETS + (w % BUCKETS == 0 ? 0 : 1))
+                .number("limit", config.limit())
+                .number("cooldown", cooldown)
+            : DecisionLayout.RATE_LIMIT
+                .args()
+                .number("w", w)
+                .number("limit", config.limit())
+                .number("cooldown", cooldown);
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
   }
 
@@ -84,7 +89,7 @@ final class RedisRateLimiter extends RedisDecision<RateDecision> implements Rate
               bucketed ? Scripts.BUCKETED_RATE_LIMIT : Scripts.RATE_LIMIT,
               DecisionKeys.of(
                   backend.keyPrefix, name, key, bucketed ? BUCKETED_KEY_SUFFIXES : KEY_SUFFIXES),
-              args.with(1, timeNanos),
+              args.with(bucketed ? "t" : "s", timeNanos),
               ttl);
     } catch (RedisUnavailableException e) {
       return onOutage(

@@ -32,18 +32,20 @@ final class RedisSumCap extends RedisDecision<SumDecision> implements SumCap {
     requireWindow("sum cap", config.window());
     this.config = config;
     this.args =
-        new PackedArgs(8)
-            .number(2, config.windowNanos())
-            .halves(3, config.capUnits())
-            .number(6, config.maxEntriesPerKey())
-            .number(7, cooldownNanos(config.listenerCooldown()));
+        DecisionLayout.SUM_CAP
+            .args()
+            .number("w", config.windowNanos())
+            .halves("c", config.capUnits())
+            .number("max", config.maxEntriesPerKey())
+            .number("cooldown", cooldownNanos(config.listenerCooldown()));
     this.exceedingArgs =
-        new PackedArgs(8)
-            .number(2, config.windowNanos())
-            .halves(3, config.capUnits())
-            .number(5, 1)
-            .number(6, config.maxEntriesPerKey())
-            .number(7, cooldownNanos(config.listenerCooldown()));
+        DecisionLayout.SUM_CAP
+            .args()
+            .number("w", config.windowNanos())
+            .halves("c", config.capUnits())
+            .number("exceeds", 1)
+            .number("max", config.maxEntriesPerKey())
+            .number("cooldown", cooldownNanos(config.listenerCooldown()));
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
   }
 
@@ -65,7 +67,7 @@ final class RedisSumCap extends RedisDecision<SumDecision> implements SumCap {
           decide(
               Scripts.SUM_CAP,
               keys,
-              exceeds ? exceedingArgs.with(1, timeNanos) : args.with(1, timeNanos, 4, units),
+              exceeds ? exceedingArgs.with("s", timeNanos) : args.with("s", timeNanos, "a", units),
               ttl);
     } catch (RedisUnavailableException e) {
       BigDecimal capValue = config.cap();

@@ -3,8 +3,10 @@
 -- KEYS: 1 state (decision.lua; extra: the start of the newest bucket, as time halves; head: its
 --       slot): a ring of 17 counts (4 bytes each) by bucket, written back whole, with the header,
 --       on every call. The header is kept in locals (no state table).
--- ARGV: 1 packed (ARGS): the deadline (server microseconds), the time's halves, the window ns (at
---       most 2^51), the bucket width g ns, the limit, the listener cooldown ns; 2 ttl ms.
+-- ARGV: 1 packed (ARGS: the fields of DecisionLayout.BUCKETED_RATE_LIMIT in Java,
+--       DecisionLayoutTest checks the two agree): the deadline (server microseconds), the
+--       time's halves, the window ns (at most 2^51), the bucket width g ns, the limit, the
+--       listener cooldown ns; 2 ttl ms.
 -- Replies (decision.lua's REPLY): allowed, notify, remaining, retry-after ns, and the ns from the
 -- caller's time to the time denials last until (-1 if not denied or not expressible).
 -- Evicts by the grid: a bucket is cleared when the grid's start passes it.

@@ -5,7 +5,8 @@
 --       Times are decided in order (a request timed before the latest decided time counts at it),
 --       so the ring is sorted and entries leave it oldest first. Each call reads the header and
 --       the oldest entries (firstLive), not the whole ring.
--- ARGV: 1 packed (ARGS): the deadline (server microseconds), the time's halves, the window ns (at
+-- ARGV: 1 packed (ARGS: the fields of DecisionLayout.RATE_LIMIT in Java, DecisionLayoutTest checks
+--       the two agree): the deadline (server microseconds), the time's halves, the window ns (at
 --       most 2^51), the limit, the listener cooldown ns; 2 ttl ms.
 -- Replies (decision.lua's REPLY): allowed, notify, remaining, retry-after ns, and the ns from the
 -- caller's time to the time denials last until (-1 if not denied or not expressible).

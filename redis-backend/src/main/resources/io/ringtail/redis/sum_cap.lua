@@ -3,7 +3,8 @@
 --       at most `max entries` amounts in time order, each its time and the running total before
 --       it (halves, 16 bytes), so the total in the window is a difference of two running totals.
 --       Times are decided in order (an amount timed before the latest decided time counts at it).
--- ARGV: 1 packed (ARGS): the deadline (server microseconds), the time's halves, the window ns (at
+-- ARGV: 1 packed (ARGS: the fields of DecisionLayout.SUM_CAP in Java, DecisionLayoutTest checks
+--       the two agree): the deadline (server microseconds), the time's halves, the window ns (at
 --       most 2^51), the cap in units (halves), the amount in units (halves), 1 if the amount alone
 --       exceeds the cap (else 0), the max entries kept, the listener cooldown ns; 2 ttl ms.
 -- Replies (decision.lua's REPLY): allowed, notify, total units, retry-after ns or -1 (none),

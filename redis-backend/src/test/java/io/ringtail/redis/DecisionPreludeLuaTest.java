@@ -79,7 +79,9 @@ class DecisionPreludeLuaTest {
       for (int i = 0; i < 200; i++) {
         long number = i < numbers.length ? numbers[i] : random.nextLong(PackedArgs.MAX_EXACT + 1);
         long value = i < longs.length ? longs[i] : random.nextLong();
-        byte[] packed = new PackedArgs(2).number(0, number).with(1, value);
+        // the sliding log's first two fields: the deadline (a whole number) and a time (halves)
+        byte[] packed =
+            DecisionLayout.RATE_LIMIT.args().number("deadline", number).with("s", value);
         List<Object> r =
             c.sync()
                 .eval(
@@ -95,9 +97,15 @@ class DecisionPreludeLuaTest {
     } finally {
       RedisTestSupport.shutdown(client);
     }
-    assertThatThrownBy(() -> new PackedArgs(1).number(0, PackedArgs.MAX_EXACT + 1))
+    PackedArgs args = DecisionLayout.RATE_LIMIT.args();
+    assertThatThrownBy(() -> args.number("limit", PackedArgs.MAX_EXACT + 1))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new PackedArgs(1).number(0, -1))
-        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> args.number("limit", -1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> args.number("s", 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("rate_limit.lua's s is a long");
+    assertThatThrownBy(() -> args.halves("limits", 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("rate_limit.lua has no argument limits");
   }
 }
