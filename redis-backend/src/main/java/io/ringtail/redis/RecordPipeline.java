@@ -190,7 +190,7 @@ final class RecordPipeline {
     counted(protocol.record(batch, now, clientTime != null, true))
         .whenComplete(
             (reply, error) -> {
-              if (error != null && ScriptRunner.unwrap(error) instanceof RedisRejectedException) {
+              if (error != null && RedisErrors.unwrap(error) instanceof RedisRejectedException) {
                 counters.dropped.add(batch.size());
               } else if (error != null) {
                 batch.forEach(buffer::keep);

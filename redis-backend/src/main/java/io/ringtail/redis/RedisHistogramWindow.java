@@ -175,7 +175,7 @@ public final class RedisHistogramWindow implements RollingWindow {
     for (int i = 0; i < calls.size(); i++) {
       parse(
           calls.get(i),
-          ScriptRunner.await(replies.get(i), runner.timeoutNanos()),
+          RedisErrors.await(replies.get(i), runner.timeoutNanos()),
           first,
           live,
           merge,

@@ -167,7 +167,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     Checks.requireNonEmpty("key", key);
     publishAll(localClock.nanoTime() + runner.timeoutNanos());
     long now = time.nanoTime();
-    return ScriptRunner.await(reader.read(key, now), runner.timeoutNanos());
+    return RedisErrors.await(reader.read(key, now), runner.timeoutNanos());
   }
 
   /**
@@ -193,7 +193,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
             .add(0)
             .add(Math.min(maximumKeys, Integer.MAX_VALUE));
     List<Object> listed =
-        ScriptRunner.await(runner.runCommand(CommandType.ZRANGE, range), runner.timeoutNanos());
+        RedisErrors.await(runner.runCommand(CommandType.ZRANGE, range), runner.timeoutNanos());
     Map<String, CompletableFuture<RedisHistogramSnapshot>> reads = new LinkedHashMap<>();
     runner.batched( // every key's reads in one flush
         () -> {
@@ -204,7 +204,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
         });
     Map<String, WindowSnapshot> out = new LinkedHashMap<>();
     for (Map.Entry<String, CompletableFuture<RedisHistogramSnapshot>> e : reads.entrySet()) {
-      RedisHistogramSnapshot s = ScriptRunner.await(e.getValue(), runner.timeoutNanos());
+      RedisHistogramSnapshot s = RedisErrors.await(e.getValue(), runner.timeoutNanos());
       if (s.count() > 0 || s.rejected() > 0) {
         out.put(e.getKey(), s);
       }

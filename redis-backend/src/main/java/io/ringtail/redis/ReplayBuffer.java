@@ -131,7 +131,7 @@ final class ReplayBuffer<E> {
             counters.replayed(batch.size());
             return true;
           }
-          if (ScriptRunner.unwrap(error) instanceof RedisRejectedException) {
+          if (RedisErrors.unwrap(error) instanceof RedisRejectedException) {
             counters.dropped(batch.size(), true);
             return true;
           }

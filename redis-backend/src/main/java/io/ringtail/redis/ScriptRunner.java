@@ -2,14 +2,11 @@ package io.ringtail.redis;
 
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.IntegerOutput;
-import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
@@ -24,11 +21,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -45,7 +39,7 @@ import java.util.function.Supplier;
  * EVALSHA. Likewise a function not found (after FUNCTION FLUSH, a restart without persistence, or
  * on a node new to the cluster) loads its library (on every primary of a cluster) and is called
  * once more. A call the breaker does not permit fails at once with {@link
- * CallNotPermittedException}, and probes the connection (see {@link #probeIfOpen}); a call that
+ * CallNotPermittedException}, and probes the connection (see {@link BreakerProbe}); a call that
  * takes longer than the timeout fails with {@link TimeoutException} and counts as a breaker error.
  *
  * <p>An error that retrying cannot fix (NOPERM, WRONGTYPE, a script error: any error reply but
@@ -71,18 +65,13 @@ final class ScriptRunner {
   final LongAdder scriptReloads = new LongAdder();
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
-  /** Least time between two probes of an open breaker's connection. */
-  static final long PROBE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-  private final AtomicBoolean probing = new AtomicBoolean();
+  private final BreakerProbe probe;
 
   /** The connection behind {@link #commands}, for writes in one flush; null if unknown. */
   private final StatefulConnection<String, String> connection;
 
   /** Plain commands this thread collects while in {@link #batched}; null when not batching. */
   private final ThreadLocal<List<RedisCommand<String, String, ?>>> collecting = new ThreadLocal<>();
-
-  private final AtomicLong nextProbe = new AtomicLong(clock.nanoTime());
 
   /**
    * @param libraryLoader FUNCTION LOAD REPLACE of a library's code, on every node a function may be
@@ -122,6 +111,7 @@ final class ScriptRunner {
     this.confirmingReplicas = confirmingReplicas;
     this.connectionOf = connectionOf;
     this.connection = connectionOf(commands);
+    this.probe = new BreakerProbe(commands, breaker, timeoutNanos);
   }
 
   CircuitBreaker breaker() {
@@ -145,7 +135,7 @@ final class ScriptRunner {
     return guarded(
         script.name,
         () -> evalsha(script, keys, args),
-        ScriptRunner::isNoScript,
+        RedisErrors::isNoScript,
         () -> reload(script, keys, args),
         timeoutNanos,
         script != Scripts.WINDOW_SNAPSHOT && script != Scripts.SERVER_TIME ? keys : null);
@@ -157,7 +147,7 @@ final class ScriptRunner {
     return guarded(
         function.name(),
         () -> dispatch(CommandType.FCALL, function.name(), keys, args),
-        ScriptRunner::isFunctionNotFound,
+        RedisErrors::isFunctionNotFound,
         () -> {
           scriptReloads.increment();
           return libraryLoader
@@ -176,7 +166,7 @@ final class ScriptRunner {
     return guarded(
         script.name,
         () -> dispatch(CommandType.EVALSHA, script.sha, keys, args),
-        ScriptRunner::isNoScript,
+        RedisErrors::isNoScript,
         () -> {
           scriptReloads.increment();
           return dispatch(CommandType.EVAL, script.body, keys, args);
@@ -298,7 +288,7 @@ final class ScriptRunner {
       long timeoutNanos,
       String[] writtenKeys) {
     if (!breaker.tryAcquirePermission()) {
-      probeIfOpen();
+      probe.probeIfOpen();
       return CompletableFuture.failedFuture(
           CallNotPermittedException.createCallNotPermittedException(breaker));
     }
@@ -329,8 +319,8 @@ final class ScriptRunner {
             breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
             return reply;
           }
-          Throwable cause = unwrap(error);
-          if (isPermanent(cause)) {
+          Throwable cause = RedisErrors.unwrap(error);
+          if (RedisErrors.isPermanent(cause)) {
             breaker.releasePermission();
             logOnce(name, cause);
             throw new CompletionException(new RedisRejectedException(cause.getMessage(), cause));
@@ -371,51 +361,10 @@ final class ScriptRunner {
                             + " within "
                             + waitMillis
                             + " ms",
-                        error == null ? null : unwrap(error)));
+                        error == null ? null : RedisErrors.unwrap(error)));
               }
               return reply;
             });
-  }
-
-  /**
-   * While the breaker is open, a call it refuses sends a PING (at most one at a time, one per 100
-   * ms, bounded by the timeout): if Redis answers, the connection is live again (reconnected, or
-   * following a failover) and the breaker goes half-open at once instead of waiting out its open
-   * state, so calls are not held back after Redis is back.
-   */
-  private void probeIfOpen() {
-    long now = clock.nanoTime();
-    long next = nextProbe.get();
-    if (breaker.getState() != CircuitBreaker.State.OPEN
-        || now - next < 0
-        || !nextProbe.compareAndSet(next, now + PROBE_INTERVAL_NANOS)
-        || !probing.compareAndSet(false, true)) {
-      return;
-    }
-    CompletableFuture<String> ping;
-    try {
-      ping =
-          commands
-              .dispatch(
-                  CommandType.PING,
-                  new StatusOutput<>(StringCodec.UTF8),
-                  new CommandArgs<>(StringCodec.UTF8))
-              .toCompletableFuture()
-              .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
-    } catch (RuntimeException e) {
-      ping = CompletableFuture.failedFuture(e);
-    }
-    ping.whenComplete(
-        (pong, error) -> {
-          probing.set(false);
-          if (error == null && breaker.getState() == CircuitBreaker.State.OPEN) {
-            try {
-              breaker.transitionToHalfOpenState();
-            } catch (IllegalStateException raced) {
-              // another thread moved the breaker on meanwhile
-            }
-          }
-        });
   }
 
   /** EVAL, EVALSHA or FCALL of {@code code} (a script, its SHA-1 or a function's name). */
@@ -462,27 +411,7 @@ final class ScriptRunner {
     if (timeoutNanos <= 0) {
       throw new RedisUnavailableException("Redis call timed out", new TimeoutException());
     }
-    return await(call.get(), timeoutNanos);
-  }
-
-  /**
-   * Waits for a call of this runner at most {@code timeoutNanos} and a 50 ms grace: its reply, a
-   * {@link RedisRejectedException} for a permanent error, else a {@link RedisUnavailableException}.
-   */
-  static <T> T await(CompletableFuture<T> call, long timeoutNanos) {
-    try {
-      return call.get(timeoutNanos + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RedisUnavailableException("interrupted while waiting for Redis", e);
-    } catch (ExecutionException e) {
-      if (unwrap(e) instanceof RedisRejectedException rejected) {
-        throw new RedisRejectedException(rejected.getMessage(), rejected.getCause());
-      }
-      throw new RedisUnavailableException("Redis call failed: " + unwrap(e), unwrap(e));
-    } catch (TimeoutException e) {
-      throw new RedisUnavailableException("Redis call timed out", e);
-    }
+    return RedisErrors.await(call.get(), timeoutNanos);
   }
 
   private <T> CompletionStage<T> evalsha(LuaScript script, String[] keys, String[] args) {
@@ -492,47 +421,5 @@ final class ScriptRunner {
   private CompletionStage<List<Object>> reload(LuaScript script, String[] keys, String[] args) {
     scriptReloads.increment();
     return commands.<List<Object>>eval(script.body, ScriptOutputType.MULTI, keys, args);
-  }
-
-  static boolean isNoScript(Throwable e) {
-    Throwable t = unwrap(e);
-    return t instanceof RedisNoScriptException
-        || (t != null && t.getMessage() != null && t.getMessage().startsWith("NOSCRIPT"));
-  }
-
-  /** FCALL's error for a function no library on the node registers. */
-  static boolean isFunctionNotFound(Throwable e) {
-    Throwable t = unwrap(e);
-    return t instanceof RedisCommandExecutionException
-        && t.getMessage() != null
-        && t.getMessage().startsWith("ERR Function not found");
-  }
-
-  /**
-   * An error reply that the same call would get again: anything but NOSCRIPT, a function not found
-   * and the transient ones.
-   */
-  static boolean isPermanent(Throwable t) {
-    if (!(t instanceof RedisCommandExecutionException) || isNoScript(t) || isFunctionNotFound(t)) {
-      return false;
-    }
-    String m = t.getMessage() == null ? "" : t.getMessage();
-    return !(m.startsWith("BUSY")
-        || m.startsWith("LOADING")
-        || m.startsWith("MASTERDOWN")
-        || m.startsWith("TRYAGAIN")
-        || m.startsWith("CLUSTERDOWN")
-        || m.startsWith("MOVED")
-        || m.startsWith("ASK")
-        || m.startsWith("READONLY"));
-  }
-
-  static Throwable unwrap(Throwable e) {
-    Throwable t = e;
-    while ((t instanceof CompletionException || t instanceof ExecutionException)
-        && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t;
   }
 }
