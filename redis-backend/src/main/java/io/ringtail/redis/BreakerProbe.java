@@ -1,20 +1,23 @@
 package io.ringtail.redis;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.ringtail.TimeSource;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Lets an open circuit breaker close as soon as Redis answers again (see {@link #probeIfOpen}),
- * rather than after its whole open wait. Thread-safe.
+ * The backend's circuit breaker: its default settings ({@link #defaultBreaker}), and a probe that
+ * lets it close as soon as Redis answers again ({@link #probeIfOpen}), rather than after its whole
+ * open wait. Thread-safe.
  */
 final class BreakerProbe {
   /** Least time between two probes of an open breaker's connection. */
@@ -26,6 +29,26 @@ final class BreakerProbe {
   private final TimeSource clock = TimeSource.system();
   private final AtomicBoolean probing = new AtomicBoolean();
   private final AtomicLong nextProbe = new AtomicLong(clock.nanoTime());
+
+  /**
+   * The breaker a backend gets unless it is given one: it opens when half of the last 20 calls (at
+   * least 5) failed, waits 1 s, then lets 2 calls try; a call that takes the whole {@code timeout}
+   * counts as slow.
+   */
+  static CircuitBreaker defaultBreaker(Duration timeout) {
+    return CircuitBreaker.of(
+        "ringtail-redis",
+        CircuitBreakerConfig.custom()
+            .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+            .slidingWindowSize(20)
+            .minimumNumberOfCalls(5)
+            .failureRateThreshold(50)
+            .waitDurationInOpenState(Duration.ofSeconds(1))
+            .permittedNumberOfCallsInHalfOpenState(2)
+            .slowCallDurationThreshold(timeout)
+            .writableStackTraceEnabled(false)
+            .build());
+  }
 
   BreakerProbe(
       RedisClusterAsyncCommands<String, String> commands,

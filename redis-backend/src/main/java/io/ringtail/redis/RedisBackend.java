@@ -1,7 +1,6 @@
 package io.ringtail.redis;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -69,7 +68,7 @@ public final class RedisBackend {
         new ScriptRunner(
             b.commands,
             b.libraryLoader,
-            b.breaker != null ? b.breaker : defaultBreaker(b.commandTimeout),
+            b.breaker != null ? b.breaker : BreakerProbe.defaultBreaker(b.commandTimeout),
             b.commandTimeout,
             b.confirmingReplicas,
             b.connectionOf);
@@ -316,21 +315,6 @@ public final class RedisBackend {
     }
     outageDecisions.increment();
     return outagePolicy == OutagePolicy.FAIL_OPEN ? open.get() : closed.get();
-  }
-
-  static CircuitBreaker defaultBreaker(Duration timeout) {
-    return CircuitBreaker.of(
-        "ringtail-redis",
-        CircuitBreakerConfig.custom()
-            .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-            .slidingWindowSize(20)
-            .minimumNumberOfCalls(5)
-            .failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofSeconds(1))
-            .permittedNumberOfCallsInHalfOpenState(2)
-            .slowCallDurationThreshold(timeout)
-            .writableStackTraceEnabled(false)
-            .build());
   }
 
   static Duration requireTimeout(Duration timeout) {
