@@ -235,19 +235,13 @@ public final class BucketHistogram {
     for (int l = 0; l < lists; l++) {
       lengths[l] = slotLists[l].length;
     }
-    return HistogramSnapshot.ofLists(
+    return SnapshotBuilder.ofLists(
         layout,
         slotLists,
         countLists,
         lengths,
         lists,
-        sum,
-        min,
-        max,
-        rejected,
-        startNanos,
-        endNanos,
-        null);
+        new SnapshotFields(sum, min, max, rejected, startNanos, endNanos, null));
   }
 
   @Override

@@ -162,9 +162,9 @@ final class CompactWindow implements RollingWindow {
       WindowTotals totals =
           new WindowTotals(retiredCount + count, retiredSum + sum, retiredRejected + rejected);
       if (entries == 0) {
-        return HistogramSnapshot.empty(layout, rejected, start, end, totals);
+        return SnapshotBuilder.empty(layout, rejected, start, end, totals);
       }
-      if (HistogramSnapshot.denseFits(last - first + 1L, entries)) {
+      if (SnapshotBuilder.denseFits(last - first + 1L, entries)) {
         long[] counts = new long[last - first + 1];
         for (Bucket b : ring) {
           if (b != null) {
@@ -173,8 +173,8 @@ final class CompactWindow implements RollingWindow {
             }
           }
         }
-        return HistogramSnapshot.ofCounts(
-            layout, first, counts, sum, min, max, rejected, start, end, totals);
+        return SnapshotBuilder.ofCounts(
+            layout, first, counts, new SnapshotFields(sum, min, max, rejected, start, end, totals));
       }
       int[][] slots = new int[lists][];
       long[][] counts = new long[lists][];
@@ -187,8 +187,13 @@ final class CompactWindow implements RollingWindow {
           lengths[lists++] = b.distinct;
         }
       }
-      return HistogramSnapshot.ofLists(
-          layout, slots, counts, lengths, lists, sum, min, max, rejected, start, end, totals);
+      return SnapshotBuilder.ofLists(
+          layout,
+          slots,
+          counts,
+          lengths,
+          lists,
+          new SnapshotFields(sum, min, max, rejected, start, end, totals));
     }
   }
 

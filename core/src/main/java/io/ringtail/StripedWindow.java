@@ -233,21 +233,16 @@ final class StripedWindow implements RollingWindow {
         max = Math.max(max, s.max);
       }
       if (max < min) {
-        return HistogramSnapshot.empty(layout, rejected, start, end, totals(0));
+        return SnapshotBuilder.empty(layout, rejected, start, end, totals(0));
       }
-      return HistogramSnapshot.ofDense(
+      return SnapshotBuilder.ofDense(
           layout,
           total,
           live.counts,
           layout.indexOf(min),
           layout.indexOf(max),
-          totalSum + live.sum,
-          min,
-          max,
-          rejected,
-          start,
-          end,
-          totals(live.count));
+          new SnapshotFields(
+              totalSum + live.sum, min, max, rejected, start, end, totals(live.count)));
     } finally {
       lock.unlock();
     }
