@@ -2,9 +2,6 @@ package io.ringtail.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.RateDecision;
 import io.ringtail.decision.RateLimitConfig;
@@ -12,7 +9,6 @@ import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.SumDecision;
-import io.ringtail.redis.testkit.RedisProcess;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -23,8 +19,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,35 +26,9 @@ import org.junit.jupiter.api.Test;
  * measured by the server itself (SLOWLOG at 10 ms) on keys holding 100,000 entries, through the
  * calls that used to walk them all (evicting a whole expired window, a sum cap's retry-after).
  */
-class BoundedScriptWorkTest {
+class BoundedScriptWorkTest extends SlowlogRedisTest {
   private static final int ENTRIES = 100_000;
   private static final Duration WINDOW = Duration.ofMinutes(1);
-  private RedisProcess server;
-  private RedisClient client;
-  private StatefulRedisConnection<String, String> connection;
-  private StatefulRedisConnection<byte[], byte[]> binary;
-  private RedisBackend backend;
-
-  @BeforeEach
-  void start() {
-    server = RedisProcess.start();
-    client = RedisTestSupport.client();
-    connection = RedisTestSupport.connect(client, server);
-    binary = client.connect(ByteArrayCodec.INSTANCE, server.uri());
-    backend =
-        RedisBackend.builder(connection)
-            .commandTimeout(Duration.ofSeconds(10))
-            .outagePolicy(OutagePolicy.THROW)
-            .build();
-  }
-
-  @AfterEach
-  void stop() {
-    connection.close();
-    binary.close();
-    RedisTestSupport.shutdown(client);
-    server.close();
-  }
 
   private static void fill(IntConsumer op) {
     int threads = 8;
@@ -85,15 +53,6 @@ class BoundedScriptWorkTest {
     } finally {
       pool.shutdown();
     }
-  }
-
-  private void resetSlowlog() {
-    connection.sync().configSet("slowlog-log-slower-than", "10000");
-    connection.sync().slowlogReset();
-  }
-
-  private List<Object> slowCalls() {
-    return connection.sync().slowlogGet(128);
   }
 
   /**

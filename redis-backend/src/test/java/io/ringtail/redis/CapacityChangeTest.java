@@ -2,9 +2,6 @@ package io.ringtail.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.RateDecision;
 import io.ringtail.decision.RateLimitConfig;
@@ -13,7 +10,6 @@ import io.ringtail.decision.SumDecision;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDecision;
 import io.ringtail.decision.ThresholdDetector;
-import io.ringtail.redis.testkit.RedisProcess;
 import io.ringtail.testkit.ExactDecisionModels;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -25,8 +21,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,35 +30,9 @@ import org.junit.jupiter.api.Test;
  * place or moves at most 64 KB (SLOWLOG at 10 ms stays empty on 100,000-entry rings whose capacity
  * flips on every call).
  */
-class CapacityChangeTest {
+class CapacityChangeTest extends SlowlogRedisTest {
   private static final Duration WINDOW = Duration.ofSeconds(1);
   private static final long T0 = 1_000_000_000_000L;
-  private RedisProcess server;
-  private RedisClient client;
-  private StatefulRedisConnection<String, String> connection;
-  private StatefulRedisConnection<byte[], byte[]> binary;
-  private RedisBackend backend;
-
-  @BeforeEach
-  void start() {
-    server = RedisProcess.start();
-    client = RedisTestSupport.client();
-    connection = RedisTestSupport.connect(client, server);
-    binary = client.connect(ByteArrayCodec.INSTANCE, server.uri());
-    backend =
-        RedisBackend.builder(connection)
-            .commandTimeout(Duration.ofSeconds(10))
-            .outagePolicy(OutagePolicy.THROW)
-            .build();
-  }
-
-  @AfterEach
-  void stop() {
-    connection.close();
-    binary.close();
-    RedisTestSupport.shutdown(client);
-    server.close();
-  }
 
   /**
    * The exact sliding log of a key decided with a different limit on each call: admitted while
@@ -130,6 +98,21 @@ class CapacityChangeTest {
     }
   }
 
+  /** One amount for key "k", decided by a sum cap built for this call with {@code capacity}. */
+  private SumDecision add(String name, BigDecimal cap, int capacity, BigDecimal amount, long t) {
+    return backend
+        .sumCap(
+            name,
+            SumCapConfig.builder()
+                .cap(cap)
+                .scale(0)
+                .maxEntriesPerKey(capacity)
+                .window(WINDOW)
+                .timeSource(new ManualTimeSource(t))
+                .build())
+        .tryAdd("k", amount, t);
+  }
+
   @Test
   void sumCap_capacityChangingBetweenCalls_matchesTheExactModel_whileTheRingsHoldEveryAmount() {
     String name = RedisTestSupport.uniqueName("capacities");
@@ -147,25 +130,9 @@ class CapacityChangeTest {
       t += random.nextLong(WINDOW.toNanos() / 200);
       BigDecimal amount = BigDecimal.valueOf(1 + random.nextInt(3));
       SumDecision expected = model.tryAdd("k", amount, t);
-      SumDecision actual =
-          backend
-              .sumCap(
-                  name,
-                  SumCapConfig.builder()
-                      .cap(cap)
-                      .scale(0)
-                      .maxEntriesPerKey(capacity)
-                      .window(WINDOW)
-                      .timeSource(new ManualTimeSource(t))
-                      .build())
-              .tryAdd("k", amount, t);
+      SumDecision actual = add(name, cap, capacity, amount, t);
       assertThat(actual).as("call %d, capacity %d", i, capacity).isEqualTo(expected);
     }
-  }
-
-  private void resetSlowlog() {
-    connection.sync().configSet("slowlog-log-slower-than", "10000");
-    connection.sync().slowlogReset();
   }
 
   /**
@@ -216,7 +183,7 @@ class CapacityChangeTest {
       // holding more than the smaller limit: room once enough of the oldest have left
       assertThat(smaller.retryAfter()).isEqualTo(Duration.ofNanos(T0 + WINDOW.toNanos() - t));
     }
-    assertThat(connection.sync().slowlogGet(128)).as("SLOWLOG over 10 ms").isEmpty();
+    assertThat(slowCalls()).as("SLOWLOG over 10 ms").isEmpty();
     assertThat(connection.sync().strlen(key)).isEqualTo(48L + 8L * ring);
   }
 
@@ -254,22 +221,11 @@ class CapacityChangeTest {
     BigDecimal cap = BigDecimal.valueOf(ring + 1_000);
     for (int i = 0; i < 20; i++) {
       int capacity = i % 2 == 0 ? ring + 1 + i : ring - 1 - i;
-      SumDecision d =
-          backend
-              .sumCap(
-                  name,
-                  SumCapConfig.builder()
-                      .cap(cap)
-                      .scale(0)
-                      .maxEntriesPerKey(capacity)
-                      .window(WINDOW)
-                      .timeSource(new ManualTimeSource(t))
-                      .build())
-              .tryAdd("k", BigDecimal.ONE, t);
+      SumDecision d = add(name, cap, capacity, BigDecimal.ONE, t);
       assertThat(d.allowed()).as("call %d", i).isTrue();
       assertThat(d.total()).isEqualByComparingTo(BigDecimal.valueOf(ring + 1 + i));
     }
-    assertThat(connection.sync().slowlogGet(128)).as("SLOWLOG over 10 ms").isEmpty();
+    assertThat(slowCalls()).as("SLOWLOG over 10 ms").isEmpty();
   }
 
   private ThresholdDetector detector(String name, int maxEvents) {
@@ -319,7 +275,7 @@ class CapacityChangeTest {
       assertThat(d.count()).as("counts saturate at the cap").isEqualTo(100);
       assertThat(calls).as("calls to come down to the cap").isLessThanOrEqualTo(41);
     }
-    assertThat(connection.sync().slowlogGet(128)).as("SLOWLOG over 10 ms").isEmpty();
+    assertThat(slowCalls()).as("SLOWLOG over 10 ms").isEmpty();
     // the newest are kept: a recent id is still found, the oldest ones were dropped
     assertThat(small.record("k", "late" + (calls - 1), T0 + 1).outcome())
         .isEqualTo(ThresholdDecision.Outcome.DUPLICATE);
