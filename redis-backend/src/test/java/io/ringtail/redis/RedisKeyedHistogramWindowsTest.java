@@ -8,6 +8,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.ringtail.ManualTimeSource;
+import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.redis.testkit.RedisProcess;
@@ -69,6 +70,14 @@ class RedisKeyedHistogramWindowsTest {
       RedisTestSupport.shutdown(c);
     }
     server.close();
+  }
+
+  /**
+   * Keyed windows of {@code name} on {@code b}, timed by {@code time}, that publish only when the
+   * test flushes or takes a snapshot.
+   */
+  private static RedisKeyedHistogramWindows quiet(RedisBackend b, String name, TimeSource time) {
+    return b.keyedHistogramWindows(name).timeSource(time).publishInterval(QUIET).build();
   }
 
   private static void awaitFlushed(RedisKeyedHistogramWindows w) {
@@ -193,12 +202,7 @@ class RedisKeyedHistogramWindowsTest {
   @Test
   void snapshots_listAKeyAsLongAsItHasSamplesInTheWindow() {
     ManualTimeSource time = new ManualTimeSource(T0);
-    RedisKeyedHistogramWindows w =
-        backend
-            .keyedHistogramWindows(RedisTestSupport.uniqueName("listed"))
-            .timeSource(time)
-            .publishInterval(QUIET)
-            .build();
+    RedisKeyedHistogramWindows w = quiet(backend, RedisTestSupport.uniqueName("listed"), time);
     // published every second for 14 s: indexed once, in the first second (a quarter window is 15)
     for (int second = 0; second < 15; second++) {
       w.record("GET /", second);
@@ -219,12 +223,7 @@ class RedisKeyedHistogramWindowsTest {
     String name = RedisTestSupport.uniqueName("merged");
     List<RedisKeyedHistogramWindows> processes = new ArrayList<>();
     for (int p = 0; p < 3; p++) {
-      processes.add(
-          backend(TIMEOUT)
-              .keyedHistogramWindows(name)
-              .timeSource(time)
-              .publishInterval(QUIET)
-              .build());
+      processes.add(quiet(backend(TIMEOUT), name, time));
     }
     long first = Math.floorDiv(T0, Duration.ofSeconds(1).toNanos());
     for (int second = 0; second < 10; second++) {
@@ -242,8 +241,7 @@ class RedisKeyedHistogramWindowsTest {
       deltas = raw.sync().hgetall(bucket.getBytes(StandardCharsets.UTF_8));
       assertThat(deltas).hasSize(3);
 
-      RedisKeyedHistogramWindows observer =
-          backend.keyedHistogramWindows(name).timeSource(time).publishInterval(QUIET).build();
+      RedisKeyedHistogramWindows observer = quiet(backend, name, time);
       assertThat(observer.snapshot("k").count()).isEqualTo(30);
       RedisTestSupport.await(
           Duration.ofSeconds(10),
@@ -302,12 +300,7 @@ class RedisKeyedHistogramWindowsTest {
   @Test
   void retriedBatch_whoseFirstCallsLanded_countsOnce() throws Exception {
     ManualTimeSource time = new ManualTimeSource(T0);
-    RedisKeyedHistogramWindows w =
-        backend
-            .keyedHistogramWindows(RedisTestSupport.uniqueName("retry"))
-            .timeSource(time)
-            .publishInterval(QUIET)
-            .build();
+    RedisKeyedHistogramWindows w = quiet(backend, RedisTestSupport.uniqueName("retry"), time);
     w.record("warm", 1);
     assertThat(w.flush(Duration.ofSeconds(2))).isTrue();
     long sum = 0;
@@ -338,12 +331,7 @@ class RedisKeyedHistogramWindowsTest {
   @Test
   void outage_keepsDeltas_andPublishesThemAfterRecovery() {
     ManualTimeSource time = new ManualTimeSource(T0);
-    RedisKeyedHistogramWindows w =
-        backend
-            .keyedHistogramWindows(RedisTestSupport.uniqueName("outage"))
-            .timeSource(time)
-            .publishInterval(QUIET)
-            .build();
+    RedisKeyedHistogramWindows w = quiet(backend, RedisTestSupport.uniqueName("outage"), time);
     server.pause();
     try {
       for (int second = 0; second < 10; second++) {
@@ -370,12 +358,7 @@ class RedisKeyedHistogramWindowsTest {
   @Test
   void record_neverStartsAPublicationRound() {
     ManualTimeSource time = new ManualTimeSource(T0);
-    RedisKeyedHistogramWindows w =
-        backend
-            .keyedHistogramWindows(RedisTestSupport.uniqueName("quiet"))
-            .timeSource(time)
-            .publishInterval(QUIET)
-            .build();
+    RedisKeyedHistogramWindows w = quiet(backend, RedisTestSupport.uniqueName("quiet"), time);
     CompletableFuture<Void> before = w.lastRound();
     for (int i = 0; i < 10_000; i++) {
       w.record(ROUTES[i % ROUTES.length], i);
@@ -433,20 +416,14 @@ class RedisKeyedHistogramWindowsTest {
   void aNewReadersFirstSnapshot_sendsItsBucketReadsInOneWrite() {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("cold");
-    RedisKeyedHistogramWindows writer =
-        backend.keyedHistogramWindows(name).timeSource(time).publishInterval(QUIET).build();
+    RedisKeyedHistogramWindows writer = quiet(backend, name, time);
     for (int second = 0; second < 60; second++) {
       writer.record("k", 1 + second);
       time.advance(Duration.ofSeconds(1));
     }
     writer.record("k", 100);
     assertThat(writer.flush(Duration.ofSeconds(2))).isTrue();
-    RedisKeyedHistogramWindows reader =
-        backend(TIMEOUT)
-            .keyedHistogramWindows(name)
-            .timeSource(time)
-            .publishInterval(QUIET)
-            .build();
+    RedisKeyedHistogramWindows reader = quiet(backend(TIMEOUT), name, time);
     admin.sync().configResetstat();
     WindowSnapshot s = reader.snapshot("k");
     String stats = admin.sync().info("commandstats");
@@ -461,14 +438,8 @@ class RedisKeyedHistogramWindowsTest {
   void bucketsAlreadyRead_areReadAgain_whenALateDeltaLands() {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("late");
-    RedisKeyedHistogramWindows late =
-        backend(TIMEOUT)
-            .keyedHistogramWindows(name)
-            .timeSource(time)
-            .publishInterval(QUIET)
-            .build();
-    RedisKeyedHistogramWindows observer =
-        backend.keyedHistogramWindows(name).timeSource(time).publishInterval(QUIET).build();
+    RedisKeyedHistogramWindows late = quiet(backend(TIMEOUT), name, time);
+    RedisKeyedHistogramWindows observer = quiet(backend, name, time);
     for (int second = 0; second < 10; second++) {
       observer.record("k", 1);
       late.record("k", 2);
@@ -489,12 +460,7 @@ class RedisKeyedHistogramWindowsTest {
   @Test
   void oneRound_sendsOneHsetAndOnePexpirePerKeyAndBucket_andNoScript() {
     ManualTimeSource time = new ManualTimeSource(T0);
-    RedisKeyedHistogramWindows w =
-        backend
-            .keyedHistogramWindows(RedisTestSupport.uniqueName("round"))
-            .timeSource(time)
-            .publishInterval(QUIET)
-            .build();
+    RedisKeyedHistogramWindows w = quiet(backend, RedisTestSupport.uniqueName("round"), time);
     w.record("warm", 1);
     assertThat(w.flush(Duration.ofSeconds(2))).isTrue();
     for (int k = 0; k < 50; k++) {
@@ -532,12 +498,7 @@ class RedisKeyedHistogramWindowsTest {
   @Test
   void aKeyIdleForAWindow_isDroppedByTheRounds_afterItsSamplesArePublished() {
     ManualTimeSource time = new ManualTimeSource(T0);
-    RedisKeyedHistogramWindows w =
-        backend
-            .keyedHistogramWindows(RedisTestSupport.uniqueName("idle"))
-            .timeSource(time)
-            .publishInterval(QUIET)
-            .build();
+    RedisKeyedHistogramWindows w = quiet(backend, RedisTestSupport.uniqueName("idle"), time);
     w.record("idle", 5);
     w.record("busy", 5);
     assertThat(w.flush(Duration.ofSeconds(2))).isTrue();
