@@ -25,7 +25,7 @@ public final class BucketRecorder {
   private final BucketLayout layout;
   private final long width;
   private final long highest;
-  private final StripedWindow.Stripe[] stripes;
+  private final Stripe[] stripes;
   private final int stripeMask;
 
   /** Start of the live bucket; the only shared field a record reads besides its stripe. */
@@ -34,7 +34,7 @@ public final class BucketRecorder {
   private final ReentrantLock lock = new ReentrantLock();
   // guarded by lock
   private long liveBucket;
-  private final StripedWindow.Accumulator live;
+  private final Accumulator live;
   private final List<BucketHistogram> sealed = new ArrayList<>();
 
   private BucketRecorder(WindowConfig config, TimeSource timeSource) {
@@ -43,16 +43,16 @@ public final class BucketRecorder {
     this.layout = BucketLayout.of(config);
     this.width = config.bucketWidthNanos();
     this.highest = config.highestTrackableValue();
-    this.stripes = new StripedWindow.Stripe[config.stripes()];
+    this.stripes = new Stripe[config.stripes()];
     for (int i = 0; i < stripes.length; i++) {
-      StripedWindow.Stripe stripe = new StripedWindow.Stripe(layout.length());
+      Stripe stripe = new Stripe(layout.length());
       // a bucket's sum is published long before it could near Long.MAX_VALUE: no headroom shares
       stripe.active.raiseLimit(Long.MAX_VALUE);
       stripe.inactive.raiseLimit(Long.MAX_VALUE);
       stripes[i] = stripe;
     }
     this.stripeMask = stripes.length - 1;
-    this.live = new StripedWindow.Accumulator(layout.length());
+    this.live = new Accumulator(layout.length());
     this.liveBucket = Math.floorDiv(timeSource.nanoTime(), width);
     this.liveStart = liveBucket * width;
   }
@@ -91,13 +91,13 @@ public final class BucketRecorder {
     if (timeNanos - liveStart >= width) {
       tryAdvance(timeNanos);
     }
-    StripedWindow.Stripe stripe = stripes[(int) Thread.currentThread().getId() & stripeMask];
+    Stripe stripe = stripes[(int) Thread.currentThread().getId() & stripeMask];
     long ticket = stripe.phaser.writerCriticalSectionEnter();
     try {
-      StripedWindow.Accumulator active = stripe.active;
+      Accumulator active = stripe.active;
       if (value < 0
           || value > highest
-          || active.add(layout.indexOf(value), value) == StripedWindow.Accumulator.OVER_LIMIT) {
+          || active.add(layout.indexOf(value), value) == Accumulator.OVER_LIMIT) {
         active.reject();
       }
     } finally {
@@ -132,9 +132,8 @@ public final class BucketRecorder {
   public long footprintBytes() {
     long denseArray = 16 + 8L * layout.length();
     return 160
-        + stripes.length
-            * (StripedWindow.Stripe.BYTES + 2 * (StripedWindow.Accumulator.BYTES + denseArray))
-        + StripedWindow.Accumulator.BYTES
+        + stripes.length * (Stripe.BYTES + 2 * (Accumulator.BYTES + denseArray))
+        + Accumulator.BYTES
         + denseArray;
   }
 
@@ -162,10 +161,10 @@ public final class BucketRecorder {
   }
 
   private void drainStripes() {
-    for (StripedWindow.Stripe stripe : stripes) {
+    for (Stripe stripe : stripes) {
       stripe.phaser.readerLock();
       try {
-        StripedWindow.Accumulator drained = stripe.active;
+        Accumulator drained = stripe.active;
         stripe.active = stripe.inactive;
         stripe.inactive = drained;
         stripe.phaser.flipPhase();

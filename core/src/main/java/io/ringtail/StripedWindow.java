@@ -1,7 +1,5 @@
 package io.ringtail;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,12 +22,12 @@ import org.HdrHistogram.WriterReaderPhaser;
  *       writer could have entered.
  *   <li><b>Live bucket</b>: one dense accumulator, guarded by the window lock, into which the
  *       stripes are drained by every snapshot and rotation.
- *   <li><b>Sealed buckets</b>: when time moves into a new bucket the live bucket is sealed into a
- *       compact list of the slots it saw (varint-coded, two to three bytes each), kept in a FIFO of
- *       at most {@code buckets} entries. An entry's array is reused while it is big enough and at
- *       most 1.5 times what the bucket now needs, and replaced by one an eighth larger than needed
- *       otherwise, so memory follows what the buckets hold now (it does not ratchet up to the
- *       largest bucket ever seen) and steady traffic rotates without allocating.
+ *   <li><b>SealedBucket buckets</b>: when time moves into a new bucket the live bucket is sealed
+ *       into a compact list of the slots it saw (varint-coded, two to three bytes each), kept in a
+ *       FIFO of at most {@code buckets} entries. An entry's array is reused while it is big enough
+ *       and at most 1.5 times what the bucket now needs, and replaced by one an eighth larger than
+ *       needed otherwise, so memory follows what the buckets hold now (it does not ratchet up to
+ *       the largest bucket ever seen) and steady traffic rotates without allocating.
  *   <li><b>Window total</b>: one dense array holding the sum of the sealed buckets; a bucket is
  *       added when sealed and subtracted when it leaves the window. A snapshot is total plus live
  *       bucket, whatever the number of buckets or samples.
@@ -117,7 +115,7 @@ final class StripedWindow implements RollingWindow {
    */
   private long granted;
 
-  private final Sealed[] sealed;
+  private final SealedBucket[] sealed;
   private int sealedHead;
   private int sealedSize;
 
@@ -140,7 +138,7 @@ final class StripedWindow implements RollingWindow {
     this.liveEpoch = 0;
     this.live = new Accumulator(layout.length());
     this.total = new long[layout.length()];
-    this.sealed = new Sealed[bucketCount];
+    this.sealed = new SealedBucket[bucketCount];
     Stripe[] initial = new Stripe[config.stripes()];
     for (int i = 0; i < initial.length; i++) {
       initial[i] = newStripe(initial.length);
@@ -228,7 +226,7 @@ final class StripedWindow implements RollingWindow {
       long min = live.min;
       long max = live.max;
       for (int k = 0; k < sealedSize; k++) {
-        Sealed s = sealed[(sealedHead + k) % bucketCount];
+        SealedBucket s = sealed[(sealedHead + k) % bucketCount];
         min = Math.min(min, s.min);
         max = Math.max(max, s.max);
       }
@@ -325,9 +323,9 @@ final class StripedWindow implements RollingWindow {
               + 4L * table.length
               + table.length * (Stripe.BYTES + 2 * (Accumulator.BYTES + denseArray));
       bytes += Accumulator.BYTES + 2 * denseArray;
-      for (Sealed s : sealed) {
+      for (SealedBucket s : sealed) {
         if (s != null) {
-          bytes += Sealed.BYTES + arrayHeader + s.data.length;
+          bytes += SealedBucket.BYTES + arrayHeader + s.data.length;
         }
       }
       Recent r = recent;
@@ -462,9 +460,9 @@ final class StripedWindow implements RollingWindow {
     if (live.isEmpty()) {
       return;
     }
-    Sealed bucket = sealed[(sealedHead + sealedSize) % bucketCount];
+    SealedBucket bucket = sealed[(sealedHead + sealedSize) % bucketCount];
     if (bucket == null) {
-      bucket = new Sealed();
+      bucket = new SealedBucket();
       sealed[(sealedHead + sealedSize) % bucketCount] = bucket;
     }
     bucket.reset(epoch);
@@ -473,7 +471,7 @@ final class StripedWindow implements RollingWindow {
     if (live.max != Long.MIN_VALUE) {
       int first = layout.indexOf(live.min);
       int last = layout.indexOf(live.max);
-      bucket.fit(Sealed.encodedLength(counts, first, last));
+      bucket.fit(SealedBucket.encodedLength(counts, first, last));
       for (int i = first; i <= last; i++) {
         if (counts[i] != 0) {
           bucket.add(i, counts[i]);
@@ -500,284 +498,11 @@ final class StripedWindow implements RollingWindow {
   }
 
   private void evictOldest() {
-    Sealed bucket = sealed[sealedHead];
+    SealedBucket bucket = sealed[sealedHead];
     bucket.addTo(total, -1);
     totalSum -= bucket.sum;
     totalRejected -= bucket.rejected;
     sealedHead = (sealedHead + 1) % bucketCount;
     sealedSize--;
-  }
-
-  /**
-   * A completed bucket: the slots it saw, ascending, as unsigned LEB128 varints of (gap since the
-   * previous slot, count): two to three bytes per distinct slot.
-   */
-  static final class Sealed {
-    static final long BYTES = 64;
-
-    private static final byte[] EMPTY = {};
-
-    long epoch;
-    byte[] data = EMPTY;
-    int size;
-    private int lastIndex;
-    long sum;
-    long rejected;
-    long min;
-    long max;
-
-    void reset(long epoch) {
-      this.epoch = epoch;
-      size = 0;
-      lastIndex = -1;
-      sum = 0;
-      rejected = 0;
-      min = Long.MAX_VALUE;
-      max = Long.MIN_VALUE;
-    }
-
-    /** Bytes the non-zero slots {@code first..last} of {@code counts} take once encoded. */
-    static int encodedLength(long[] counts, int first, int last) {
-      int bytes = 0;
-      int previous = -1;
-      for (int i = first; i <= last; i++) {
-        if (counts[i] != 0) {
-          bytes += varintLength(i - previous - 1) + varintLength(counts[i]);
-          previous = i;
-        }
-      }
-      return bytes;
-    }
-
-    /**
-     * Makes room for {@code bytes}: keeps the array while it is big enough and at most 1.5 times
-     * that, else replaces it by one of {@code bytes} plus an eighth. The ring's memory follows what
-     * its buckets need now, not the most any bucket ever needed, and buckets whose needs wander by
-     * less than an eighth rotate without allocating.
-     */
-    void fit(int bytes) {
-      if (data.length < bytes || data.length > bytes + (bytes >> 1) + 8) {
-        data = new byte[bytes + (bytes >> 3) + 8];
-      }
-    }
-
-    private static int varintLength(long v) {
-      return v == 0 ? 1 : (63 - Long.numberOfLeadingZeros(v)) / 7 + 1;
-    }
-
-    /** Appends a slot; indexes must ascend and the array must have room ({@link #fit}). */
-    void add(int index, long count) {
-      writeVarint(index - lastIndex - 1);
-      writeVarint(count);
-      lastIndex = index;
-    }
-
-    /** Adds (sign 1) or subtracts (sign -1) this bucket's counts into a dense array. */
-    void addTo(long[] dense, int sign) {
-      int pos = 0;
-      int index = -1;
-      while (pos < size) {
-        long gap = 0;
-        int shift = 0;
-        byte b;
-        do {
-          b = data[pos++];
-          gap |= (long) (b & 0x7f) << shift;
-          shift += 7;
-        } while (b < 0);
-        long count = 0;
-        shift = 0;
-        do {
-          b = data[pos++];
-          count |= (long) (b & 0x7f) << shift;
-          shift += 7;
-        } while (b < 0);
-        index += (int) gap + 1;
-        dense[index] += sign * count;
-      }
-    }
-
-    private void writeVarint(long v) {
-      while ((v & ~0x7fL) != 0) {
-        data[size++] = (byte) ((v & 0x7f) | 0x80);
-        v >>>= 7;
-      }
-      data[size++] = (byte) v;
-    }
-  }
-
-  /**
-   * Counts, sum, min, max and rejected of some samples. In a stripe, several writers may add at
-   * once (atomically); the live bucket's instance is touched only under the window lock.
-   */
-  static final class Accumulator {
-    static final long BYTES = 64;
-
-    /** {@link #add} outcomes. */
-    static final int ADDED = 0;
-
-    static final int CONTENDED = 1;
-    static final int OVER_LIMIT = 2;
-    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle SUM;
-    private static final VarHandle MIN;
-    private static final VarHandle MAX;
-    private static final VarHandle REJECTED;
-    private static final VarHandle LIMIT;
-
-    static {
-      try {
-        MethodHandles.Lookup lookup = MethodHandles.lookup();
-        SUM = lookup.findVarHandle(Accumulator.class, "sum", long.class);
-        MIN = lookup.findVarHandle(Accumulator.class, "min", long.class);
-        MAX = lookup.findVarHandle(Accumulator.class, "max", long.class);
-        REJECTED = lookup.findVarHandle(Accumulator.class, "rejected", long.class);
-        LIMIT = lookup.findVarHandle(Accumulator.class, "limit", long.class);
-      } catch (ReflectiveOperationException e) {
-        throw new ExceptionInInitializerError(e);
-      }
-    }
-
-    final long[] counts;
-
-    /** Samples held; kept by the live bucket's instance only (stripes leave it at zero). */
-    long count;
-
-    long sum;
-    long min = Long.MAX_VALUE;
-    long max = Long.MIN_VALUE;
-    long rejected;
-
-    /**
-     * The most {@link #sum} may reach: this accumulator's share of the window sum's headroom. Set
-     * before the accumulator becomes active and only raised while it is.
-     */
-    long limit;
-
-    Accumulator(int length) {
-      this.counts = new long[length];
-    }
-
-    /**
-     * Adds a sample unless the sum would pass the limit ({@link #OVER_LIMIT}, nothing added);
-     * reports {@link #CONTENDED} when another writer changed the sum under it.
-     */
-    int add(int index, long value) {
-      int outcome = ADDED;
-      long s = (long) SUM.getOpaque(this);
-      while (true) {
-        if (value > (long) LIMIT.getOpaque(this) - s) {
-          return OVER_LIMIT;
-        }
-        long witness = (long) SUM.compareAndExchange(this, s, s + value);
-        if (witness == s) {
-          break;
-        }
-        s = witness;
-        outcome = CONTENDED;
-      }
-      long seen = (long) MIN.getOpaque(this);
-      while (value < seen && !MIN.weakCompareAndSet(this, seen, value)) {
-        seen = (long) MIN.getOpaque(this);
-      }
-      seen = (long) MAX.getOpaque(this);
-      while (value > seen && !MAX.weakCompareAndSet(this, seen, value)) {
-        seen = (long) MAX.getOpaque(this);
-      }
-      LONGS.getAndAdd(counts, index, 1L);
-      return outcome;
-    }
-
-    /** Adds a sample; only for the live bucket, under the window lock. */
-    void addLocked(int index, long value) {
-      counts[index]++;
-      count++;
-      sum += value;
-      min = Math.min(min, value);
-      max = Math.max(max, value);
-    }
-
-    void raiseLimit(long newLimit) {
-      LIMIT.setOpaque(this, newLimit);
-    }
-
-    void reject() {
-      REJECTED.getAndAdd(this, 1L);
-    }
-
-    /**
-     * Adds everything {@code from} holds and zeroes it; the caller has {@code from} alone. Only the
-     * slots between its min and max can be non-zero, so only those are visited.
-     */
-    void takeAll(Accumulator from, BucketLayout layout) {
-      if (from.max != Long.MIN_VALUE) {
-        long[] source = from.counts;
-        for (int i = layout.indexOf(from.min), last = layout.indexOf(from.max); i <= last; i++) {
-          if (source[i] != 0) {
-            counts[i] += source[i];
-            count += source[i];
-            source[i] = 0;
-          }
-        }
-      }
-      sum += from.sum;
-      rejected += from.rejected;
-      min = Math.min(min, from.min);
-      max = Math.max(max, from.max);
-      from.sum = 0;
-      from.rejected = 0;
-      from.min = Long.MAX_VALUE;
-      from.max = Long.MIN_VALUE;
-    }
-
-    boolean isEmpty() {
-      return max == Long.MIN_VALUE && rejected == 0;
-    }
-
-    /** Samples held; visits only the slots between min and max. */
-    long countBetween(BucketLayout layout) {
-      long n = 0;
-      if (max != Long.MIN_VALUE) {
-        for (int i = layout.indexOf(min), last = layout.indexOf(max); i <= last; i++) {
-          n += counts[i];
-        }
-      }
-      return n;
-    }
-
-    void clear(BucketLayout layout) {
-      if (max != Long.MIN_VALUE) {
-        Arrays.fill(counts, layout.indexOf(min), layout.indexOf(max) + 1, 0L);
-      }
-      count = 0;
-      sum = 0;
-      rejected = 0;
-      min = Long.MAX_VALUE;
-      max = Long.MIN_VALUE;
-    }
-  }
-
-  abstract static class StripePadBefore {
-    long p01, p02, p03, p04, p05, p06, p07, p08;
-  }
-
-  abstract static class StripeFields extends StripePadBefore {
-    final WriterReaderPhaser phaser = new WriterReaderPhaser();
-    volatile Accumulator active;
-    Accumulator inactive;
-  }
-
-  /**
-   * One recording stripe, padded so that two stripes' hot fields never share a cache line. Several
-   * threads may share a stripe; they then contend only with each other.
-   */
-  static final class Stripe extends StripeFields {
-    static final long BYTES = 16 + 8 * 8 + 4 + 4 + 8 * 8 + 64 /* phaser */;
-    long p11, p12, p13, p14, p15, p16, p17, p18;
-
-    Stripe(int length) {
-      active = new Accumulator(length);
-      inactive = new Accumulator(length);
-    }
   }
 }

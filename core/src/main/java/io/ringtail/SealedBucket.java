@@ -1,0 +1,99 @@
+package io.ringtail;
+
+/**
+ * A completed bucket: the slots it saw, ascending, as unsigned LEB128 varints of (gap since the
+ * previous slot, count): two to three bytes per distinct slot.
+ */
+final class SealedBucket {
+  static final long BYTES = 64;
+
+  private static final byte[] EMPTY = {};
+
+  long epoch;
+  byte[] data = EMPTY;
+  int size;
+  private int lastIndex;
+  long sum;
+  long rejected;
+  long min;
+  long max;
+
+  void reset(long epoch) {
+    this.epoch = epoch;
+    size = 0;
+    lastIndex = -1;
+    sum = 0;
+    rejected = 0;
+    min = Long.MAX_VALUE;
+    max = Long.MIN_VALUE;
+  }
+
+  /** Bytes the non-zero slots {@code first..last} of {@code counts} take once encoded. */
+  static int encodedLength(long[] counts, int first, int last) {
+    int bytes = 0;
+    int previous = -1;
+    for (int i = first; i <= last; i++) {
+      if (counts[i] != 0) {
+        bytes += varintLength(i - previous - 1) + varintLength(counts[i]);
+        previous = i;
+      }
+    }
+    return bytes;
+  }
+
+  /**
+   * Makes room for {@code bytes}: keeps the array while it is big enough and at most 1.5 times
+   * that, else replaces it by one of {@code bytes} plus an eighth. The ring's memory follows what
+   * its buckets need now, not the most any bucket ever needed, and buckets whose needs wander by
+   * less than an eighth rotate without allocating.
+   */
+  void fit(int bytes) {
+    if (data.length < bytes || data.length > bytes + (bytes >> 1) + 8) {
+      data = new byte[bytes + (bytes >> 3) + 8];
+    }
+  }
+
+  private static int varintLength(long v) {
+    return v == 0 ? 1 : (63 - Long.numberOfLeadingZeros(v)) / 7 + 1;
+  }
+
+  /** Appends a slot; indexes must ascend and the array must have room ({@link #fit}). */
+  void add(int index, long count) {
+    writeVarint(index - lastIndex - 1);
+    writeVarint(count);
+    lastIndex = index;
+  }
+
+  /** Adds (sign 1) or subtracts (sign -1) this bucket's counts into a dense array. */
+  void addTo(long[] dense, int sign) {
+    int pos = 0;
+    int index = -1;
+    while (pos < size) {
+      long gap = 0;
+      int shift = 0;
+      byte b;
+      do {
+        b = data[pos++];
+        gap |= (long) (b & 0x7f) << shift;
+        shift += 7;
+      } while (b < 0);
+      long count = 0;
+      shift = 0;
+      do {
+        b = data[pos++];
+        count |= (long) (b & 0x7f) << shift;
+        shift += 7;
+      } while (b < 0);
+      index += (int) gap + 1;
+      dense[index] += sign * count;
+    }
+  }
+
+  private void writeVarint(long v) {
+    while ((v & ~0x7fL) != 0) {
+      data[size++] = (byte) ((v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
+    data[size++] = (byte) v;
+  }
+}
