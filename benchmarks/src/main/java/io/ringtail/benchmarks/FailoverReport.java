@@ -207,18 +207,7 @@ public final class FailoverReport {
     Files.writeString(out, markdown, StandardCharsets.UTF_8);
     System.out.println(markdown);
     for (Path doc : docs) {
-      String text = Files.readString(doc, StandardCharsets.UTF_8);
-      int b = text.indexOf(BEGIN);
-      int e = text.indexOf(END);
-      if (b < 0 || e < b) {
-        throw new IllegalArgumentException(
-            "docs must contain " + BEGIN + " ... " + END + ", but was " + doc);
-      }
-      Files.writeString(
-          doc,
-          text.substring(0, b + BEGIN.length()) + "\n" + markdown + text.substring(e),
-          StandardCharsets.UTF_8);
-      System.out.println("Updated " + doc);
+      DocsBlock.replace(doc, BEGIN, END, markdown);
     }
     System.exit(0);
   }

@@ -151,18 +151,7 @@ public final class Report {
     System.out.println(markdown);
     System.out.println("Written to " + out);
     if (docs != null) {
-      String text = Files.readString(docs, StandardCharsets.UTF_8);
-      int b = text.indexOf(BEGIN);
-      int e = text.indexOf(END);
-      if (b < 0 || e < b) {
-        throw new IllegalArgumentException(
-            "docs must contain " + BEGIN + " ... " + END + ", but was " + docs);
-      }
-      Files.writeString(
-          docs,
-          text.substring(0, b + BEGIN.length()) + "\n" + markdown + text.substring(e),
-          StandardCharsets.UTF_8);
-      System.out.println("Updated " + docs);
+      DocsBlock.replace(docs, BEGIN, END, markdown);
     }
   }
 
