@@ -42,6 +42,16 @@ final class DecisionLayout {
           .number("max")
           .number("cooldown");
 
+  static final DecisionLayout THRESHOLD =
+      new DecisionLayout("threshold.lua")
+          .number("deadline")
+          .halves("t")
+          .number("w")
+          .number("threshold")
+          .number("cap")
+          .number("cooldown")
+          .number("chunk");
+
   /** One field: its name and whether it is a long sent as halves. */
   private record Field(String name, boolean halves) {}
 

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -19,7 +20,9 @@ import java.util.function.Supplier;
  */
 abstract class RedisDecision<D> implements CountsDecisions {
   private static final System.Logger LOG = System.getLogger(RedisDecision.class.getName());
-  static final String CHUNK = "500";
+
+  /** Expired or surplus events a threshold call evicts at most. */
+  static final int CHUNK = 500;
 
   final RedisBackend backend;
   final String name;
@@ -48,6 +51,36 @@ abstract class RedisDecision<D> implements CountsDecisions {
    *     deadline
    */
   DecisionReply decide(LuaLibrary.Function function, String[] keys, byte[] packed, String ttl) {
+    return decide(
+        function.toString(),
+        (args, left) -> backend.runner.runSync(function, keys, args, left),
+        packed,
+        new byte[][] {null, ascii(ttl)});
+  }
+
+  /**
+   * {@link #decide(LuaLibrary.Function, String[], byte[], String)} for a script (EVALSHA), with
+   * {@code more} arguments after the TTL.
+   */
+  DecisionReply decide(LuaScript script, String[] keys, byte[] packed, String ttl, String... more) {
+    byte[][] args = new byte[2 + more.length][];
+    args[1] = ascii(ttl);
+    for (int i = 0; i < more.length; i++) {
+      args[2 + i] = more[i].getBytes(StandardCharsets.UTF_8);
+    }
+    return decide(
+        script.name,
+        (filled, left) -> backend.runner.runSync(script, keys, filled, left),
+        packed,
+        args);
+  }
+
+  /**
+   * Writes the deadline into {@code packed}, puts it first in {@code args} and makes the call with
+   * what is left of the timeout.
+   */
+  private DecisionReply decide(
+      String what, BiFunction<byte[][], Long, List<Object>> call, byte[] packed, byte[][] args) {
     long start = localClock.nanoTime();
     long budget = backend.runner.timeoutNanos();
     RedisServerClock clock = backend.deadlineClock(budget);
@@ -57,9 +90,8 @@ abstract class RedisDecision<D> implements CountsDecisions {
     }
     PackedArgs.deadline(
         packed, Math.floorDiv(clock.nanoTime() - clock.errorNanos + left / 2, 1_000L));
-    List<Object> reply =
-        backend.runner.runSync(
-            function, keys, new byte[][] {packed, ttl.getBytes(StandardCharsets.US_ASCII)}, left);
+    args[0] = packed;
+    List<Object> reply = call.apply(args, left);
     if (reply.size() == 1 && reply.get(0) instanceof byte[] answer) {
       return DecisionReply.of(answer);
     }
@@ -67,7 +99,11 @@ abstract class RedisDecision<D> implements CountsDecisions {
       throw new RedisUnavailableException(
           "Redis ran the call after its deadline: nothing was recorded", null);
     }
-    throw new IllegalStateException(function + " replied " + reply);
+    throw new IllegalStateException(what + " replied " + reply);
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
   }
 
   /**

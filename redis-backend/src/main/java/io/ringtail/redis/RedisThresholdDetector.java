@@ -4,6 +4,7 @@ import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDecision;
 import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.internal.Checks;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -22,23 +23,28 @@ final class RedisThresholdDetector extends RedisDecision<ThresholdDecision>
     ThresholdDecision.Outcome.EXPIRED
   };
   private static final System.Logger LOG = System.getLogger(RedisThresholdDetector.class.getName());
+
+  /** Far past any server clock: a replayed event has no caller waiting for it. */
+  private static final long NO_DEADLINE = PackedArgs.MAX_EXACT;
+
   private final ThresholdConfig config;
-  private final String window;
-  private final String threshold;
-  private final String cap;
+  private final PackedArgs args;
   private final String ttl;
-  private final String cooldown;
   private final ReplayBuffer<Event> pending;
 
   RedisThresholdDetector(RedisBackend backend, String name, ThresholdConfig config) {
     super(backend, name);
     this.config = config;
     requireWindow("threshold detector", config.window());
-    this.window = Long.toString(config.windowNanos());
-    this.threshold = Integer.toString(config.threshold());
-    this.cap = Integer.toString(config.maxEventsPerKey());
+    this.args =
+        DecisionLayout.THRESHOLD
+            .args()
+            .number("w", config.windowNanos())
+            .number("threshold", config.threshold())
+            .number("cap", config.maxEventsPerKey())
+            .number("cooldown", cooldownNanos(config.listenerCooldown()))
+            .number("chunk", CHUNK);
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
-    this.cooldown = Long.toString(config.listenerCooldown().toNanos());
     this.pending =
         new ReplayBuffer<>(
             backend.eventBufferCapacity,
@@ -76,11 +82,10 @@ final class RedisThresholdDetector extends RedisDecision<ThresholdDecision>
     requireKey(key);
     Checks.requireNonEmpty("eventId", eventId);
     String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, "te", "ti", "tm", "tp");
-    String[] time = DecisionReply.halves(eventTimeNanos);
-    String[] args = {time[0], time[1], window, threshold, cap, eventId, ttl, cooldown, CHUNK};
+    byte[] packed = args.with("t", eventTimeNanos);
     DecisionReply reply;
     try {
-      reply = DecisionReply.of(backend.runner.runSync(Scripts.THRESHOLD, keys, args));
+      reply = decide(Scripts.THRESHOLD, keys, packed, ttl, eventId);
     } catch (RedisUnavailableException e) {
       int n = config.threshold();
       ThresholdDecision answer =
@@ -88,7 +93,16 @@ final class RedisThresholdDetector extends RedisDecision<ThresholdDecision>
               e,
               () -> new ThresholdDecision(ThresholdDecision.Outcome.COUNTED, 0, n, false),
               () -> new ThresholdDecision(ThresholdDecision.Outcome.COUNTED, n, n, false));
-      pending.keep(new Event(key, keys, args));
+      PackedArgs.deadline(packed, NO_DEADLINE);
+      pending.keep(
+          new Event(
+              key,
+              keys,
+              new byte[][] {
+                packed,
+                ttl.getBytes(StandardCharsets.US_ASCII),
+                eventId.getBytes(StandardCharsets.UTF_8)
+              }));
       return answer;
     }
     ThresholdDecision d = decision(reply);
@@ -125,17 +139,17 @@ final class RedisThresholdDetector extends RedisDecision<ThresholdDecision>
     Event next = batch.get(0);
     return backend
         .runner
-        .run(Scripts.THRESHOLD, next.keys, next.args)
+        .runBinary(Scripts.THRESHOLD, next.keys, next.args)
         .thenAccept(
             list -> {
-              DecisionReply reply = DecisionReply.of(list);
+              DecisionReply reply = DecisionReply.of((byte[]) list.get(0));
               if (reply.notifies()) {
                 notifyListener(config.listener(), next.key, decision(reply));
               }
             });
   }
 
-  private record Event(String key, String[] keys, String[] args) {}
+  private record Event(String key, String[] keys, byte[][] args) {}
 
   @Override
   public ThresholdConfig config() {

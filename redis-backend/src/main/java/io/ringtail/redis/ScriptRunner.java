@@ -163,6 +163,12 @@ final class ScriptRunner {
    * are {@code byte[]} (null for nil), integers {@code Long}, arrays {@code List}.
    */
   CompletableFuture<List<Object>> runBinary(LuaScript script, String[] keys, byte[][] args) {
+    return runBinary(script, keys, args, timeoutNanos);
+  }
+
+  /** {@link #runBinary} bounded by {@code timeoutNanos} instead of the runner's timeout. */
+  CompletableFuture<List<Object>> runBinary(
+      LuaScript script, String[] keys, byte[][] args, long timeoutNanos) {
     return guarded(
         script.name,
         () -> dispatch(CommandType.EVALSHA, script.sha, keys, args),
@@ -391,6 +397,11 @@ final class ScriptRunner {
   List<Object> runSync(
       LuaLibrary.Function function, String[] keys, byte[][] args, long timeoutNanos) {
     return runWithin(timeoutNanos, () -> run(function, keys, args, timeoutNanos));
+  }
+
+  /** {@link #runBinary} and waits for it, as below. */
+  List<Object> runSync(LuaScript script, String[] keys, byte[][] args, long timeoutNanos) {
+    return runWithin(timeoutNanos, () -> runBinary(script, keys, args, timeoutNanos));
   }
 
   /** {@link #run} and waits for it, up to the timeout. */

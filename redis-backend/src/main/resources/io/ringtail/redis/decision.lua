@@ -342,12 +342,9 @@ end
 
 -- The one reply of every decision (DecisionReply): verdict (1 allowed, 0 denied; the threshold's
 -- outcome), notify (0/1), a count as halves (remaining, total units, events), and two more values
--- (durations in ns, -1 for none; the threshold's two flags). The functions send it packed in one
--- string (REPLY: cheaper for Redis than an array), threshold.lua as an array (reply).
+-- (durations in ns, -1 for none; the threshold's two flags), packed in one string (REPLY: cheaper
+-- for Redis than an array).
 local REPLY = '>BBI4I4dd'
-local function reply(verdict, notify, count, countLow, first, second)
-  return {verdict, notify, count, countLow, first, second}
-end
 
 -- A past-deadline call's reply: nothing changed.
 local LATE = {-1}

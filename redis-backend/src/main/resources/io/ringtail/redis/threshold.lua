@@ -4,17 +4,22 @@
 --       latest: offset; shift: this base's offset from the previous one, while the previous
 --       base's events may be in the window; notified: offset; trimmed), 4 the events of the
 --       previous base (read until they leave the window). All share one hash tag.
--- ARGV: 1 and 2 the event time's high and low halves, 3 window ns (at most 2^51), 4 threshold,
---       5 max events kept, 6 event id, 7 ttl ms, 8 listener cooldown ns, 9 eviction chunk.
--- Replies (decision.lua): outcome (0 counted, 1 duplicate, 2 expired), notify, count, and two
--- flags in place of durations: crossed (0/1) and, for a counted event, whether the key
--- overflowed the cap for the first time (0/1).
+-- ARGV: 1 packed (ARGS: the fields of DecisionLayout.THRESHOLD in Java, DecisionLayoutTest
+--       checks the two agree): the deadline (server microseconds), the event time's halves, the
+--       window ns (at most 2^51), the threshold, the max events kept, the listener cooldown ns,
+--       the eviction chunk; 2 ttl ms; 3 the event id.
+-- Replies (decision.lua's REPLY, or LATE past the deadline): outcome (0 counted, 1 duplicate,
+-- 2 expired), notify, count, and two flags in place of durations: crossed (0/1) and, for a
+-- counted event, whether the key overflowed the cap for the first time (0/1).
 -- Evicts expired events by the chunk per call (the rest on later calls: they never count) and
 -- the oldest beyond the cap, by the chunk per call too (one beyond it, unless the cap shrank).
+local ARGS = '>dI4I4ddddd'
 local events, ids, meta, old = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local th, tl = tonumber(ARGV[1]), tonumber(ARGV[2])
-local w, threshold, cap, id = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
-local chunk = tonumber(ARGV[9])
+local deadline, th, tl, w, threshold, cap, cooldown, chunk = struct.unpack(ARGS, ARGV[1])
+local ttl, id = ARGV[2], ARGV[3]
+if pastDeadline(deadline) then
+  return LATE
+end
 
 local s = redis.call('HMGET', meta, 'bh', 'bl', 'latest', 'shift', 'notified')
 local sent, latest, shift, notified = 0, nil, nil, nil
@@ -24,7 +29,7 @@ if s[1] then
 else
   -- a new key (or one written in an earlier layout, without a base): nothing to keep
   redis.call('UNLINK', events, ids, meta, old)
-  redis.call('HSET', meta, 'bh', ARGV[1], 'bl', ARGV[2])
+  redis.call('HSET', meta, 'bh', num(th), 'bl', num(tl))
 end
 
 -- the segments holding events: the previous base's (times are score - shift), then this one's
@@ -50,7 +55,7 @@ local before = 0
 if latest then
   before = countAfter(latest - w)
   if latest - sent >= w then
-    return reply(2, 0, 0, math.min(before, cap), 0, 0)
+    return struct.pack(REPLY, 2, 0, 0, math.min(before, cap), 0, 0)
   end
 end
 local t = sent
@@ -62,7 +67,7 @@ if redis.call('HGET', ids, id) then
     local score = redis.call('ZSCORE', g.key, id)
     if score then
       if tonumber(score) - g.shift > t - w then
-        return reply(1, 0, 0, math.min(before, cap), 0, 0)
+        return struct.pack(REPLY, 1, 0, 0, math.min(before, cap), 0, 0)
       end
       redis.call('ZREM', g.key, id)
     end
@@ -84,7 +89,7 @@ if t >= REBASE then
   if notified then
     notified = notified - t
   end
-  redis.call('HSET', meta, 'bh', ARGV[1], 'bl', ARGV[2])
+  redis.call('HSET', meta, 'bh', num(th), 'bl', num(tl))
   redis.call('HDEL', meta, 'shift')
   if shift then
     redis.call('HSET', meta, 'shift', num(shift))
@@ -148,7 +153,7 @@ if after > cap then
 end
 
 local crossed = after >= threshold and stillHeld < threshold
-local notify = notifies(crossed, notified and t - notified, tonumber(ARGV[8]))
+local notify = notifies(crossed, notified and t - notified, cooldown)
 if notify then
   notified = t
 end
@@ -157,10 +162,11 @@ if notified then
 else
   redis.call('HSET', meta, 'latest', num(t))
 end
-redis.call('PEXPIRE', events, ARGV[7])
-redis.call('PEXPIRE', ids, ARGV[7])
-redis.call('PEXPIRE', meta, ARGV[7])
+redis.call('PEXPIRE', events, ttl)
+redis.call('PEXPIRE', ids, ttl)
+redis.call('PEXPIRE', meta, ttl)
 if shift then
-  redis.call('PEXPIRE', old, ARGV[7])
+  redis.call('PEXPIRE', old, ttl)
 end
-return reply(0, notify and 1 or 0, 0, math.min(after, cap), crossed and 1 or 0, firstTrim)
+return struct.pack(
+  REPLY, 0, notify and 1 or 0, 0, math.min(after, cap), crossed and 1 or 0, firstTrim)

@@ -44,7 +44,8 @@ class DecisionLayoutTest {
         List.of(
             DecisionLayout.RATE_LIMIT,
             DecisionLayout.BUCKETED_RATE_LIMIT,
-            DecisionLayout.SUM_CAP)) {
+            DecisionLayout.SUM_CAP,
+            DecisionLayout.THRESHOLD)) {
       String lua = script(layout.script());
       assertThat(only(ARGS, lua, layout.script() + "'s ARGS line"))
           .as("%s's ARGS format", layout.script())
@@ -61,7 +62,8 @@ class DecisionLayoutTest {
         List.of(
             DecisionLayout.RATE_LIMIT,
             DecisionLayout.BUCKETED_RATE_LIMIT,
-            DecisionLayout.SUM_CAP)) {
+            DecisionLayout.SUM_CAP,
+            DecisionLayout.THRESHOLD)) {
       List<String> locals = layout.luaLocals();
       assertThat(locals).as(layout.script()).doesNotHaveDuplicates().startsWith("deadline");
       assertThat(layout.luaFormat()).startsWith(">d");

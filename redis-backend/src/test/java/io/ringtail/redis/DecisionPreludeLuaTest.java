@@ -31,6 +31,11 @@ class DecisionPreludeLuaTest {
       return {sh, sl, mh, ml, atMost(ah, al, bh, bl) and 1 or 0, num(offset(ah, al, bh, bl))}
       """;
 
+  /** A long's unsigned 32-bit halves as script arguments, high first. */
+  private static String[] halves(long value) {
+    return new String[] {Long.toString(value >>> 32), Long.toString(value & 0xFFFF_FFFFL)};
+  }
+
   @Test
   void halvesArithmetic_matchesJavaLongs(RedisProcess server) {
     String script = LuaScript.load("decision.lua").body + PROBE;
@@ -44,8 +49,8 @@ class DecisionPreludeLuaTest {
             i < edges.length * edges.length
                 ? edges[i / edges.length]
                 : random.nextBoolean() ? a - random.nextLong(1L << 53) : random.nextLong();
-        String[] x = DecisionReply.halves(a);
-        String[] y = DecisionReply.halves(b);
+        String[] x = halves(a);
+        String[] y = halves(b);
         List<Object> r =
             c.sync().eval(script, ScriptOutputType.MULTI, new String[0], x[0], x[1], y[0], y[1]);
         assertThat(((Long) r.get(0) << 32) | (Long) r.get(1)).as("%d + %d", a, b).isEqualTo(a + b);
