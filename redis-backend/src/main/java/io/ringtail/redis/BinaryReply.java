@@ -3,6 +3,7 @@ package io.ringtail.redis;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.CommandOutput;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +14,26 @@ import java.util.List;
  * thread-safe (one per command).
  */
 final class BinaryReply extends CommandOutput<String, String, List<Object>> {
+  /**
+   * A bulk string of a reply as text (UTF-8), null for nil; also takes one a string codec decoded
+   * already.
+   */
+  static String text(Object bulk) {
+    if (bulk == null || bulk instanceof String) {
+      return (String) bulk;
+    }
+    return new String((byte[]) bulk, StandardCharsets.UTF_8);
+  }
+
+  /** Script arguments as bytes (UTF-8), as a connection with a string codec would send them. */
+  static byte[][] utf8(String[] args) {
+    byte[][] bytes = new byte[args.length][];
+    for (int i = 0; i < args.length; i++) {
+      bytes[i] = args[i].getBytes(StandardCharsets.UTF_8);
+    }
+    return bytes;
+  }
+
   /** Open arrays, innermost first, with how many elements each still expects. */
   private final ArrayDeque<List<Object>> open = new ArrayDeque<>();
 

@@ -120,8 +120,8 @@ final class FleetPublisher {
                 base.adopt(
                     sent,
                     base.localNanoTime(),
-                    HistogramPublisher.text(reply.get(0)),
-                    HistogramPublisher.text(reply.get(1))));
+                    BinaryReply.text(reply.get(0)),
+                    BinaryReply.text(reply.get(1))));
   }
 
   private static final class Registered {

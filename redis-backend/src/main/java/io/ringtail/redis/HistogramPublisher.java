@@ -180,7 +180,7 @@ final class HistogramPublisher {
                 p.sending = false;
                 if (error == null) {
                   publishCalls.increment();
-                  if ("0".equals(text(reply.get(0)))) {
+                  if ("0".equals(BinaryReply.text(reply.get(0)))) {
                     retriedDuplicates.increment();
                   }
                   published.add(d.count() + d.rejected());
@@ -193,7 +193,8 @@ final class HistogramPublisher {
                 }
               }
               if (error == null && serverTime != null) {
-                serverTime.adopt(sent, answered, text(reply.get(1)), text(reply.get(2)));
+                serverTime.adopt(
+                    sent, answered, BinaryReply.text(reply.get(1)), BinaryReply.text(reply.get(2)));
               }
               return null;
             });
@@ -205,11 +206,6 @@ final class HistogramPublisher {
 
   private static byte[] ascii(long v) {
     return ascii(Long.toString(v));
-  }
-
-  /** A bulk string of a binary reply as text. */
-  static String text(Object bulk) {
-    return bulk == null ? null : new String((byte[]) bulk, StandardCharsets.US_ASCII);
   }
 
   /** Samples recorded into pending deltas (not the recorder's undrained ones). */

@@ -51,7 +51,7 @@ final class RedisServerClock implements TimeSource {
       List<Object> reply;
       try {
         reply =
-            runner.runSync(Scripts.SERVER_TIME, new String[0], new String[0], deadline - before);
+            runner.runSync(Scripts.SERVER_TIME, new String[0], new byte[0][], deadline - before);
       } catch (RedisUnavailableException e) {
         if (i == 0) {
           throw e;
@@ -72,7 +72,7 @@ final class RedisServerClock implements TimeSource {
     if (now - syncedAtNanos > RESYNC_NANOS && syncing.compareAndSet(false, true)) {
       long before = now;
       runner
-          .run(Scripts.SERVER_TIME, new String[0], new String[0])
+          .runBinary(Scripts.SERVER_TIME, new String[0], new byte[0][])
           .whenComplete(
               (reply, error) -> {
                 if (error == null) {
@@ -87,8 +87,8 @@ final class RedisServerClock implements TimeSource {
 
   private void adopt(long before, long after, List<Object> reply) {
     long server =
-        Long.parseLong((String) reply.get(0)) * 1_000_000_000L
-            + Long.parseLong((String) reply.get(1)) * 1_000L;
+        Long.parseLong(BinaryReply.text(reply.get(0))) * 1_000_000_000L
+            + Long.parseLong(BinaryReply.text(reply.get(1))) * 1_000L;
     offsetNanos = server - (before + (after - before) / 2);
     errorNanos = (after - before) / 2 + 1_000;
     syncedAtNanos = after;

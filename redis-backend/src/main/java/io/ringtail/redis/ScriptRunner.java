@@ -2,7 +2,6 @@ package io.ringtail.redis;
 
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
@@ -122,25 +121,6 @@ final class ScriptRunner {
     return timeoutNanos;
   }
 
-  /**
-   * Runs the script; the future completes with its reply or fails, never later than the timeout.
-   */
-  CompletableFuture<List<Object>> run(LuaScript script, String[] keys, String[] args) {
-    return run(script, keys, args, timeoutNanos);
-  }
-
-  /** {@link #run} bounded by {@code timeoutNanos} instead of the runner's timeout. */
-  CompletableFuture<List<Object>> run(
-      LuaScript script, String[] keys, String[] args, long timeoutNanos) {
-    return guarded(
-        script.name,
-        () -> evalsha(script, keys, args),
-        RedisErrors::isNoScript,
-        () -> reload(script, keys, args),
-        timeoutNanos,
-        script != Scripts.WINDOW_SNAPSHOT && script != Scripts.SERVER_TIME ? keys : null);
-  }
-
   /** {@link #runBinary} for a library function, by FCALL. */
   CompletableFuture<List<Object>> run(
       LuaLibrary.Function function, String[] keys, byte[][] args, long timeoutNanos) {
@@ -159,8 +139,9 @@ final class ScriptRunner {
   }
 
   /**
-   * {@link #run} with binary arguments, whatever the connection's codec; in the reply, bulk strings
-   * are {@code byte[]} (null for nil), integers {@code Long}, arrays {@code List}.
+   * Runs the script by EVALSHA; the future completes with its reply or fails, never later than the
+   * timeout. Arguments and reply are bytes whatever the connection's codec: in the reply, bulk
+   * strings are {@code byte[]} (null for nil), integers {@code Long}, arrays {@code List}.
    */
   CompletableFuture<List<Object>> runBinary(LuaScript script, String[] keys, byte[][] args) {
     return runBinary(script, keys, args, timeoutNanos);
@@ -178,7 +159,8 @@ final class ScriptRunner {
           return dispatch(CommandType.EVAL, script.body, keys, args);
         },
         timeoutNanos,
-        keys);
+        // the scripts that only read (and evict what left a window) need no replica's confirmation
+        script != Scripts.WINDOW_SNAPSHOT && script != Scripts.SERVER_TIME ? keys : null);
   }
 
   /**
@@ -393,28 +375,22 @@ final class ScriptRunner {
     }
   }
 
-  /** {@link #run(LuaLibrary.Function, String[], byte[][], long)} and waits for it, as below. */
+  /**
+   * {@link #run(LuaLibrary.Function, String[], byte[][], long)} bounded by {@code timeoutNanos}
+   * (what is left of a caller's one timeout), waiting for it at most that long and a 50 ms grace;
+   * with nothing left it fails at once without sending.
+   */
   List<Object> runSync(
       LuaLibrary.Function function, String[] keys, byte[][] args, long timeoutNanos) {
     return runWithin(timeoutNanos, () -> run(function, keys, args, timeoutNanos));
   }
 
-  /** {@link #runBinary} and waits for it, as below. */
+  /**
+   * {@link #runBinary} and waits for it, as {@link #runSync(LuaLibrary.Function, String[],
+   * byte[][], long)} does.
+   */
   List<Object> runSync(LuaScript script, String[] keys, byte[][] args, long timeoutNanos) {
     return runWithin(timeoutNanos, () -> runBinary(script, keys, args, timeoutNanos));
-  }
-
-  /** {@link #run} and waits for it, up to the timeout. */
-  List<Object> runSync(LuaScript script, String[] keys, String[] args) {
-    return runSync(script, keys, args, timeoutNanos);
-  }
-
-  /**
-   * {@link #run} bounded by {@code timeoutNanos} (what is left of a caller's one timeout), waiting
-   * for it at most that long and a 50 ms grace; with nothing left it fails at once without sending.
-   */
-  List<Object> runSync(LuaScript script, String[] keys, String[] args, long timeoutNanos) {
-    return runWithin(timeoutNanos, () -> run(script, keys, args, timeoutNanos));
   }
 
   private static List<Object> runWithin(
@@ -423,14 +399,5 @@ final class ScriptRunner {
       throw new RedisUnavailableException("Redis call timed out", new TimeoutException());
     }
     return RedisErrors.await(call.get(), timeoutNanos);
-  }
-
-  private <T> CompletionStage<T> evalsha(LuaScript script, String[] keys, String[] args) {
-    return commands.evalsha(script.sha, ScriptOutputType.MULTI, keys, args);
-  }
-
-  private CompletionStage<List<Object>> reload(LuaScript script, String[] keys, String[] args) {
-    scriptReloads.increment();
-    return commands.<List<Object>>eval(script.body, ScriptOutputType.MULTI, keys, args);
   }
 }

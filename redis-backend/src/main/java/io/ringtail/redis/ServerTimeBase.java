@@ -33,8 +33,10 @@ final class ServerTimeBase implements TimeSource {
     this.local = local;
     long before = local.nanoTime();
     try {
-      List<Object> reply = runner.runSync(Scripts.SERVER_TIME, new String[0], new String[0]);
-      adopt(before, local.nanoTime(), (String) reply.get(0), (String) reply.get(1));
+      List<Object> reply =
+          runner.runSync(Scripts.SERVER_TIME, new String[0], new byte[0][], runner.timeoutNanos());
+      adopt(
+          before, local.nanoTime(), BinaryReply.text(reply.get(0)), BinaryReply.text(reply.get(1)));
     } catch (RedisUnavailableException e) {
       offsetNanos = wallClock.nanoTime() - local.nanoTime();
     }

@@ -98,7 +98,7 @@ final class WindowProtocol {
           number(reply, 5),
           number(reply, 6),
           number(reply, 7) != 0,
-          Double.parseDouble((String) reply.get(8)));
+          Double.parseDouble(BinaryReply.text(reply.get(8))));
     }
   }
 
@@ -109,7 +109,7 @@ final class WindowProtocol {
     private static final int VALUES = 5;
 
     static SnapshotReply parse(List<Object> reply) {
-      if ("1".equals(reply.get(0))) {
+      if ("1".equals(BinaryReply.text(reply.get(0)))) {
         return BACKLOG;
       }
       long[] values = new long[reply.size() - VALUES];
@@ -144,7 +144,9 @@ final class WindowProtocol {
       args[i++] = s.member;
       args[i++] = s.value;
     }
-    return runner.run(Scripts.WINDOW_RECORD, keys, args).thenApply(RecordReply::parse);
+    return runner
+        .runBinary(Scripts.WINDOW_RECORD, keys, BinaryReply.utf8(args))
+        .thenApply(RecordReply::parse);
   }
 
   /**
@@ -188,7 +190,8 @@ final class WindowProtocol {
     };
     String[] args = Arrays.copyOf(header, header.length + scaledPercentiles.length);
     System.arraycopy(scaledPercentiles, 0, args, header.length, scaledPercentiles.length);
-    return SnapshotReply.parse(runner.runSync(Scripts.WINDOW_SNAPSHOT, keys, args, waitNanos));
+    return SnapshotReply.parse(
+        runner.runSync(Scripts.WINDOW_SNAPSHOT, keys, BinaryReply.utf8(args), waitNanos));
   }
 
   /**
@@ -254,6 +257,6 @@ final class WindowProtocol {
   }
 
   private static long number(List<Object> reply, int index) {
-    return Long.parseLong((String) reply.get(index));
+    return Long.parseLong(BinaryReply.text(reply.get(index)));
   }
 }
