@@ -3,6 +3,7 @@ package io.ringtail;
 import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * A {@link RollingWindow} whose memory grows with what it holds, not with the value range it is
@@ -42,6 +43,9 @@ final class CompactWindow implements RollingWindow {
   private double retiredSum;
   private long retiredRejected;
 
+  /** The slots of every bucket that left the ring; null unless the config keeps them. */
+  private final Bucket retiredSlots;
+
   /**
    * Sum of every bucket in the ring, including any that left the window but are not yet dropped.
    */
@@ -56,6 +60,7 @@ final class CompactWindow implements RollingWindow {
     long now = timeSource.nanoTime();
     this.origin = now - Math.floorMod(now, width);
     this.ring = new Bucket[bucketCount];
+    this.retiredSlots = config.cumulativeHistogram() ? new Bucket(0) : null;
   }
 
   private record Shape(WindowConfig config, BucketLayout layout) {}
@@ -203,6 +208,65 @@ final class CompactWindow implements RollingWindow {
       retiredCount += b.count();
       retiredSum += b.sum;
       retiredRejected += b.rejected;
+      if (retiredSlots != null) {
+        retiredSlots.addAll(b);
+      }
+    }
+  }
+
+  @Override
+  public Optional<CumulativeHistogram> cumulativeHistogram() {
+    if (retiredSlots == null) {
+      return Optional.empty();
+    }
+    long now = timeSource.nanoTime();
+    synchronized (this) {
+      advance(now);
+      long count = retiredCount;
+      double sum = retiredSum;
+      long rejected = retiredRejected;
+      long min = retiredSlots.min;
+      long max = retiredSlots.max;
+      int lists = retiredSlots.distinct > 0 ? 1 : 0;
+      for (Bucket b : ring) {
+        if (b != null) {
+          count += b.count();
+          sum += b.sum;
+          rejected += b.rejected;
+          min = Math.min(min, b.min);
+          max = Math.max(max, b.max);
+          lists += b.distinct > 0 ? 1 : 0;
+        }
+      }
+      int[][] slots = new int[lists][];
+      long[][] counts = new long[lists][];
+      int[] lengths = new int[lists];
+      lists = 0;
+      for (Bucket b : ring) {
+        if (b != null && b.distinct > 0) {
+          slots[lists] = b.slots;
+          counts[lists] = b.counts;
+          lengths[lists++] = b.distinct;
+        }
+      }
+      if (retiredSlots.distinct > 0) {
+        slots[lists] = retiredSlots.slots;
+        counts[lists] = retiredSlots.counts;
+        lengths[lists++] = retiredSlots.distinct;
+      }
+      long liveStart = origin + liveEpoch * width;
+      long end = now - liveStart < 0 ? liveStart : now;
+      WindowTotals totals = new WindowTotals(count, sum, rejected);
+      HistogramSnapshot histogram =
+          SnapshotBuilder.ofLists(
+              layout,
+              slots,
+              counts,
+              lengths,
+              lists,
+              new SnapshotFields(0, min, max, 0, origin, end, totals));
+      return Optional.of(
+          new CumulativeHistogram(histogram, totals, config.significantDigits(), origin, end));
     }
   }
 
@@ -235,6 +299,10 @@ final class CompactWindow implements RollingWindow {
   @Override
   public synchronized long footprintBytes() {
     long bytes = OBJECT_BYTES + 16 + 4L * ring.length;
+    if (retiredSlots != null) {
+      bytes +=
+          Bucket.BYTES + 16 + 4L * retiredSlots.slots.length + 16 + 8L * retiredSlots.counts.length;
+    }
     for (Bucket b : ring) {
       if (b != null) {
         bytes += Bucket.BYTES + 16 + 4L * b.slots.length + 16 + 8L * b.counts.length;
@@ -278,6 +346,44 @@ final class CompactWindow implements RollingWindow {
       max = Long.MIN_VALUE;
       rejected = 0;
       distinct = 0;
+    }
+
+    /**
+     * Adds every slot of {@code other} to this one's: in place when this one already holds them,
+     * else merged from the end into arrays grown by half.
+     */
+    void addAll(Bucket other) {
+      int fresh = 0;
+      for (int i = 0, j = 0; j < other.distinct; ) {
+        if (i < distinct && slots[i] < other.slots[j]) {
+          i++;
+        } else {
+          fresh += i < distinct && slots[i] == other.slots[j] ? 0 : 1;
+          j++;
+        }
+      }
+      int n = distinct + fresh;
+      if (n > slots.length) {
+        int capacity = Math.max(n, distinct + (distinct >> 1) + 1);
+        slots = Arrays.copyOf(slots, capacity);
+        counts = Arrays.copyOf(counts, capacity);
+      }
+      for (int i = distinct - 1, j = other.distinct - 1, k = n - 1; j >= 0; k--) {
+        if (i >= 0 && slots[i] > other.slots[j]) {
+          slots[k] = slots[i];
+          counts[k] = counts[i--];
+        } else if (i >= 0 && slots[i] == other.slots[j]) {
+          slots[k] = slots[i];
+          counts[k] = counts[i--] + other.counts[j--];
+        } else {
+          slots[k] = other.slots[j];
+          counts[k] = other.counts[j--];
+        }
+      }
+      distinct = n;
+      sum += other.sum;
+      min = Math.min(min, other.min);
+      max = Math.max(max, other.max);
     }
 
     void add(int slot, long value) {

@@ -2,6 +2,7 @@ package io.ringtail;
 
 import io.ringtail.internal.Checks;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A rolling window over a stream of non-negative {@code long} samples (typically latencies in
@@ -105,6 +106,18 @@ public interface RollingWindow {
    */
   default WindowSnapshot recentSnapshot() {
     return snapshot();
+  }
+
+  /**
+   * The distribution of every sample since the window was created, as of now: what aggregatable
+   * histogram exports (a Prometheus histogram, an OpenTelemetry exponential histogram) read, so a
+   * metrics backend can {@code rate()} it and add it across processes. Empty unless the window was
+   * created with {@link WindowConfig.Builder#cumulativeHistogram(boolean)
+   * cumulativeHistogram(true)} (the in-process windows; a Redis window keeps none, its distribution
+   * is already the fleet's).
+   */
+  default Optional<CumulativeHistogram> cumulativeHistogram() {
+    return Optional.empty();
   }
 
   /** How far back a snapshot reaches (see the window definition above). */

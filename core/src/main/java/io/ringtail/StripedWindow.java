@@ -2,6 +2,7 @@ package io.ringtail;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.HdrHistogram.WriterReaderPhaser;
 
@@ -110,6 +111,15 @@ final class StripedWindow implements RollingWindow {
   private long retiredRejected;
 
   /**
+   * Per-slot counts of every retired bucket, with their min and max; null unless the config keeps a
+   * cumulative histogram.
+   */
+  private final long[] retiredCounts;
+
+  private long retiredMin = Long.MAX_VALUE;
+  private long retiredMax = Long.MIN_VALUE;
+
+  /**
    * Sum of the limits of the stripes' undrained accumulators; with totalSum and live.sum at most
    * Long.MAX_VALUE.
    */
@@ -138,6 +148,7 @@ final class StripedWindow implements RollingWindow {
     this.liveEpoch = 0;
     this.live = new Accumulator(layout.length());
     this.total = new long[layout.length()];
+    this.retiredCounts = config.cumulativeHistogram() ? new long[layout.length()] : null;
     this.sealed = new SealedBucket[bucketCount];
     Stripe[] initial = new Stripe[config.stripes()];
     for (int i = 0; i < initial.length; i++) {
@@ -246,6 +257,38 @@ final class StripedWindow implements RollingWindow {
     }
   }
 
+  @Override
+  public Optional<CumulativeHistogram> cumulativeHistogram() {
+    if (retiredCounts == null) {
+      return Optional.empty();
+    }
+    long now = timeSource.nanoTime();
+    lock.lock();
+    try {
+      growIfContended(advanceLocked(now));
+      drainStripes(true);
+      long min = Math.min(retiredMin, live.min);
+      long max = Math.max(retiredMax, live.max);
+      long end = now - liveStart < 0 ? liveStart : now;
+      WindowTotals totals = totals(live.count);
+      SnapshotFields fields = new SnapshotFields(0, min, max, 0, origin, end, totals);
+      HistogramSnapshot counts =
+          max < min
+              ? SnapshotBuilder.empty(layout, 0, origin, end, totals)
+              : SnapshotBuilder.ofDense(
+                  layout,
+                  retiredCounts,
+                  live.counts,
+                  layout.indexOf(min),
+                  layout.indexOf(max),
+                  fields);
+      return Optional.of(
+          new CumulativeHistogram(counts, totals, config.significantDigits(), origin, end));
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /**
    * The retired totals plus the live bucket, which holds {@code liveCount} samples; under the lock.
    */
@@ -322,7 +365,7 @@ final class StripedWindow implements RollingWindow {
           arrayHeader
               + 4L * table.length
               + table.length * (Stripe.BYTES + 2 * (Accumulator.BYTES + denseArray));
-      bytes += Accumulator.BYTES + 2 * denseArray;
+      bytes += Accumulator.BYTES + (retiredCounts == null ? 2 : 3) * denseArray;
       for (SealedBucket s : sealed) {
         if (s != null) {
           bytes += SealedBucket.BYTES + arrayHeader + s.data.length;
@@ -364,6 +407,7 @@ final class StripedWindow implements RollingWindow {
         evictOldest();
       }
     } else {
+      retireCounts();
       retire(live.countBetween(layout), live.sum, live.rejected);
       Arrays.fill(total, 0L);
       totalSum = 0;
@@ -479,6 +523,7 @@ final class StripedWindow implements RollingWindow {
         }
       }
     }
+    retireCounts();
     retire(count, live.sum, live.rejected);
     bucket.addTo(total, 1);
     bucket.sum = live.sum;
@@ -488,6 +533,18 @@ final class StripedWindow implements RollingWindow {
     totalSum += bucket.sum;
     totalRejected += bucket.rejected;
     sealedSize++;
+  }
+
+  /** Adds the live bucket's slots to the cumulative histogram, if kept; under the lock. */
+  private void retireCounts() {
+    if (retiredCounts != null && live.max != Long.MIN_VALUE) {
+      long[] counts = live.counts;
+      for (int i = layout.indexOf(live.min), last = layout.indexOf(live.max); i <= last; i++) {
+        retiredCounts[i] += counts[i];
+      }
+      retiredMin = Math.min(retiredMin, live.min);
+      retiredMax = Math.max(retiredMax, live.max);
+    }
   }
 
   /** Adds a bucket leaving the live position to the totals since creation. */

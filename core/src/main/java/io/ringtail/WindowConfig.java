@@ -40,6 +40,7 @@ public final class WindowConfig {
   private final int significantDigits;
   private final long lowestDiscernibleValue;
   private final long highestTrackableValue;
+  private final boolean cumulativeHistogram;
   private final int stripes;
 
   private WindowConfig(Builder b, int stripes) {
@@ -48,6 +49,7 @@ public final class WindowConfig {
     this.significantDigits = b.significantDigits;
     this.lowestDiscernibleValue = b.lowestDiscernibleValue;
     this.highestTrackableValue = b.highestTrackableValue;
+    this.cumulativeHistogram = b.cumulativeHistogram;
     this.stripes = stripes;
   }
 
@@ -70,6 +72,7 @@ public final class WindowConfig {
     b.lowestDiscernibleValue = lowestDiscernibleValue;
     b.highestTrackableValue = highestTrackableValue;
     b.stripes = stripes;
+    b.cumulativeHistogram = cumulativeHistogram;
     return b;
   }
 
@@ -120,6 +123,15 @@ public final class WindowConfig {
     return stripes;
   }
 
+  /**
+   * Whether the window also keeps the distribution of every sample since it was created, read with
+   * {@link RollingWindow#cumulativeHistogram()}: what aggregatable histogram exports (Prometheus,
+   * OpenTelemetry) need.
+   */
+  public boolean cumulativeHistogram() {
+    return cumulativeHistogram;
+  }
+
   /** The length of each dense count array this configuration needs. */
   public int countsArrayLength() {
     return BucketLayout.of(this).length();
@@ -133,13 +145,20 @@ public final class WindowConfig {
         && significantDigits == c.significantDigits
         && lowestDiscernibleValue == c.lowestDiscernibleValue
         && highestTrackableValue == c.highestTrackableValue
-        && stripes == c.stripes;
+        && stripes == c.stripes
+        && cumulativeHistogram == c.cumulativeHistogram;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(
-        length, buckets, significantDigits, lowestDiscernibleValue, highestTrackableValue, stripes);
+        length,
+        buckets,
+        significantDigits,
+        lowestDiscernibleValue,
+        highestTrackableValue,
+        stripes,
+        cumulativeHistogram);
   }
 
   @Override
@@ -156,6 +175,7 @@ public final class WindowConfig {
         + highestTrackableValue
         + ", stripes="
         + stripes
+        + (cumulativeHistogram ? ", cumulativeHistogram" : "")
         + "]";
   }
 
@@ -167,6 +187,7 @@ public final class WindowConfig {
     private long lowestDiscernibleValue = 1;
     private long highestTrackableValue = TimeUnit.HOURS.toNanos(1);
     private int stripes = defaultStripes();
+    private boolean cumulativeHistogram;
 
     private Builder() {}
 
@@ -209,6 +230,18 @@ public final class WindowConfig {
     /** Recording stripes, 1 to {@value #MAX_STRIPES}; rounded up to a power of two. */
     public Builder stripes(int stripes) {
       this.stripes = stripes;
+      return this;
+    }
+
+    /**
+     * Whether the window also keeps the distribution of every sample since it was created (default
+     * false), for {@link RollingWindow#cumulativeHistogram()} and the histogram exports built on
+     * it. Recording pays nothing for it: a bucket's counts are added when the bucket leaves the
+     * live position. It costs one more dense count array in a striped window, and in a compact
+     * window 12 bytes per slot that ever held a sample.
+     */
+    public Builder cumulativeHistogram(boolean keep) {
+      this.cumulativeHistogram = keep;
       return this;
     }
 
