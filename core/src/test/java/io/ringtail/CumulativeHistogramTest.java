@@ -2,9 +2,11 @@ package io.ringtail;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ringtail.keyed.KeyedWindows;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -127,6 +129,38 @@ class CumulativeHistogramTest {
     with.snapshot();
     without.snapshot();
     assertThat(with.footprintBytes()).isGreaterThan(without.footprintBytes());
+  }
+
+  @ParameterizedTest(name = "compact={0}")
+  @ValueSource(booleans = {false, true})
+  void keyedWindows_giveEachKeysDistribution(boolean compact) {
+    ManualTimeSource time = new ManualTimeSource();
+    KeyedWindows keyed =
+        KeyedWindows.builder().window(CONFIG).compact(compact).timeSource(time).build();
+    SplittableRandom random = new SplittableRandom(7);
+    Map<String, List<Long>> model = new TreeMap<>();
+    for (int i = 0; i < 5_000; i++) {
+      String key = "route" + random.nextInt(5);
+      long value = random.nextLong(0, 10_000_000);
+      keyed.record(key, value);
+      model.computeIfAbsent(key, k -> new ArrayList<>()).add(value);
+      if (i % 500 == 0) {
+        time.advance(Duration.ofSeconds(4));
+      }
+    }
+    Map<String, CumulativeHistogram> histograms = keyed.cumulativeHistograms();
+    assertThat(histograms.keySet()).isEqualTo(model.keySet());
+    Histogram layout = new Histogram(10_000_000, 2);
+    model.forEach(
+        (key, values) ->
+            assertThat(slotsOf(histograms.get(key), layout)).isEqualTo(modelSlots(values, 2)));
+    KeyedWindows plain =
+        KeyedWindows.builder()
+            .window(CONFIG.toBuilder().cumulativeHistogram(false).build())
+            .timeSource(time)
+            .build();
+    plain.record("a", 1);
+    assertThat(plain.cumulativeHistograms()).isEmpty();
   }
 
   @Test

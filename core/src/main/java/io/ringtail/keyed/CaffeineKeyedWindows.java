@@ -2,6 +2,7 @@ package io.ringtail.keyed;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.ringtail.CumulativeHistogram;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
@@ -103,6 +104,16 @@ final class CaffeineKeyedWindows implements KeyedWindows {
   public Map<String, WindowSnapshot> snapshots() {
     Map<String, WindowSnapshot> out = new LinkedHashMap<>();
     windows.asMap().forEach((k, w) -> out.put(k, w.snapshot()));
+    return Collections.unmodifiableMap(out);
+  }
+
+  @Override
+  public Map<String, CumulativeHistogram> cumulativeHistograms() {
+    if (!windowConfig().cumulativeHistogram()) {
+      return Map.of();
+    }
+    Map<String, CumulativeHistogram> out = new LinkedHashMap<>();
+    windows.asMap().forEach((k, w) -> w.cumulativeHistogram().ifPresent(h -> out.put(k, h)));
     return Collections.unmodifiableMap(out);
   }
 

@@ -1,5 +1,6 @@
 package io.ringtail.keyed;
 
+import io.ringtail.CumulativeHistogram;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
@@ -65,6 +66,16 @@ public interface KeyedWindows {
 
   /** A snapshot of every key currently held, as of now. */
   Map<String, WindowSnapshot> snapshots();
+
+  /**
+   * The distribution since creation of every key currently held (see {@link
+   * RollingWindow#cumulativeHistogram()}), for histogram exports; empty unless the per-key {@link
+   * #windowConfig()} keeps one. A key that expires and comes back starts again from zero, which
+   * Prometheus's {@code rate()} reads as a counter reset.
+   */
+  default Map<String, CumulativeHistogram> cumulativeHistograms() {
+    return Map.of();
+  }
 
   /** How many keys are held, approximately (expired keys may linger until the next call). */
   long estimatedKeys();
