@@ -81,6 +81,17 @@ public final class CumulativeHistogram {
     }
   }
 
+  /**
+   * The counts in base-2 exponential buckets at {@code scale}, each slot's values multiplied by
+   * {@code unit} first (1e-9 for nanoseconds exported in seconds); see {@link ExponentialBuckets}
+   * for where a slot lands.
+   *
+   * @throws IllegalArgumentException if scale is outside -10..20, or unit not positive and finite
+   */
+  public ExponentialBuckets exponentialBuckets(int scale, double unit) {
+    return ExponentialBuckets.of(this, scale, unit);
+  }
+
   @Override
   public String toString() {
     return "CumulativeHistogram[count="

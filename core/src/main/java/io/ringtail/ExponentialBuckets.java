@@ -1,0 +1,134 @@
+package io.ringtail;
+
+import java.util.Arrays;
+
+/**
+ * A {@link CumulativeHistogram}'s counts in base-2 exponential buckets, the layout of Prometheus's
+ * native histograms and OpenTelemetry's exponential histograms: at scale {@code s} the base is
+ * {@code 2^(2^-s)}, and bucket {@code i} holds the values {@code v} with {@code base^i < v <=
+ * base^(i+1)} (OpenTelemetry's index; Prometheus numbers the same bucket {@code i + 1}). Values at
+ * most 0 count in the zero bucket.
+ *
+ * <p>Each window slot counts, whole, in the bucket of its highest value. A sample therefore lands
+ * in its own bucket or, when its slot straddles a boundary, in the next one up: at most one slot
+ * width (a relative 10<sup>-d</sup> at d significant digits, at most 2 10<sup>-d</sup>) above its
+ * own value. Read with {@link CumulativeHistogram#exponentialBuckets}.
+ *
+ * <p>Immutable.
+ */
+public final class ExponentialBuckets {
+  private final int scale;
+  private final long zeroCount;
+  private final int offset;
+  private final long[] counts;
+
+  private ExponentialBuckets(int scale, long zeroCount, int offset, long[] counts) {
+    this.scale = scale;
+    this.zeroCount = zeroCount;
+    this.offset = offset;
+    this.counts = counts;
+  }
+
+  /**
+   * The finest scale whose buckets are no narrower than the slots of a window with {@code
+   * significantDigits}: 6 at 2 digits (buckets 1.1 % wide), 8 (the finest Prometheus takes) at 3 or
+   * more; from -4 up.
+   */
+  public static int scaleFor(int significantDigits) {
+    int subBucketHalfMagnitude = BucketLayout.subBucketCountMagnitude(significantDigits) - 1;
+    return Math.max(-4, Math.min(8, subBucketHalfMagnitude - 1));
+  }
+
+  static ExponentialBuckets of(CumulativeHistogram histogram, int scale, double unit) {
+    if (scale < -10 || scale > 20) {
+      throw new IllegalArgumentException("scale must be -10 to 20, but was " + scale);
+    }
+    if (!(unit > 0) || Double.isInfinite(unit)) {
+      throw new IllegalArgumentException("unit must be positive and finite, but was " + unit);
+    }
+    long[] zero = {0};
+    int[] first = {0};
+    long[][] counts = {new long[16]};
+    int[] used = {0};
+    double[] upper = {Double.NaN}; // upper bound of the bucket last counted in
+    int[] index = {0};
+    histogram.forEachSlot(
+        (lowest, highest, count) -> {
+          double v = highest * unit;
+          if (v <= 0) {
+            zero[0] += count;
+            return;
+          }
+          if (!(v <= upper[0])) {
+            index[0] = indexOf(v, scale);
+            upper[0] = lowerBoundary(index[0] + 1, scale);
+          }
+          if (used[0] == 0) {
+            first[0] = index[0];
+          }
+          int at = index[0] - first[0];
+          if (at >= counts[0].length) {
+            counts[0] = Arrays.copyOf(counts[0], Math.max(at + 1, counts[0].length * 2));
+          }
+          counts[0][at] += count;
+          used[0] = Math.max(used[0], at + 1);
+        });
+    return new ExponentialBuckets(scale, zero[0], first[0], Arrays.copyOf(counts[0], used[0]));
+  }
+
+  /** The bucket holding {@code v > 0}: {@code base^i < v <= base^(i+1)}. */
+  static int indexOf(double v, int scale) {
+    int i = (int) Math.ceil(Math.scalb(Math.log(v) / Math.log(2), scale)) - 1;
+    while (lowerBoundary(i + 1, scale) < v) {
+      i++;
+    }
+    while (lowerBoundary(i, scale) >= v) {
+      i--;
+    }
+    return i;
+  }
+
+  /** {@code base^index}. */
+  static double lowerBoundary(int index, int scale) {
+    return Math.pow(2.0, Math.scalb((double) index, -scale));
+  }
+
+  /** The scale: the base is {@code 2^(2^-scale)}. */
+  public int scale() {
+    return scale;
+  }
+
+  /** Samples at or below zero. */
+  public long zeroCount() {
+    return zeroCount;
+  }
+
+  /** The index of the first bucket held (OpenTelemetry's numbering). */
+  public int offset() {
+    return offset;
+  }
+
+  /** Buckets held, from {@link #offset()} on; 0 when every sample is in the zero bucket. */
+  public int length() {
+    return counts.length;
+  }
+
+  /** The count of bucket {@code offset() + i}, {@code i} from 0 to {@code length() - 1}. */
+  public long countAt(int i) {
+    return counts[i];
+  }
+
+  /** The lower boundary of bucket {@code index} (exclusive): {@code base^index}. */
+  public double lowerBoundary(int index) {
+    return lowerBoundary(index, scale);
+  }
+
+  /** Samples in every bucket, the zero bucket included. */
+  public long totalCount() {
+    long n = zeroCount;
+    for (long c : counts) {
+      n += c;
+    }
+    return n;
+  }
+}
