@@ -1,0 +1,364 @@
+package io.ringtail.prometheus;
+
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.Exemplar;
+import io.prometheus.metrics.model.snapshots.Exemplars;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.Unit;
+import io.ringtail.CumulativeHistogram;
+import io.ringtail.ExemplarReservoir;
+import io.ringtail.ExponentialBuckets;
+import io.ringtail.RollingWindow;
+import io.ringtail.keyed.KeyedWindows;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Exports windows' distributions since creation as Prometheus histograms, which Prometheus can
+ * {@code rate()} and add across processes: the fleet's percentiles from every pod's own window,
+ * with no shared store.
+ *
+ * <pre>{@code
+ * WindowConfig config = WindowConfig.builder().cumulativeHistogram(true).build();
+ * RollingWindow checkout = RollingWindow.create(config);
+ * WindowHistograms.builder().window("checkout", checkout).build().register(prometheusRegistry);
+ * }</pre>
+ *
+ * <p>Then, over any range, for the whole fleet: {@code histogram_quantile(0.95, sum by (le)
+ * (rate(ringtail_window_seconds_bucket{window="checkout"}[5m])))} from the classic buckets, or
+ * {@code histogram_quantile(0.95, sum(rate(ringtail_window_seconds{window="checkout"}[5m])))} from
+ * the native histogram.
+ *
+ * <h2>Series</h2>
+ *
+ * One histogram per window, named {@code ringtail_window_seconds} with label {@code window} (a
+ * keyed collection: {@code ringtail_keyed_seconds} with {@code window} and {@code key}); another
+ * {@link Builder#unit unit} replaces {@code seconds}. Each data point carries both forms, as the
+ * Prometheus client's own histograms do; a server that scrapes the protobuf format with native
+ * histograms enabled keeps the native form, any other the classic one:
+ *
+ * <ul>
+ *   <li><b>classic</b>: the {@link Builder#classicBuckets bounds} chosen (by default SLO-friendly
+ *       bounds from 5 ms to 10 s). Each window slot counts, whole, in the first bucket whose bound
+ *       is at or above the slot's highest value: exact where the bounds fall on slot boundaries;
+ *       otherwise a sample less than one slot (a relative 10<sup>-d</sup> at d significant digits,
+ *       at most twice that) below a bound may count above it, never the reverse;
+ *   <li><b>native</b>: base-2 exponential buckets at the schema {@link ExponentialBuckets#scaleFor}
+ *       gives for the window's significant digits (6 at 2 digits: buckets 1.1 % wide), or the one
+ *       {@link Builder#nativeSchema chosen}; a sample lands in its own bucket or, when its slot
+ *       straddles a boundary, the next one up (see {@link ExponentialBuckets}).
+ * </ul>
+ *
+ * <p>The sum is the window's exact total, in the unit. A window given an {@link ExemplarReservoir}
+ * attaches its exemplars (trace and span id), which the exposition places in the buckets their
+ * values fall in. Counts start at the window's creation; a keyed collection's key that expires and
+ * returns starts again from zero, which {@code rate()} reads as a counter reset.
+ *
+ * <p>Each scrape reads each window's {@link RollingWindow#cumulativeHistogram()} once. Immutable
+ * and thread-safe.
+ */
+public final class WindowHistograms implements MultiCollector {
+
+  /** Default classic bounds, in seconds: from 5 ms to 10 s, at the usual SLO thresholds. */
+  private static final double[] DEFAULT_SECONDS_BOUNDS = {
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
+  };
+
+  private final Map<String, Source> windows;
+  private final Map<String, KeyedWindows> keyed;
+  private final double[] bounds;
+  private final Integer nativeSchema;
+  private final boolean nativeHistograms;
+  private final String unit;
+  private final double scale;
+  private final String windowName;
+  private final String keyedName;
+
+  private record Source(RollingWindow window, ExemplarReservoir exemplars) {}
+
+  private WindowHistograms(Builder b) {
+    this.windows = new LinkedHashMap<>(b.windows);
+    this.keyed = new LinkedHashMap<>(b.keyed);
+    this.bounds = b.bounds == null ? defaultBounds(b.scale) : b.bounds.clone();
+    this.nativeSchema = b.nativeSchema;
+    this.nativeHistograms = b.nativeHistograms;
+    this.unit = b.unit;
+    this.scale = b.scale;
+    this.windowName = "ringtail_window_" + unit;
+    this.keyedName = "ringtail_keyed_" + unit;
+  }
+
+  private static double[] defaultBounds(double scale) {
+    return scale == 1e-9 ? DEFAULT_SECONDS_BOUNDS.clone() : new double[0];
+  }
+
+  /** A builder: add windows, then {@link Builder#build()}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Registers this collector with {@code registry} (Spring Boot's {@code PrometheusRegistry} bean,
+   * or Micrometer's {@code PrometheusMeterRegistry.getPrometheusRegistry()}), and returns it.
+   *
+   * @throws IllegalStateException if the registry already has a metric of these names
+   */
+  public WindowHistograms register(PrometheusRegistry registry) {
+    Objects.requireNonNull(registry, "registry").register(this);
+    return this;
+  }
+
+  @Override
+  public List<String> getPrometheusNames() {
+    List<String> names = new ArrayList<>(2);
+    if (!windows.isEmpty()) {
+      names.add(windowName);
+    }
+    if (!keyed.isEmpty()) {
+      names.add(keyedName);
+    }
+    return names;
+  }
+
+  @Override
+  public MetricSnapshots collect() {
+    List<MetricSnapshot> metrics = new ArrayList<>(2);
+    if (!windows.isEmpty()) {
+      HistogramSnapshot.Builder metric = metric(windowName, "Samples recorded into each window");
+      windows.forEach(
+          (name, source) ->
+              source
+                  .window()
+                  .cumulativeHistogram()
+                  .ifPresent(
+                      h ->
+                          metric.dataPoint(
+                              point(h, Labels.of("window", name), source.exemplars()))));
+      metrics.add(metric.build());
+    }
+    if (!keyed.isEmpty()) {
+      HistogramSnapshot.Builder metric =
+          metric(keyedName, "Samples recorded into each key's window");
+      keyed.forEach(
+          (name, windows) ->
+              windows
+                  .cumulativeHistograms()
+                  .forEach(
+                      (key, h) ->
+                          metric.dataPoint(point(h, Labels.of("key", key, "window", name), null))));
+      metrics.add(metric.build());
+    }
+    return new MetricSnapshots(metrics);
+  }
+
+  private HistogramSnapshot.Builder metric(String name, String help) {
+    HistogramSnapshot.Builder metric =
+        HistogramSnapshot.builder().name(name).help(help + ", since its creation");
+    return metric.unit(new Unit(unit));
+  }
+
+  private HistogramDataPointSnapshot point(
+      CumulativeHistogram h, Labels labels, ExemplarReservoir exemplars) {
+    HistogramDataPointSnapshot.Builder point = HistogramDataPointSnapshot.builder().labels(labels);
+    point.classicHistogramBuckets(classicBuckets(h));
+    if (nativeHistograms) {
+      int schema =
+          nativeSchema != null ? nativeSchema : ExponentialBuckets.scaleFor(h.significantDigits());
+      ExponentialBuckets buckets = h.exponentialBuckets(schema, scale);
+      int n = 0;
+      for (int i = 0; i < buckets.length(); i++) {
+        n += buckets.countAt(i) != 0 ? 1 : 0;
+      }
+      int[] indexes = new int[n];
+      long[] counts = new long[n];
+      for (int i = 0, k = 0; i < buckets.length(); i++) {
+        if (buckets.countAt(i) != 0) {
+          // Prometheus numbers bucket (base^i, base^(i+1)] as i + 1
+          indexes[k] = buckets.offset() + i + 1;
+          counts[k++] = buckets.countAt(i);
+        }
+      }
+      point
+          .nativeSchema(schema)
+          .nativeZeroCount(buckets.zeroCount())
+          .nativeBucketsForPositiveValues(NativeHistogramBuckets.of(indexes, counts));
+    }
+    point.sum(h.totals().sum() * scale);
+    if (exemplars != null) {
+      List<Exemplar> kept = new ArrayList<>();
+      for (ExemplarReservoir.Exemplar e : exemplars.exemplars()) {
+        Exemplar.Builder exemplar =
+            Exemplar.builder().value(e.value() * scale).traceId(e.traceId());
+        if (e.spanId() != null) {
+          exemplar.spanId(e.spanId());
+        }
+        kept.add(exemplar.build());
+      }
+      point.exemplars(Exemplars.of(kept));
+    }
+    return point.build();
+  }
+
+  /** Each slot whole into the first bucket whose bound is at or above its highest value. */
+  private ClassicHistogramBuckets classicBuckets(CumulativeHistogram h) {
+    double[] upper = Arrays.copyOf(bounds, bounds.length + 1);
+    upper[bounds.length] = Double.POSITIVE_INFINITY;
+    long[] counts = new long[upper.length];
+    int[] at = {0};
+    h.forEachSlot(
+        (lowest, highest, count) -> {
+          double v = highest * scale;
+          while (upper[at[0]] < v) {
+            at[0]++;
+          }
+          counts[at[0]] += count;
+        });
+    return ClassicHistogramBuckets.of(upper, counts);
+  }
+
+  /** Fluent builder; {@link #build()} validates. */
+  public static final class Builder {
+    private final Map<String, Source> windows = new LinkedHashMap<>();
+    private final Map<String, KeyedWindows> keyed = new LinkedHashMap<>();
+    private double[] bounds;
+    private Integer nativeSchema;
+    private boolean nativeHistograms = true;
+    private String unit = "seconds";
+    private double scale = 1e-9;
+
+    private Builder() {}
+
+    /**
+     * Exports {@code window} with label {@code window="<name>"}. Its config must keep a cumulative
+     * histogram ({@link io.ringtail.WindowConfig.Builder#cumulativeHistogram}).
+     */
+    public Builder window(String name, RollingWindow window) {
+      return window(name, window, null);
+    }
+
+    /** Exports {@code window} with the exemplars {@code exemplars} keeps (null for none). */
+    public Builder window(String name, RollingWindow window, ExemplarReservoir exemplars) {
+      requireNewName(name);
+      windows.put(name, new Source(Objects.requireNonNull(window, "window"), exemplars));
+      return this;
+    }
+
+    /**
+     * Exports every key of {@code windows} with labels {@code window="<name>"} and {@code
+     * key="<key>"}. Its per-key config must keep a cumulative histogram.
+     */
+    public Builder keyed(String name, KeyedWindows windows) {
+      requireNewName(name);
+      keyed.put(name, Objects.requireNonNull(windows, "windows"));
+      return this;
+    }
+
+    /**
+     * The classic buckets' upper bounds, in the exported unit, ascending (+Inf is added); none
+     * leaves only +Inf. Default, for seconds: 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+     * 10.
+     */
+    public Builder classicBuckets(double... upperBounds) {
+      Objects.requireNonNull(upperBounds, "upperBounds");
+      for (int i = 0; i < upperBounds.length; i++) {
+        if (!Double.isFinite(upperBounds[i]) || (i > 0 && upperBounds[i] <= upperBounds[i - 1])) {
+          throw new IllegalArgumentException(
+              "classic bucket bounds must be finite and ascending, but were "
+                  + Arrays.toString(upperBounds));
+        }
+      }
+      this.bounds = upperBounds.clone();
+      return this;
+    }
+
+    /**
+     * The native histograms' schema, -4 to 8, for every window; by default each window's from its
+     * significant digits ({@link ExponentialBuckets#scaleFor}). Lower schemas have fewer, wider
+     * buckets: each step down halves their number and doubles their width.
+     */
+    public Builder nativeSchema(int schema) {
+      if (schema < -4 || schema > 8) {
+        throw new IllegalArgumentException("nativeSchema must be -4 to 8, but was " + schema);
+      }
+      this.nativeSchema = schema;
+      return this;
+    }
+
+    /** Whether data points carry the native form as well as the classic one (default true). */
+    public Builder nativeHistograms(boolean export) {
+      this.nativeHistograms = export;
+      return this;
+    }
+
+    /**
+     * Values are not durations in nanoseconds: export them in {@code unit} (the metric's suffix,
+     * such as {@code bytes}), each multiplied by {@code scale}. Classic bounds must then be given.
+     */
+    public Builder unit(String unit, double scale) {
+      Objects.requireNonNull(unit, "unit");
+      if (!unit.matches("[a-z][a-z0-9_]*")) {
+        throw new IllegalArgumentException(
+            "unit must be lower case letters, digits and underscores, but was \"" + unit + "\"");
+      }
+      if (!(scale > 0) || Double.isInfinite(scale)) {
+        throw new IllegalArgumentException("scale must be positive and finite, but was " + scale);
+      }
+      this.unit = unit;
+      this.scale = scale;
+      return this;
+    }
+
+    private void requireNewName(String name) {
+      Objects.requireNonNull(name, "name");
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("name must not be empty");
+      }
+      if (windows.containsKey(name) || keyed.containsKey(name)) {
+        throw new IllegalArgumentException("a window named \"" + name + "\" was already added");
+      }
+    }
+
+    /**
+     * The collector.
+     *
+     * @throws IllegalArgumentException if no window was added, or one keeps no cumulative histogram
+     */
+    public WindowHistograms build() {
+      if (windows.isEmpty() && keyed.isEmpty()) {
+        throw new IllegalArgumentException("add at least one window to export");
+      }
+      windows.forEach(
+          (name, source) -> {
+            if (source.window().cumulativeHistogram().isEmpty()) {
+              throw noHistogram(name);
+            }
+          });
+      keyed.forEach(
+          (name, windows) -> {
+            if (!windows.windowConfig().cumulativeHistogram()) {
+              throw noHistogram(name);
+            }
+          });
+      return new WindowHistograms(this);
+    }
+
+    private static IllegalArgumentException noHistogram(String name) {
+      return new IllegalArgumentException(
+          "window \""
+              + name
+              + "\" keeps no cumulative histogram: create it from a WindowConfig built with"
+              + " cumulativeHistogram(true)");
+    }
+  }
+}
