@@ -61,9 +61,10 @@ import java.util.Objects;
  * </ul>
  *
  * <p>The sum is the window's exact total, in the unit. A window given an {@link ExemplarReservoir}
- * attaches its exemplars (trace and span id), which the exposition places in the buckets their
- * values fall in. Counts start at the window's creation; a keyed collection's key that expires and
- * returns starts again from zero, which {@code rate()} reads as a counter reset.
+ * attaches its exemplars (trace and span id): the largest recent one in each classic bucket, which
+ * the exposition places in that bucket. Counts start at the window's creation; a keyed collection's
+ * key that expires and returns starts again from zero, which {@code rate()} reads as a counter
+ * reset.
  *
  * <p>Each scrape reads each window's {@link RollingWindow#cumulativeHistogram()} once. Immutable
  * and thread-safe.
@@ -74,6 +75,13 @@ public final class WindowHistograms implements MultiCollector {
   private static final double[] DEFAULT_SECONDS_BOUNDS = {
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
   };
+
+  /**
+   * The native zero bucket's width, Prometheus's default: only exact zeros fall in it here, and a
+   * positive width is how a scraper tells a native histogram that holds nothing yet from a classic
+   * one.
+   */
+  private static final double ZERO_THRESHOLD = Math.scalb(1.0, -128);
 
   private final Map<String, Source> windows;
   private final Map<String, KeyedWindows> keyed;
@@ -191,23 +199,41 @@ public final class WindowHistograms implements MultiCollector {
       }
       point
           .nativeSchema(schema)
+          .nativeZeroThreshold(ZERO_THRESHOLD)
           .nativeZeroCount(buckets.zeroCount())
           .nativeBucketsForPositiveValues(NativeHistogramBuckets.of(indexes, counts));
     }
     point.sum(h.totals().sum() * scale);
     if (exemplars != null) {
-      List<Exemplar> kept = new ArrayList<>();
-      for (ExemplarReservoir.Exemplar e : exemplars.exemplars()) {
-        Exemplar.Builder exemplar =
-            Exemplar.builder().value(e.value() * scale).traceId(e.traceId());
-        if (e.spanId() != null) {
-          exemplar.spanId(e.spanId());
-        }
-        kept.add(exemplar.build());
-      }
-      point.exemplars(Exemplars.of(kept));
+      point.exemplars(exemplarsOf(exemplars.exemplars()));
     }
     return point.build();
+  }
+
+  /**
+   * The exemplars to export: of those in one classic bucket, only the largest, so the exposition
+   * (which shows one per bucket) shows each bucket's slowest recent sample.
+   */
+  private Exemplars exemplarsOf(List<ExemplarReservoir.Exemplar> ascending) {
+    List<Exemplar> kept = new ArrayList<>(ascending.size());
+    int lastBucket = -1;
+    for (ExemplarReservoir.Exemplar e : ascending) {
+      double value = e.value() * scale;
+      int bucket = 0;
+      while (bucket < bounds.length && bounds[bucket] < value) {
+        bucket++;
+      }
+      if (bucket == lastBucket) {
+        kept.remove(kept.size() - 1);
+      }
+      lastBucket = bucket;
+      Exemplar.Builder exemplar = Exemplar.builder().value(value).traceId(e.traceId());
+      if (e.spanId() != null) {
+        exemplar.spanId(e.spanId());
+      }
+      kept.add(exemplar.build());
+    }
+    return Exemplars.of(kept);
   }
 
   /** Each slot whole into the first bucket whose bound is at or above its highest value. */

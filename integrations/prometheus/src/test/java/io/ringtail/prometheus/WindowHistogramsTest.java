@@ -15,6 +15,7 @@ import io.ringtail.ExemplarReservoir;
 import io.ringtail.ExponentialBuckets;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
+import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.keyed.KeyedWindows;
 import java.io.ByteArrayOutputStream;
@@ -203,6 +204,31 @@ class WindowHistogramsTest {
     assertThat(classic.getCount(1)).isEqualTo(1);
     assertThat(classic.getCount(2)).isEqualTo(1);
     assertThat(metric.getDataPoints().get(0).getSum()).isEqualTo(71_500);
+  }
+
+  @Test
+  void docsExample_exportsTheWindowWithItsExemplars() {
+    PrometheusRegistry prometheusRegistry = new PrometheusRegistry();
+    String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    String spanId = "00f067aa0ba902b7";
+    long latencyNanos = 42_000_000;
+    // docs:prometheus-histograms:start
+    WindowConfig config = WindowConfig.builder().cumulativeHistogram(true).build();
+    RollingWindow checkout = RollingWindow.create(config);
+    ExemplarReservoir exemplars =
+        ExemplarReservoir.create(Duration.ofMinutes(1), TimeSource.system());
+    WindowHistograms.builder()
+        .window("checkoutLatency", checkout, exemplars)
+        .build()
+        .register(prometheusRegistry);
+
+    checkout.record(latencyNanos);
+    exemplars.offer(latencyNanos, traceId, spanId); // optional: exemplars lead to the trace
+    // docs:prometheus-histograms:end
+    HistogramDataPointSnapshot point = onlyPoint(prometheusRegistry.scrape());
+    assertThat(point.getCount()).isEqualTo(1);
+    assertThat(point.getExemplars().size()).isEqualTo(1);
+    assertThat(point.getExemplars().get(0).getValue()).isEqualTo(0.042);
   }
 
   @Test
