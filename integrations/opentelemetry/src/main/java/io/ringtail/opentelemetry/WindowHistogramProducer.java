@@ -23,12 +23,12 @@ import io.ringtail.keyed.KeyedWindows;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -59,12 +59,13 @@ import java.util.concurrent.TimeUnit;
  * of its highest value, so a sample lands in its own bucket or the next one up: at most one slot
  * (about a relative 10^-digits) above its own value.
  *
- * <p>Start time: the window's creation, mapped to the wall clock when the producer is built (for a
- * key, when the producer first sees its window; a key that expires and comes back gets a new start
- * time with its counts from zero). A window that fails to give its histogram reports nothing for
- * that collection, and the failure is logged.
+ * <p>Start time: the window's creation (the start of its first bucket) on the wall clock, found by
+ * subtracting the window's age from the clock once, when the producer is built (for a key, when a
+ * collection first sees its window), so it stays the same across collections. A key that expires
+ * and comes back gets a new window, hence a new start time, with its counts from zero. A window
+ * that fails to give its histogram reports nothing for that collection, and the failure is logged.
  *
- * <p>Immutable and thread-safe.
+ * <p>Immutable and thread-safe; {@link #produce} may run for several readers at once.
  */
 public final class WindowHistogramProducer implements MetricProducer {
   private static final System.Logger LOG =
@@ -229,7 +230,7 @@ public final class WindowHistogramProducer implements MetricProducer {
     final int scale;
 
     /** Per key: the window's start in its time base, and that start on the wall clock. */
-    final Map<String, long[]> starts = new ConcurrentHashMap<>();
+    final Map<String, long[]> starts = new HashMap<>();
 
     KeyedSource(KeyedWindows windows, Attributes attributes, int scale) {
       this.windows = windows;
@@ -237,7 +238,8 @@ public final class WindowHistogramProducer implements MetricProducer {
       this.scale = scale;
     }
 
-    void collect(
+    /** Synchronized: two readers' collections must not drop each other's start times. */
+    synchronized void collect(
         WindowHistogramProducer producer, long now, List<ExponentialHistogramPointData> points) {
       Map<String, CumulativeHistogram> all;
       try {
