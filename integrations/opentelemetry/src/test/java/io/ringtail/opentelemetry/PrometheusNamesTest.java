@@ -47,14 +47,7 @@ class PrometheusNamesTest {
       WindowTelemetry.observe(meter, checkout, "checkout");
       WindowTelemetry.observe(meter, tenants, "tenants");
 
-      String text =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-                      .timeout(Duration.ofSeconds(10))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .body();
+      String text = scrape(port);
       assertThat(text)
           .containsPattern(
               "ringtail_window_percentile_seconds\\{[^}]*phi=\"0\\.95\"[^}]*window=\"checkout\"[^}]*\\} 0\\.095")
@@ -70,5 +63,47 @@ class PrometheusNamesTest {
     } finally {
       server.close();
     }
+  }
+
+  @Test
+  void distribution_isScrapedAsAHistogramOfTheWindowsSamples() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    PrometheusHttpServer server =
+        PrometheusHttpServer.builder().setHost("127.0.0.1").setPort(port).build();
+    RollingWindow checkout =
+        RollingWindow.create(config.toBuilder().cumulativeHistogram(true).build(), time);
+    for (int i = 1; i <= 100; i++) {
+      checkout.record(i * 1_000_000L);
+    }
+    SdkMeterProvider provider =
+        SdkMeterProvider.builder()
+            .registerMetricReader(server)
+            .registerMetricProducer(
+                WindowHistogramProducer.builder().window("checkout", checkout).build())
+            .build();
+    try {
+      // the text format shows a native histogram's count and sum (its buckets need protobuf)
+      assertThat(scrape(port))
+          .contains("# TYPE ringtail_window_distribution_seconds histogram")
+          .containsPattern(
+              "ringtail_window_distribution_seconds_count\\{[^}]*window=\"checkout\"[^}]*\\} 100\n")
+          .containsPattern(
+              "ringtail_window_distribution_seconds_sum\\{[^}]*window=\"checkout\"[^}]*\\} 5\\.05");
+    } finally {
+      provider.close();
+    }
+  }
+
+  private static String scrape(int port) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 }

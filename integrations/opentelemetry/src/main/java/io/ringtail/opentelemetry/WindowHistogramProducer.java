@@ -1,0 +1,469 @@
+package io.ringtail.opentelemetry;
+
+import static io.ringtail.opentelemetry.WindowTelemetry.WINDOW_KEY;
+import static io.ringtail.opentelemetry.WindowTelemetry.WINDOW_NAME;
+
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.sdk.common.Clock;
+import io.opentelemetry.sdk.common.InstrumentationScopeInfo;
+import io.opentelemetry.sdk.metrics.SdkMeterProviderBuilder;
+import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
+import io.opentelemetry.sdk.metrics.data.ExponentialHistogramBuckets;
+import io.opentelemetry.sdk.metrics.data.ExponentialHistogramData;
+import io.opentelemetry.sdk.metrics.data.ExponentialHistogramPointData;
+import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.metrics.data.MetricDataType;
+import io.opentelemetry.sdk.metrics.export.MetricProducer;
+import io.opentelemetry.sdk.resources.Resource;
+import io.ringtail.CumulativeHistogram;
+import io.ringtail.ExponentialBuckets;
+import io.ringtail.RollingWindow;
+import io.ringtail.WindowConfig;
+import io.ringtail.keyed.KeyedWindows;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Exports each window's distribution since its creation ({@link
+ * RollingWindow#cumulativeHistogram()}) as an OpenTelemetry exponential histogram of cumulative
+ * temporality, the aggregatable form a backend can rate and add across processes (a Prometheus
+ * native histogram through OpenTelemetry's Prometheus exporter).
+ *
+ * <p>It is an SDK {@link MetricProducer}: register it beside the SDK's own instruments with {@link
+ * SdkMeterProviderBuilder#registerMetricProducer}, and every reader's collection reads each window
+ * once. This class alone needs {@code io.opentelemetry:opentelemetry-sdk-metrics}, an optional
+ * dependency of this module: an application using it declares the SDK (it has it anyway, to
+ * register a producer), while users of {@link WindowTelemetry} need the API only.
+ *
+ * <h2>Points</h2>
+ *
+ * Metric {@code ringtail.window.distribution}, one point per window with attribute {@code window}
+ * (its name); metric {@code ringtail.keyed.distribution}, one point per key a keyed collection
+ * holds at the collection, with attributes {@code window} and {@code key}; both with the user's
+ * attributes. Each point has the window's {@link CumulativeHistogram#exponentialBuckets exponential
+ * buckets} (positive buckets and zero count; no negative buckets: samples are never negative), its
+ * count and sum from the {@link CumulativeHistogram#totals() totals}, and no min or max (the
+ * window's are rolling, not since creation). Values are in seconds ({@code s}) for duration windows
+ * (the default, recorded in nanoseconds), else in the unit given.
+ *
+ * <p>The scale is {@link ExponentialBuckets#scaleFor(int) scaleFor} the window's significant digits
+ * unless set: buckets no narrower than the window's slots. Each slot counts, whole, in the bucket
+ * of its highest value, so a sample lands in its own bucket or the next one up: at most one slot
+ * (about a relative 10^-digits) above its own value.
+ *
+ * <p>Start time: the window's creation (the start of its first bucket) on the wall clock, found by
+ * subtracting the window's age from the clock once, when the producer is built (for a key, when a
+ * collection first sees its window), so it stays the same across collections. A key that expires
+ * and comes back gets a new window, hence a new start time, with its counts from zero. A window
+ * that fails to give its histogram reports nothing for that collection, and the failure is logged.
+ *
+ * <p>Immutable and thread-safe; {@link #produce} may run for several readers at once.
+ */
+public final class WindowHistogramProducer implements MetricProducer {
+  private static final System.Logger LOG =
+      System.getLogger(WindowHistogramProducer.class.getName());
+
+  /** The metric of single windows: {@value}. */
+  public static final String WINDOW_METRIC = WindowTelemetry.WINDOW_PREFIX + ".distribution";
+
+  /** The metric of keyed collections (their points carry the key attribute): {@value}. */
+  public static final String KEYED_METRIC = WindowTelemetry.KEYED_PREFIX + ".distribution";
+
+  /** The lowest and highest scales OpenTelemetry's exponential histogram allows. */
+  static final int MIN_SCALE = -10;
+
+  static final int MAX_SCALE = 20;
+
+  /** The scope of the points: the meter name the {@link WindowTelemetry} examples use. */
+  static final InstrumentationScopeInfo SCOPE = InstrumentationScopeInfo.create("io.ringtail");
+
+  private static final String WINDOW_DESCRIPTION =
+      "Distribution of the samples recorded since the window was created";
+  private static final String KEYED_DESCRIPTION =
+      "Distribution of the samples recorded since each key's window was created";
+
+  private final List<WindowSource> windows;
+  private final List<KeyedSource> keyed;
+  private final String unit;
+  private final double unitScale;
+  private final Clock clock;
+
+  private WindowHistogramProducer(
+      List<WindowSource> windows,
+      List<KeyedSource> keyed,
+      String unit,
+      double unitScale,
+      Clock clock) {
+    this.windows = List.copyOf(windows);
+    this.keyed = List.copyOf(keyed);
+    this.unit = unit;
+    this.unitScale = unitScale;
+    this.clock = clock;
+  }
+
+  /** A builder with no windows yet. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public Collection<MetricData> produce(Resource resource) {
+    Objects.requireNonNull(resource, "resource");
+    long now = clock.now();
+    List<MetricData> out = new ArrayList<>(2);
+    if (!windows.isEmpty()) {
+      List<ExponentialHistogramPointData> points = new ArrayList<>(windows.size());
+      for (WindowSource w : windows) {
+        CumulativeHistogram h = histogramOf(w);
+        if (h != null) {
+          points.add(point(h, w.scale, w.startEpochNanos, now, w.attributes));
+        }
+      }
+      addMetric(out, resource, WINDOW_METRIC, WINDOW_DESCRIPTION, points);
+    }
+    if (!keyed.isEmpty()) {
+      List<ExponentialHistogramPointData> points = new ArrayList<>();
+      for (KeyedSource k : keyed) {
+        k.collect(this, now, points);
+      }
+      addMetric(out, resource, KEYED_METRIC, KEYED_DESCRIPTION, points);
+    }
+    return out;
+  }
+
+  private void addMetric(
+      List<MetricData> out,
+      Resource resource,
+      String name,
+      String description,
+      List<ExponentialHistogramPointData> points) {
+    if (!points.isEmpty()) {
+      out.add(
+          new HistogramMetric(
+              resource,
+              SCOPE,
+              name,
+              description,
+              unit,
+              ExponentialHistogramData.create(AggregationTemporality.CUMULATIVE, points)));
+    }
+  }
+
+  private static CumulativeHistogram histogramOf(WindowSource w) {
+    try {
+      return w.window.cumulativeHistogram().orElse(null);
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "Window " + w.window + " gave no histogram; it reports nothing this collection",
+          e);
+      return null;
+    }
+  }
+
+  private ExponentialHistogramPointData point(
+      CumulativeHistogram h, int scale, long startEpochNanos, long now, Attributes attributes) {
+    ExponentialBuckets b = h.exponentialBuckets(scale, unitScale);
+    List<Long> counts = new ArrayList<>(b.length());
+    for (int i = 0; i < b.length(); i++) {
+      counts.add(b.countAt(i));
+    }
+    return ExponentialHistogramPointData.create(
+        scale,
+        h.totals().sum() * unitScale,
+        b.zeroCount(),
+        false,
+        0.0,
+        false,
+        0.0,
+        ExponentialHistogramBuckets.create(scale, b.offset(), counts),
+        ExponentialHistogramBuckets.create(scale, 0, List.of()),
+        Math.min(startEpochNanos, now),
+        now,
+        attributes,
+        List.of());
+  }
+
+  /**
+   * The wall-clock time of a window's creation: {@code now} less the time the window has lived as
+   * of {@code h}, in its own time base.
+   */
+  private static long startEpochNanos(CumulativeHistogram h, long now) {
+    return now - Math.max(0L, h.endNanos() - h.startNanos());
+  }
+
+  @Override
+  public String toString() {
+    List<String> names = new ArrayList<>();
+    windows.forEach(w -> names.add(w.attributes.get(WINDOW_NAME)));
+    keyed.forEach(k -> names.add(k.attributes.get(WINDOW_NAME) + " (keyed)"));
+    return "WindowHistogramProducer[" + names + ", unit=" + unit + "]";
+  }
+
+  /** A single window, its point's attributes, scale and start time. */
+  private static final class WindowSource {
+    final RollingWindow window;
+    final Attributes attributes;
+    final int scale;
+    final long startEpochNanos;
+
+    WindowSource(RollingWindow window, Attributes attributes, int scale, long startEpochNanos) {
+      this.window = window;
+      this.attributes = attributes;
+      this.scale = scale;
+      this.startEpochNanos = startEpochNanos;
+    }
+  }
+
+  /** A keyed collection and the start time of each key's window it has seen. */
+  private static final class KeyedSource {
+    final KeyedWindows windows;
+    final Attributes attributes;
+    final int scale;
+
+    /** Per key: the window's start in its time base, and that start on the wall clock. */
+    final Map<String, long[]> starts = new HashMap<>();
+
+    KeyedSource(KeyedWindows windows, Attributes attributes, int scale) {
+      this.windows = windows;
+      this.attributes = attributes;
+      this.scale = scale;
+    }
+
+    /** Synchronized: two readers' collections must not drop each other's start times. */
+    synchronized void collect(
+        WindowHistogramProducer producer, long now, List<ExponentialHistogramPointData> points) {
+      Map<String, CumulativeHistogram> all;
+      try {
+        all = windows.cumulativeHistograms();
+      } catch (RuntimeException e) {
+        LOG.log(
+            Level.WARNING,
+            "Keyed windows " + windows + " gave no histograms; they report nothing this collection",
+            e);
+        return;
+      }
+      for (Map.Entry<String, CumulativeHistogram> e : all.entrySet()) {
+        CumulativeHistogram h = e.getValue();
+        long[] start =
+            starts.compute(
+                e.getKey(),
+                (key, s) ->
+                    s != null && s[0] == h.startNanos()
+                        ? s
+                        : new long[] {h.startNanos(), startEpochNanos(h, now)});
+        Attributes at = attributes.toBuilder().put(WINDOW_KEY, e.getKey()).build();
+        points.add(producer.point(h, scale, start[1], now, at));
+      }
+      starts.keySet().retainAll(all.keySet());
+    }
+  }
+
+  /** An exponential histogram metric; the SDK has no public factory of {@link MetricData}. */
+  private record HistogramMetric(
+      Resource resource,
+      InstrumentationScopeInfo scope,
+      String name,
+      String description,
+      String unit,
+      ExponentialHistogramData data)
+      implements MetricData {
+
+    @Override
+    public Resource getResource() {
+      return resource;
+    }
+
+    @Override
+    public InstrumentationScopeInfo getInstrumentationScopeInfo() {
+      return scope;
+    }
+
+    @Override
+    public String getName() {
+      return name;
+    }
+
+    @Override
+    public String getDescription() {
+      return description;
+    }
+
+    @Override
+    public String getUnit() {
+      return unit;
+    }
+
+    @Override
+    public MetricDataType getType() {
+      return MetricDataType.EXPONENTIAL_HISTOGRAM;
+    }
+
+    @Override
+    public ExponentialHistogramData getData() {
+      return data;
+    }
+  }
+
+  /** Fluent builder of a {@link WindowHistogramProducer}; reusable, not thread-safe. */
+  public static final class Builder {
+    private final Map<String, RollingWindow> windows = new LinkedHashMap<>();
+    private final Map<String, KeyedWindows> keyed = new LinkedHashMap<>();
+    private Attributes attributes = Attributes.empty();
+    private Integer scale;
+    private String unit = "s";
+    private double unitScale = 1e-9;
+    private Clock clock = Clock.getDefault();
+
+    private Builder() {}
+
+    /**
+     * Exports {@code window} under {@code name} (attribute {@code window}). The window must keep a
+     * cumulative histogram ({@link WindowConfig.Builder#cumulativeHistogram(boolean)}).
+     *
+     * @throws NullPointerException if name or window is null
+     * @throws IllegalArgumentException if name is blank or already names a window
+     */
+    public Builder window(String name, RollingWindow window) {
+      requireName(name, windows.keySet(), "window");
+      windows.put(name, Objects.requireNonNull(window, "window"));
+      return this;
+    }
+
+    /**
+     * Exports every key of {@code keyed} under {@code name} (attributes {@code window} and {@code
+     * key}). Its per-key window configuration must keep a cumulative histogram ({@link
+     * WindowConfig.Builder#cumulativeHistogram(boolean)}).
+     *
+     * @throws NullPointerException if name or keyed is null
+     * @throws IllegalArgumentException if name is blank or already names a keyed collection
+     */
+    public Builder keyed(String name, KeyedWindows keyed) {
+      requireName(name, this.keyed.keySet(), "keyed collection");
+      this.keyed.put(name, Objects.requireNonNull(keyed, "keyed"));
+      return this;
+    }
+
+    private static void requireName(String name, Set<String> taken, String what) {
+      Objects.requireNonNull(name, "name");
+      if (name.isBlank()) {
+        throw new IllegalArgumentException("name must not be blank, but was \"" + name + "\"");
+      }
+      if (taken.contains(name)) {
+        throw new IllegalArgumentException(
+            "name \"" + name + "\" already names a " + what + " of this producer");
+      }
+    }
+
+    /** Extra attributes on every point. */
+    public Builder attributes(Attributes attributes) {
+      this.attributes =
+          this.attributes.toBuilder()
+              .putAll(Objects.requireNonNull(attributes, "attributes"))
+              .build();
+      return this;
+    }
+
+    /**
+     * The scale of every point, -10 to 20 (the base is {@code 2^(2^-scale)}); unless set, each
+     * window's {@link ExponentialBuckets#scaleFor(int) scaleFor} its significant digits. A scale
+     * finer than that splits no slot: it only spreads the counts over more, partly empty, buckets.
+     *
+     * @throws IllegalArgumentException if scale is outside -10..20
+     */
+    public Builder scale(int scale) {
+      if (scale < MIN_SCALE || scale > MAX_SCALE) {
+        throw new IllegalArgumentException(
+            "scale must be " + MIN_SCALE + " to " + MAX_SCALE + ", but was " + scale);
+      }
+      this.scale = scale;
+      return this;
+    }
+
+    /** The windows record durations in this unit; points report seconds. Nanoseconds unless set. */
+    public Builder timeUnit(TimeUnit timeUnit) {
+      this.unitScale = Objects.requireNonNull(timeUnit, "timeUnit").toNanos(1) / 1e9;
+      this.unit = "s";
+      return this;
+    }
+
+    /**
+     * The windows record values that are not durations, in this UCUM unit (like {@code By}),
+     * reported as they are.
+     */
+    public Builder unit(String unit) {
+      Objects.requireNonNull(unit, "unit");
+      if (unit.isBlank()) {
+        throw new IllegalArgumentException("unit must not be blank, but was \"" + unit + "\"");
+      }
+      this.unit = unit;
+      this.unitScale = 1.0;
+      return this;
+    }
+
+    /** The wall clock of the points' times; the SDK's default clock unless set. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * The producer, ready to {@link SdkMeterProviderBuilder#registerMetricProducer register}.
+     *
+     * @throws IllegalArgumentException if a window keeps no cumulative histogram
+     * @throws IllegalStateException if no window was added
+     */
+    public WindowHistogramProducer build() {
+      if (windows.isEmpty() && keyed.isEmpty()) {
+        throw new IllegalStateException(
+            "no window to export: add one with window(name, window) or keyed(name, keyed)");
+      }
+      long now = clock.now();
+      List<WindowSource> ws = new ArrayList<>(windows.size());
+      for (Map.Entry<String, RollingWindow> e : windows.entrySet()) {
+        CumulativeHistogram h =
+            e.getValue()
+                .cumulativeHistogram()
+                .orElseThrow(
+                    () ->
+                        new IllegalArgumentException(
+                            "window \""
+                                + e.getKey()
+                                + "\" keeps no cumulative histogram: create it with a"
+                                + " WindowConfig built with"
+                                + " WindowConfig.Builder#cumulativeHistogram(true)"));
+        ws.add(
+            new WindowSource(
+                e.getValue(),
+                attributes.toBuilder().put(WINDOW_NAME, e.getKey()).build(),
+                scale != null ? scale : ExponentialBuckets.scaleFor(h.significantDigits()),
+                startEpochNanos(h, now)));
+      }
+      List<KeyedSource> ks = new ArrayList<>(keyed.size());
+      for (Map.Entry<String, KeyedWindows> e : keyed.entrySet()) {
+        WindowConfig config = e.getValue().windowConfig();
+        if (!config.cumulativeHistogram()) {
+          throw new IllegalArgumentException(
+              "keyed collection \""
+                  + e.getKey()
+                  + "\" keeps no cumulative histograms: give its KeyedWindows.Builder#window a"
+                  + " WindowConfig built with WindowConfig.Builder#cumulativeHistogram(true)");
+        }
+        ks.add(
+            new KeyedSource(
+                e.getValue(),
+                attributes.toBuilder().put(WINDOW_NAME, e.getKey()).build(),
+                scale != null ? scale : ExponentialBuckets.scaleFor(config.significantDigits())));
+      }
+      return new WindowHistogramProducer(ws, ks, unit, unitScale, clock);
+    }
+  }
+}
