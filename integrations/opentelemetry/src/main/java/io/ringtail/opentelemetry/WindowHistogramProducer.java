@@ -4,10 +4,15 @@ import static io.ringtail.opentelemetry.WindowTelemetry.WINDOW_KEY;
 import static io.ringtail.opentelemetry.WindowTelemetry.WINDOW_NAME;
 
 import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanId;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.sdk.common.Clock;
 import io.opentelemetry.sdk.common.InstrumentationScopeInfo;
 import io.opentelemetry.sdk.metrics.SdkMeterProviderBuilder;
 import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
+import io.opentelemetry.sdk.metrics.data.DoubleExemplarData;
 import io.opentelemetry.sdk.metrics.data.ExponentialHistogramBuckets;
 import io.opentelemetry.sdk.metrics.data.ExponentialHistogramData;
 import io.opentelemetry.sdk.metrics.data.ExponentialHistogramPointData;
@@ -16,6 +21,7 @@ import io.opentelemetry.sdk.metrics.data.MetricDataType;
 import io.opentelemetry.sdk.metrics.export.MetricProducer;
 import io.opentelemetry.sdk.resources.Resource;
 import io.ringtail.CumulativeHistogram;
+import io.ringtail.ExemplarReservoir;
 import io.ringtail.ExponentialBuckets;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConfig;
@@ -124,7 +130,7 @@ public final class WindowHistogramProducer implements MetricProducer {
       for (WindowSource w : windows) {
         CumulativeHistogram h = histogramOf(w);
         if (h != null) {
-          points.add(point(h, w.scale, w.startEpochNanos, now, w.attributes));
+          points.add(point(h, w.scale, w.startEpochNanos, now, w.attributes, w.exemplars));
         }
       }
       addMetric(out, resource, WINDOW_METRIC, WINDOW_DESCRIPTION, points);
@@ -170,7 +176,12 @@ public final class WindowHistogramProducer implements MetricProducer {
   }
 
   private ExponentialHistogramPointData point(
-      CumulativeHistogram h, int scale, long startEpochNanos, long now, Attributes attributes) {
+      CumulativeHistogram h,
+      int scale,
+      long startEpochNanos,
+      long now,
+      Attributes attributes,
+      ExemplarReservoir exemplars) {
     ExponentialBuckets b = h.exponentialBuckets(scale, unitScale);
     List<Long> counts = new ArrayList<>(b.length());
     for (int i = 0; i < b.length(); i++) {
@@ -189,7 +200,28 @@ public final class WindowHistogramProducer implements MetricProducer {
         Math.min(startEpochNanos, now),
         now,
         attributes,
-        List.of());
+        exemplars == null ? List.of() : exemplarsOf(exemplars, h, now));
+  }
+
+  /**
+   * The reservoir's exemplars, each with its trace and span and its time on the wall clock (the
+   * reservoir reads the window's time source).
+   */
+  private List<DoubleExemplarData> exemplarsOf(
+      ExemplarReservoir exemplars, CumulativeHistogram h, long now) {
+    List<DoubleExemplarData> out = new ArrayList<>();
+    for (ExemplarReservoir.Exemplar e : exemplars.exemplars()) {
+      SpanContext span =
+          SpanContext.create(
+              e.traceId(),
+              e.spanId() == null ? SpanId.getInvalid() : e.spanId(),
+              TraceFlags.getSampled(),
+              TraceState.getDefault());
+      long epochNanos = now - Math.max(0L, h.endNanos() - e.timeNanos());
+      out.add(
+          DoubleExemplarData.create(Attributes.empty(), epochNanos, span, e.value() * unitScale));
+    }
+    return out;
   }
 
   /**
@@ -214,12 +246,19 @@ public final class WindowHistogramProducer implements MetricProducer {
     final Attributes attributes;
     final int scale;
     final long startEpochNanos;
+    final ExemplarReservoir exemplars;
 
-    WindowSource(RollingWindow window, Attributes attributes, int scale, long startEpochNanos) {
+    WindowSource(
+        RollingWindow window,
+        Attributes attributes,
+        int scale,
+        long startEpochNanos,
+        ExemplarReservoir exemplars) {
       this.window = window;
       this.attributes = attributes;
       this.scale = scale;
       this.startEpochNanos = startEpochNanos;
+      this.exemplars = exemplars;
     }
   }
 
@@ -261,7 +300,7 @@ public final class WindowHistogramProducer implements MetricProducer {
                         ? s
                         : new long[] {h.startNanos(), startEpochNanos(h, now)});
         Attributes at = attributes.toBuilder().put(WINDOW_KEY, e.getKey()).build();
-        points.add(producer.point(h, scale, start[1], now, at));
+        points.add(producer.point(h, scale, start[1], now, at, null));
       }
       starts.keySet().retainAll(all.keySet());
     }
@@ -316,6 +355,7 @@ public final class WindowHistogramProducer implements MetricProducer {
   /** Fluent builder of a {@link WindowHistogramProducer}; reusable, not thread-safe. */
   public static final class Builder {
     private final Map<String, RollingWindow> windows = new LinkedHashMap<>();
+    private final Map<String, ExemplarReservoir> exemplars = new HashMap<>();
     private final Map<String, KeyedWindows> keyed = new LinkedHashMap<>();
     private Attributes attributes = Attributes.empty();
     private Integer scale;
@@ -335,6 +375,20 @@ public final class WindowHistogramProducer implements MetricProducer {
     public Builder window(String name, RollingWindow window) {
       requireName(name, windows.keySet(), "window");
       windows.put(name, Objects.requireNonNull(window, "window"));
+      return this;
+    }
+
+    /**
+     * Exports {@code window} with the exemplars {@code exemplars} keeps (their trace and span, see
+     * {@link SpanExemplars} for the current span's), on the window's point.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if name is blank or already names a window
+     */
+    public Builder window(String name, RollingWindow window, ExemplarReservoir exemplars) {
+      Objects.requireNonNull(exemplars, "exemplars");
+      window(name, window);
+      this.exemplars.put(name, exemplars);
       return this;
     }
 
@@ -445,7 +499,8 @@ public final class WindowHistogramProducer implements MetricProducer {
                 e.getValue(),
                 attributes.toBuilder().put(WINDOW_NAME, e.getKey()).build(),
                 scale != null ? scale : ExponentialBuckets.scaleFor(h.significantDigits()),
-                startEpochNanos(h, now)));
+                startEpochNanos(h, now),
+                exemplars.get(e.getKey())));
       }
       List<KeyedSource> ks = new ArrayList<>(keyed.size());
       for (Map.Entry<String, KeyedWindows> e : keyed.entrySet()) {
