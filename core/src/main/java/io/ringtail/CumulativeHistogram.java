@@ -44,6 +44,11 @@ public final class CumulativeHistogram {
     this.endNanos = endNanos;
   }
 
+  /** The slots' counts (their sum field is not meaningful). */
+  HistogramSnapshot counts() {
+    return counts;
+  }
+
   /** Samples accepted since creation, rejected ones, and their sum (see {@link WindowTotals}). */
   public WindowTotals totals() {
     return totals;

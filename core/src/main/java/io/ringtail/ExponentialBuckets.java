@@ -1,6 +1,8 @@
 package io.ringtail;
 
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A {@link CumulativeHistogram}'s counts in base-2 exponential buckets, the layout of Prometheus's
@@ -46,34 +48,78 @@ public final class ExponentialBuckets {
     if (!(unit > 0) || Double.isInfinite(unit)) {
       throw new IllegalArgumentException("unit must be positive and finite, but was " + unit);
     }
-    long[] zero = {0};
-    int[] first = {0};
-    long[][] counts = {new long[16]};
-    int[] used = {0};
-    double[] upper = {Double.NaN}; // upper bound of the bucket last counted in
-    int[] index = {0};
-    histogram.forEachSlot(
-        (lowest, highest, count) -> {
-          double v = highest * unit;
-          if (v <= 0) {
-            zero[0] += count;
-            return;
-          }
-          if (!(v <= upper[0])) {
-            index[0] = indexOf(v, scale);
-            upper[0] = lowerBoundary(index[0] + 1, scale);
-          }
-          if (used[0] == 0) {
-            first[0] = index[0];
-          }
-          int at = index[0] - first[0];
-          if (at >= counts[0].length) {
-            counts[0] = Arrays.copyOf(counts[0], Math.max(at + 1, counts[0].length * 2));
-          }
-          counts[0][at] += count;
-          used[0] = Math.max(used[0], at + 1);
-        });
-    return new ExponentialBuckets(scale, zero[0], first[0], Arrays.copyOf(counts[0], used[0]));
+    HistogramSnapshot slots = histogram.counts();
+    int[] bucketOfSlot = table(slots.layout(), scale, unit);
+    long zero = 0;
+    int first = 0;
+    long[] counts = new long[16];
+    int used = 0;
+    for (int i = 0, n = slots.entries(); i < n; i++) {
+      long c = slots.countAt(i);
+      if (c == 0) {
+        continue;
+      }
+      int bucket = bucketOfSlot[slots.slotAt(i)];
+      if (bucket == ZERO) {
+        zero += c;
+        continue;
+      }
+      if (used == 0) {
+        first = bucket;
+      }
+      int at = bucket - first;
+      if (at >= counts.length) {
+        counts = Arrays.copyOf(counts, Math.max(at + 1, counts.length * 2));
+      }
+      counts[at] += c;
+      used = Math.max(used, at + 1);
+    }
+    return new ExponentialBuckets(scale, zero, first, Arrays.copyOf(counts, used));
+  }
+
+  /** A slot of values at most zero. */
+  private static final int ZERO = Integer.MIN_VALUE;
+
+  private record TableKey(long lowest, int digits, int length, int scale, long unitBits) {}
+
+  /** Slot-to-bucket tables by layout, scale and unit; a few per process, rebuilt if many. */
+  private static final Map<TableKey, int[]> TABLES = new ConcurrentHashMap<>();
+
+  /**
+   * The bucket of each slot of {@code layout} (its highest value times {@code unit}), or {@link
+   * #ZERO}: built once per layout, scale and unit, so an export costs a lookup per slot.
+   */
+  private static int[] table(BucketLayout layout, int scale, double unit) {
+    TableKey key =
+        new TableKey(
+            layout.lowestDiscernibleValue(),
+            layout.significantDigits(),
+            layout.length(),
+            scale,
+            Double.doubleToLongBits(unit));
+    int[] table = TABLES.get(key);
+    if (table == null) {
+      table = new int[layout.length()];
+      double upper = Double.NaN; // upper bound of the bucket last assigned
+      int index = 0;
+      for (int slot = 0; slot < table.length; slot++) {
+        double v = (layout.valueAt(slot + 1) - 1) * unit;
+        if (v <= 0) {
+          table[slot] = ZERO;
+          continue;
+        }
+        if (!(v <= upper)) {
+          index = indexOf(v, scale);
+          upper = lowerBoundary(index + 1, scale);
+        }
+        table[slot] = index;
+      }
+      if (TABLES.size() >= 64) {
+        TABLES.clear();
+      }
+      TABLES.put(key, table);
+    }
+    return table;
   }
 
   /** The bucket holding {@code v > 0}: {@code base^i < v <= base^(i+1)}. */
