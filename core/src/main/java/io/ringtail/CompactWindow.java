@@ -181,25 +181,33 @@ final class CompactWindow implements RollingWindow {
         return SnapshotBuilder.ofCounts(
             layout, first, counts, new SnapshotFields(sum, min, max, rejected, start, end, totals));
       }
-      int[][] slots = new int[lists][];
-      long[][] counts = new long[lists][];
-      int[] lengths = new int[lists];
-      lists = 0;
-      for (Bucket b : ring) {
-        if (b != null && b.distinct > 0) {
-          slots[lists] = b.slots;
-          counts[lists] = b.counts;
-          lengths[lists++] = b.distinct;
-        }
-      }
-      return SnapshotBuilder.ofLists(
-          layout,
-          slots,
-          counts,
-          lengths,
-          lists,
-          new SnapshotFields(sum, min, max, rejected, start, end, totals));
+      return ofBuckets(
+          null, lists, new SnapshotFields(sum, min, max, rejected, start, end, totals));
     }
+  }
+
+  /**
+   * The sum of the ring's {@code lists} non-empty buckets' slots and, if non-empty, {@code extra}'s
+   * (null for none, counted in {@code lists}): see {@link SnapshotBuilder#ofLists}.
+   */
+  private HistogramSnapshot ofBuckets(Bucket extra, int lists, SnapshotFields fields) {
+    int[][] slots = new int[lists][];
+    long[][] counts = new long[lists][];
+    int[] lengths = new int[lists];
+    int l = 0;
+    for (Bucket b : ring) {
+      if (b != null && b.distinct > 0) {
+        slots[l] = b.slots;
+        counts[l] = b.counts;
+        lengths[l++] = b.distinct;
+      }
+    }
+    if (extra != null && extra.distinct > 0) {
+      slots[l] = extra.slots;
+      counts[l] = extra.counts;
+      lengths[l++] = extra.distinct;
+    }
+    return SnapshotBuilder.ofLists(layout, slots, counts, lengths, l, fields);
   }
 
   /** Adds a bucket leaving the ring (null for none) to the totals since creation. */
@@ -238,33 +246,11 @@ final class CompactWindow implements RollingWindow {
           lists += b.distinct > 0 ? 1 : 0;
         }
       }
-      int[][] slots = new int[lists][];
-      long[][] counts = new long[lists][];
-      int[] lengths = new int[lists];
-      lists = 0;
-      for (Bucket b : ring) {
-        if (b != null && b.distinct > 0) {
-          slots[lists] = b.slots;
-          counts[lists] = b.counts;
-          lengths[lists++] = b.distinct;
-        }
-      }
-      if (retiredSlots.distinct > 0) {
-        slots[lists] = retiredSlots.slots;
-        counts[lists] = retiredSlots.counts;
-        lengths[lists++] = retiredSlots.distinct;
-      }
       long liveStart = origin + liveEpoch * width;
       long end = now - liveStart < 0 ? liveStart : now;
       WindowTotals totals = new WindowTotals(count, sum, rejected);
       HistogramSnapshot histogram =
-          SnapshotBuilder.ofLists(
-              layout,
-              slots,
-              counts,
-              lengths,
-              lists,
-              new SnapshotFields(0, min, max, 0, origin, end, totals));
+          ofBuckets(retiredSlots, lists, new SnapshotFields(0, min, max, 0, origin, end, totals));
       return Optional.of(
           new CumulativeHistogram(histogram, totals, config.significantDigits(), origin, end));
     }

@@ -444,8 +444,9 @@ public final class WindowHistogramProducer implements MetricProducer {
 
     /** The windows record durations in this unit; points report seconds. Nanoseconds unless set. */
     public Builder timeUnit(TimeUnit timeUnit) {
-      this.unitScale = Objects.requireNonNull(timeUnit, "timeUnit").toNanos(1) / 1e9;
-      this.unit = "s";
+      ValueUnit u = ValueUnit.durations(timeUnit);
+      this.unit = u.unit();
+      this.unitScale = u.scale();
       return this;
     }
 
@@ -454,12 +455,9 @@ public final class WindowHistogramProducer implements MetricProducer {
      * reported as they are.
      */
     public Builder unit(String unit) {
-      Objects.requireNonNull(unit, "unit");
-      if (unit.isBlank()) {
-        throw new IllegalArgumentException("unit must not be blank, but was \"" + unit + "\"");
-      }
-      this.unit = unit;
-      this.unitScale = 1.0;
+      ValueUnit u = ValueUnit.values(unit);
+      this.unit = u.unit();
+      this.unitScale = u.scale();
       return this;
     }
 

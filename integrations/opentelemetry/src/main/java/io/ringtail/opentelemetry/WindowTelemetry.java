@@ -371,8 +371,9 @@ public final class WindowTelemetry {
      * unless set.
      */
     public Builder timeUnit(TimeUnit timeUnit) {
-      this.scale = Objects.requireNonNull(timeUnit, "timeUnit").toNanos(1) / 1e9;
-      this.unit = "s";
+      ValueUnit u = ValueUnit.durations(timeUnit);
+      this.unit = u.unit();
+      this.scale = u.scale();
       return this;
     }
 
@@ -381,12 +382,9 @@ public final class WindowTelemetry {
      * reported as they are.
      */
     public Builder unit(String unit) {
-      Objects.requireNonNull(unit, "unit");
-      if (unit.isBlank()) {
-        throw new IllegalArgumentException("unit must not be blank, but was \"" + unit + "\"");
-      }
-      this.unit = unit;
-      this.scale = 1.0;
+      ValueUnit u = ValueUnit.values(unit);
+      this.unit = u.unit();
+      this.scale = u.scale();
       return this;
     }
 

@@ -1,0 +1,24 @@
+package io.ringtail.opentelemetry;
+
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The unit instruments report values in, and the factor from a window's recorded value to it: both
+ * bindings take nanoseconds to seconds unless told otherwise.
+ */
+record ValueUnit(String unit, double scale) {
+  /** Durations recorded in {@code timeUnit}, reported in seconds. */
+  static ValueUnit durations(TimeUnit timeUnit) {
+    return new ValueUnit("s", Objects.requireNonNull(timeUnit, "timeUnit").toNanos(1) / 1e9);
+  }
+
+  /** Values that are not durations, in this UCUM unit, reported as they are. */
+  static ValueUnit values(String unit) {
+    Objects.requireNonNull(unit, "unit");
+    if (unit.isBlank()) {
+      throw new IllegalArgumentException("unit must not be blank, but was \"" + unit + "\"");
+    }
+    return new ValueUnit(unit, 1.0);
+  }
+}
