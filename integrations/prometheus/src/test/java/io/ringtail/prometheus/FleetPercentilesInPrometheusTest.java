@@ -252,6 +252,9 @@ class FleetPercentilesInPrometheusTest {
     // the linear interpolation inside (1, 2.5] of the exact counts
     double below = fractionAtOrBelow(1.0);
     double expected = 1.0 + 1.5 * (0.95 - below) / (fractionAtOrBelow(2.5) - below);
+    System.out.printf(
+        "classic: exact P95 %.4f s, over 5m %.4f s, since creation %.4f s (interpolated %.4f)%n",
+        exact, p95, sinceCreation, expected);
     assertThat(sinceCreation)
         .isCloseTo(expected, org.assertj.core.data.Percentage.withPercentage(2));
   }
