@@ -8,8 +8,10 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Records samples into the buckets of a window definition and hands each bucket's samples out as
  * {@link BucketHistogram}s, for a window that keeps its buckets elsewhere (for example a fleet's
- * merged buckets in Redis). The record path is the in-process window's: padded stripes picked by
- * thread, HdrHistogram's {@code WriterReaderPhaser}, no lock, no allocation.
+ * merged buckets in Redis). The record path is the in-process window's ({@link StripedRecorder}):
+ * padded stripes a thread picks by its probe and leaves when it meets another thread there (the
+ * configured number of stripes: a keyed fleet window holds a recorder per key), HdrHistogram's
+ * {@code WriterReaderPhaser}, no lock, no allocation.
  *
  * <p>Buckets are numbered by absolute index {@code floor(t / bucketWidth)} of the time source's
  * reading {@code t}, so processes sharing a time base fill the same buckets. As in the in-process
@@ -25,8 +27,7 @@ public final class BucketRecorder {
   private final BucketLayout layout;
   private final long width;
   private final long highest;
-  private final Stripe[] stripes;
-  private final int stripeMask;
+  private final StripedRecorder recorder;
 
   /** Start of the live bucket; the only shared field a record reads besides its stripe. */
   private volatile long liveStart;
@@ -43,15 +44,10 @@ public final class BucketRecorder {
     this.layout = BucketLayout.of(config);
     this.width = config.bucketWidthNanos();
     this.highest = config.highestTrackableValue();
-    this.stripes = new Stripe[config.stripes()];
-    for (int i = 0; i < stripes.length; i++) {
-      Stripe stripe = new Stripe(layout.length());
-      // a bucket's sum is published long before it could near Long.MAX_VALUE: no headroom shares
-      stripe.active.raiseLimit(Long.MAX_VALUE);
-      stripe.inactive.raiseLimit(Long.MAX_VALUE);
-      stripes[i] = stripe;
-    }
-    this.stripeMask = stripes.length - 1;
+    // a bucket is handed out long before its sum could near Long.MAX_VALUE: no headroom shares;
+    // and the configured stripes are the most (a keyed fleet window holds a recorder per key)
+    this.recorder =
+        new StripedRecorder(layout, config.stripes(), config.stripes(), false, Long.MAX_VALUE);
     this.live = new Accumulator(layout.length());
     this.liveBucket = Math.floorDiv(timeSource.nanoTime(), width);
     this.liveStart = liveBucket * width;
@@ -91,17 +87,9 @@ public final class BucketRecorder {
     if (timeNanos - liveStart >= width) {
       tryAdvance(timeNanos);
     }
-    Stripe stripe = stripes[(int) Thread.currentThread().getId() & stripeMask];
-    long ticket = stripe.phaser.writerCriticalSectionEnter();
-    try {
-      Accumulator active = stripe.active;
-      if (value < 0
-          || value > highest
-          || active.add(layout.indexOf(value), value) == Accumulator.OVER_LIMIT) {
-        active.reject();
-      }
-    } finally {
-      stripe.phaser.writerCriticalSectionExit(ticket);
+    boolean inRange = value >= 0 && value <= highest;
+    if (recorder.record(value, inRange) == Accumulator.OVER_LIMIT) {
+      recorder.reject(); // a bucket summing past Long.MAX_VALUE
     }
   }
 
@@ -131,10 +119,7 @@ public final class BucketRecorder {
   /** Bytes this recorder holds in the heap, as currently allocated. */
   public long footprintBytes() {
     long denseArray = 16 + 8L * layout.length();
-    return 160
-        + stripes.length * (Stripe.BYTES + 2 * (Accumulator.BYTES + denseArray))
-        + Accumulator.BYTES
-        + denseArray;
+    return 160 + recorder.footprintBytes(denseArray) + Accumulator.BYTES + denseArray;
   }
 
   private void tryAdvance(long now) {
@@ -161,18 +146,7 @@ public final class BucketRecorder {
   }
 
   private void drainStripes() {
-    for (Stripe stripe : stripes) {
-      stripe.phaser.readerLock();
-      try {
-        Accumulator drained = stripe.active;
-        stripe.active = stripe.inactive;
-        stripe.inactive = drained;
-        stripe.phaser.flipPhase();
-        live.takeAll(drained, layout);
-      } finally {
-        stripe.phaser.readerUnlock();
-      }
-    }
+    recorder.drainInto(live, Long.MAX_VALUE, false);
   }
 
   /** The live accumulator as a bucket histogram; clears it. */

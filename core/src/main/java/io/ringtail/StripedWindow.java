@@ -69,15 +69,6 @@ import org.HdrHistogram.WriterReaderPhaser;
  * </ol>
  */
 final class StripedWindow implements RollingWindow {
-  /** Contended records within one bucket that make the window add stripes. */
-  static final int GROW_AFTER_CONTENDED = 64;
-
-  /** The most stripes a window grows to: the processors, rounded up to a power of two. */
-  static final int GROWTH_BOUND =
-      Math.min(
-          WindowConfig.MAX_STRIPES,
-          Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() * 2 - 1)));
-
   private final WindowConfig config;
   private final TimeSource timeSource;
   private final BucketLayout layout;
@@ -85,16 +76,12 @@ final class StripedWindow implements RollingWindow {
   private final int bucketCount;
   private final long highest;
   private final long origin;
-  private final int maxStripes;
 
-  /** Grown (under the lock) by copying; a stripe once added is never removed. */
-  private volatile Stripe[] stripes;
+  /** The stripes, their accumulators' sum shares and their growth. */
+  private final StripedRecorder recorder;
 
   /** Start of the live bucket; with the stripes, the only shared fields a record reads. */
   private volatile long liveStart;
-
-  /** Contended records, halved at each rotation; counted racily, a hint only. */
-  private int contended;
 
   /** The latest {@link #recentSnapshot()}, tagged with the live bucket it was taken in. */
   private volatile Recent recent;
@@ -119,18 +106,12 @@ final class StripedWindow implements RollingWindow {
   private long retiredMin = Long.MAX_VALUE;
   private long retiredMax = Long.MIN_VALUE;
 
-  /**
-   * Sum of the limits of the stripes' undrained accumulators; with totalSum and live.sum at most
-   * Long.MAX_VALUE.
-   */
-  private long granted;
-
   private final SealedBucket[] sealed;
   private int sealedHead;
   private int sealedSize;
 
   StripedWindow(WindowConfig config, TimeSource timeSource) {
-    this(config, timeSource, GROWTH_BOUND);
+    this(config, timeSource, StripedRecorder.GROWTH_BOUND);
   }
 
   /** A window whose stripes may grow to {@code growthBound} (or its configured count, if more). */
@@ -141,7 +122,6 @@ final class StripedWindow implements RollingWindow {
     this.width = config.bucketWidthNanos();
     this.bucketCount = config.buckets();
     this.highest = config.highestTrackableValue();
-    this.maxStripes = Math.max(config.stripes(), growthBound);
     long now = timeSource.nanoTime();
     this.origin = now - Math.floorMod(now, width);
     this.liveStart = origin;
@@ -150,11 +130,8 @@ final class StripedWindow implements RollingWindow {
     this.total = new long[layout.length()];
     this.retiredCounts = config.cumulativeHistogram() ? new long[layout.length()] : null;
     this.sealed = new SealedBucket[bucketCount];
-    Stripe[] initial = new Stripe[config.stripes()];
-    for (int i = 0; i < initial.length; i++) {
-      initial[i] = newStripe(initial.length);
-    }
-    this.stripes = initial;
+    this.recorder =
+        new StripedRecorder(layout, config.stripes(), growthBound, true, Long.MAX_VALUE);
   }
 
   @Override
@@ -172,29 +149,8 @@ final class StripedWindow implements RollingWindow {
         tryAdvance(timeNanos);
       }
     }
-    Probe probe = Probe.current();
-    Stripe[] table = stripes;
-    Stripe stripe = table[probe.hash & (table.length - 1)];
-    int outcome;
-    long ticket = stripe.phaser.writerCriticalSectionEnter();
-    try {
-      Accumulator active = stripe.active;
-      if (inRange) {
-        outcome = active.add(layout.indexOf(value), value);
-      } else {
-        active.reject();
-        outcome = Accumulator.ADDED;
-      }
-    } finally {
-      stripe.phaser.writerCriticalSectionExit(ticket);
-    }
-    if (outcome != Accumulator.ADDED) {
-      if (outcome == Accumulator.CONTENDED) {
-        probe.rehash();
-        contended++;
-      } else {
-        recordNearSumLimit(value);
-      }
+    if (recorder.record(value, inRange) == Accumulator.OVER_LIMIT) {
+      recordNearSumLimit(value);
     }
   }
 
@@ -206,18 +162,13 @@ final class StripedWindow implements RollingWindow {
   private void recordNearSumLimit(long value) {
     lock.lock();
     try {
-      drainStripes(false);
-      if (value <= Long.MAX_VALUE - totalSum - live.sum) {
+      recorder.drainInto(live, Long.MAX_VALUE - totalSum, false);
+      if (value <= headroom()) {
         live.addLocked(layout.indexOf(value), value);
       } else {
         live.rejected++;
       }
-      for (Stripe stripe : stripes) {
-        Accumulator active = stripe.active;
-        long share = share();
-        active.raiseLimit(share);
-        granted += share;
-      }
+      recorder.grantShares(headroom());
     } finally {
       lock.unlock();
     }
@@ -229,8 +180,8 @@ final class StripedWindow implements RollingWindow {
     lock.lock();
     try {
       boolean rotated = advanceLocked(now);
-      drainStripes(true);
-      growIfContended(rotated);
+      drain();
+      recorder.growIfContended(rotated, headroom());
       long start = origin + (liveEpoch - bucketCount + 1) * width;
       long end = now - liveStart < 0 ? liveStart : now;
       long rejected = totalRejected + live.rejected;
@@ -265,8 +216,8 @@ final class StripedWindow implements RollingWindow {
     long now = timeSource.nanoTime();
     lock.lock();
     try {
-      growIfContended(advanceLocked(now));
-      drainStripes(true);
+      recorder.growIfContended(advanceLocked(now), headroom());
+      drain();
       long min = Math.min(retiredMin, live.min);
       long max = Math.max(retiredMax, live.max);
       long end = now - liveStart < 0 ? liveStart : now;
@@ -345,7 +296,7 @@ final class StripedWindow implements RollingWindow {
 
   /** Stripes in use now; grows under contention up to a bound tied to the processor count. */
   int stripeCount() {
-    return stripes.length;
+    return recorder.stripeCount();
   }
 
   @Override
@@ -360,11 +311,7 @@ final class StripedWindow implements RollingWindow {
     long bytes = 160 /* this object, lock */ + arrayHeader + 4L * sealed.length;
     lock.lock();
     try {
-      Stripe[] table = stripes;
-      bytes +=
-          arrayHeader
-              + 4L * table.length
-              + table.length * (Stripe.BYTES + 2 * (Accumulator.BYTES + denseArray));
+      bytes += recorder.footprintBytes(denseArray);
       bytes += Accumulator.BYTES + (retiredCounts == null ? 2 : 3) * denseArray;
       for (SealedBucket s : sealed) {
         if (s != null) {
@@ -384,7 +331,7 @@ final class StripedWindow implements RollingWindow {
   private void tryAdvance(long now) {
     if (lock.tryLock()) {
       try {
-        growIfContended(advanceLocked(now));
+        recorder.growIfContended(advanceLocked(now), headroom());
       } finally {
         lock.unlock();
       }
@@ -399,7 +346,7 @@ final class StripedWindow implements RollingWindow {
     if (epoch <= liveEpoch) {
       return false;
     }
-    drainStripes(true);
+    drain();
     long oldestKept = epoch - bucketCount + 1;
     if (liveEpoch >= oldestKept) {
       seal(liveEpoch);
@@ -420,84 +367,26 @@ final class StripedWindow implements RollingWindow {
     return true;
   }
 
-  /**
-   * Doubles the stripes, up to the bound, when enough records met another thread on their stripe
-   * recently (the count halves at each rotation, so only a sustained rate of collisions adds
-   * stripes). Under the lock, at a rotation or snapshot, so the record path itself never allocates.
-   */
-  private void growIfContended(boolean rotated) {
-    int seen = contended;
-    if (seen >= GROW_AFTER_CONTENDED && stripes.length < maxStripes) {
-      contended = 0;
-      growStripes();
-    } else if (rotated && seen != 0) {
-      contended = seen >> 1;
-    }
-  }
-
   /** Doubles the stripes up to the bound, as contention would. */
   void growStripesNow() {
     lock.lock();
     try {
-      growStripes();
+      recorder.grow(headroom());
     } finally {
       lock.unlock();
     }
   }
 
-  /** Doubles the stripes up to the bound; under the lock. */
-  private void growStripes() {
-    Stripe[] table = stripes;
-    if (table.length < maxStripes) {
-      Stripe[] grown = Arrays.copyOf(table, table.length * 2);
-      for (int i = table.length; i < grown.length; i++) {
-        grown[i] = newStripe(grown.length);
-      }
-      stripes = grown;
-    }
-  }
-
   /**
-   * A stripe whose active accumulator holds its share of the sum's headroom; under the lock or in
-   * the constructor.
+   * The sum the window can still take: {@code Long.MAX_VALUE} less what it holds; under the lock.
    */
-  private Stripe newStripe(int stripeCount) {
-    Stripe stripe = new Stripe(layout.length());
-    long share = (Long.MAX_VALUE - totalSum - live.sum - granted) / (stripeCount + 1);
-    stripe.active.raiseLimit(share);
-    granted += share;
-    return stripe;
+  private long headroom() {
+    return Long.MAX_VALUE - totalSum - live.sum;
   }
 
-  /** One stripe's share of the sum's headroom not yet handed out. */
-  private long share() {
-    return (Long.MAX_VALUE - totalSum - live.sum - granted) / (stripes.length + 1);
-  }
-
-  /**
-   * Moves everything the stripes hold into the live bucket. Each stripe's fresh accumulator gets a
-   * share of the sum's remaining headroom ({@code withShares}) or none, and the drained one's share
-   * is released: so the window's sum plus every share still out never passes {@link
-   * Long#MAX_VALUE}, and no sample can make the sum wrap.
-   */
-  private void drainStripes(boolean withShares) {
-    for (Stripe stripe : stripes) {
-      Accumulator fresh = stripe.inactive;
-      long share = withShares ? share() : 0;
-      fresh.limit = share;
-      granted += share;
-      stripe.phaser.readerLock();
-      try {
-        Accumulator drained = stripe.active;
-        stripe.active = fresh;
-        stripe.inactive = drained;
-        stripe.phaser.flipPhase();
-        live.takeAll(drained, layout);
-        granted -= drained.limit;
-      } finally {
-        stripe.phaser.readerUnlock();
-      }
-    }
+  /** Moves everything the stripes hold into the live bucket, handing out fresh shares. */
+  private void drain() {
+    recorder.drainInto(live, Long.MAX_VALUE - totalSum, true);
   }
 
   private void seal(long epoch) {
