@@ -10,6 +10,9 @@ import java.util.Objects;
  * BucketRecorder} hands out and what a window that keeps its buckets elsewhere (for example in
  * Redis) stores, merges and turns back into a {@link HistogramSnapshot}.
  *
+ * <p>Part of the service-provider interface for such backends (see {@link BucketRecorder});
+ * applications never need it.
+ *
  * <p>Immutable and thread-safe.
  */
 public final class BucketHistogram {

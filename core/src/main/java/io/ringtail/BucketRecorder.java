@@ -8,15 +8,20 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Records samples into the buckets of a window definition and hands each bucket's samples out as
  * {@link BucketHistogram}s, for a window that keeps its buckets elsewhere (for example a fleet's
- * merged buckets in Redis). The record path is the in-process window's ({@link StripedRecorder}):
- * padded stripes a thread picks by its probe and leaves when it meets another thread there (the
- * configured number of stripes: a keyed fleet window holds a recorder per key), HdrHistogram's
- * {@code WriterReaderPhaser}, no lock, no allocation.
+ * merged buckets in Redis). The record path is the in-process window's: padded stripes a thread
+ * picks by its probe and leaves when it meets another thread there (the configured number of
+ * stripes: a keyed fleet window holds a recorder per key), HdrHistogram's {@code
+ * WriterReaderPhaser}, no lock, no allocation.
  *
  * <p>Buckets are numbered by absolute index {@code floor(t / bucketWidth)} of the time source's
  * reading {@code t}, so processes sharing a time base fill the same buckets. As in the in-process
  * window, a record past the live bucket rotates it (lazily, trying the lock only), and a reading
  * earlier than the live bucket records into the live bucket.
+ *
+ * <p><b>Service-provider interface</b> for backends that keep a window's buckets outside the
+ * process (the Redis backend's fleet histogram windows are one): applications use the windows such
+ * a backend builds, never this class. With {@link BucketHistogram} it is the whole of that
+ * interface.
  *
  * <p>Thread-safe: any number of threads may record while one or more threads {@linkplain #drain()
  * drain}. Each recorded sample is handed out by exactly one drain.
