@@ -1,7 +1,5 @@
 package io.ringtail.redis;
 
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.ringtail.TimeSource;
 import java.util.ArrayList;
@@ -114,7 +112,7 @@ final class FleetPublisher {
     ServerTimeBase base = serverTime;
     long sent = base.localNanoTime();
     return runner
-        .runCommand(CommandType.TIME, new CommandArgs<>(StringCodec.UTF8))
+        .call(RedisCall.command(CommandType.TIME))
         .thenAccept(
             reply ->
                 base.adopt(

@@ -1,7 +1,5 @@
 package io.ringtail.redis;
 
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.ringtail.BucketHistogram;
 import io.ringtail.WindowConfig;
@@ -94,8 +92,9 @@ final class FleetReader {
     if (!checked.isEmpty()) {
       steps.add(
           runner
-              .runBinary(
-                  HistogramScripts.FIELD_COUNTS, checked.toArray(String[]::new), new byte[0][])
+              .call(
+                  RedisCall.script(
+                      HistogramScripts.FIELD_COUNTS, checked.toArray(String[]::new), new byte[0][]))
               .thenCompose(
                   counts -> {
                     List<CompletableFuture<Void>> changed = new ArrayList<>();
@@ -142,7 +141,7 @@ final class FleetReader {
         args[2 + i] = c.fields.get(i).getBytes(StandardCharsets.UTF_8);
       }
       runner
-          .runBinary(HistogramScripts.COMPACT, new String[] {base + b}, args)
+          .call(RedisCall.script(HistogramScripts.COMPACT, new String[] {base + b}, args))
           .whenComplete(
               (reply, error) -> {
                 kc.buckets.remove(bucket, c);
@@ -157,7 +156,7 @@ final class FleetReader {
 
   private CompletableFuture<Void> readAll(KeyCache kc, String bucketKey, long bucket) {
     return runner
-        .runCommand(CommandType.HGETALL, new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey))
+        .call(RedisCall.command(CommandType.HGETALL, bucketKey))
         .thenAccept(reply -> kc.buckets.put(bucket, Cached.of(bucket, reply)));
   }
 

@@ -172,7 +172,7 @@ final class HistogramPublisher {
     };
     long sent = serverTime == null ? 0 : serverTime.localNanoTime();
     return runner
-        .runBinary(HistogramScripts.PUBLISH, publishKeys, args)
+        .call(RedisCall.script(HistogramScripts.PUBLISH, publishKeys, args))
         .handle(
             (reply, error) -> {
               long answered = serverTime == null ? 0 : serverTime.localNanoTime();

@@ -243,16 +243,18 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
         Math.max(1, ((p.delta.bucket + buckets) * widthNanos - now) / 1_000_000L) + graceMillis;
     BucketHistogram d = p.inFlight;
     CompletableFuture<List<Object>> set =
-        runner.runCommand(
-            CommandType.HSET,
-            new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey).add(p.field).add(p.bytes));
+        runner.call(
+            RedisCall.command(
+                CommandType.HSET,
+                new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey).add(p.field).add(p.bytes)));
     // sent after the HSET on the same connection: in strict mode its confirmation covers both,
     // and a delta the replicas did not confirm stays pending and is sent again (same field)
     CompletableFuture<List<Object>> expire =
-        runner.runWrite(
-            CommandType.PEXPIRE,
-            new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey).add(ttlMillis),
-            bucketKey);
+        runner.call(
+            RedisCall.write(
+                CommandType.PEXPIRE,
+                new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey).add(ttlMillis),
+                bucketKey));
     return set.thenCombine(expire, (reply, ignored) -> reply)
         .handle(
             (reply, error) -> {
@@ -290,19 +292,21 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
       add.add(live).add(key);
     }
     long ttlMillis = (buckets + reindexBuckets()) * widthNanos / 1_000_000L + graceMillis;
-    CompletableFuture<List<Object>> added = runner.runCommand(CommandType.ZADD, add);
+    CompletableFuture<List<Object>> added = runner.call(RedisCall.command(CommandType.ZADD, add));
     CompletableFuture<List<Object>> trimmed =
-        runner.runCommand(
-            CommandType.ZREMRANGEBYSCORE,
-            new CommandArgs<>(StringCodec.UTF8)
-                .addKey(keys.index())
-                .add("-inf")
-                .add("(" + (oldestInWindow - reindexBuckets())));
+        runner.call(
+            RedisCall.command(
+                CommandType.ZREMRANGEBYSCORE,
+                new CommandArgs<>(StringCodec.UTF8)
+                    .addKey(keys.index())
+                    .add("-inf")
+                    .add("(" + (oldestInWindow - reindexBuckets()))));
     CompletableFuture<List<Object>> expire =
-        runner.runWrite(
-            CommandType.PEXPIRE,
-            new CommandArgs<>(StringCodec.UTF8).addKey(keys.index()).add(ttlMillis),
-            keys.index());
+        runner.call(
+            RedisCall.write(
+                CommandType.PEXPIRE,
+                new CommandArgs<>(StringCodec.UTF8).addKey(keys.index()).add(ttlMillis),
+                keys.index()));
     return CompletableFuture.allOf(added, trimmed, expire)
         .handle(
             (ok, error) -> {

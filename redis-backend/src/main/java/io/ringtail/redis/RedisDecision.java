@@ -53,7 +53,7 @@ abstract class RedisDecision<D> implements CountsDecisions {
   DecisionReply decide(LuaLibrary.Function function, String[] keys, byte[] packed, String ttl) {
     return decide(
         function.toString(),
-        (args, left) -> backend.runner.runSync(function, keys, args, left),
+        (args, left) -> backend.runner.await(RedisCall.function(function, keys, args), left),
         packed,
         new byte[][] {null, ascii(ttl)});
   }
@@ -70,7 +70,7 @@ abstract class RedisDecision<D> implements CountsDecisions {
     }
     return decide(
         script.name,
-        (filled, left) -> backend.runner.runSync(script, keys, filled, left),
+        (filled, left) -> backend.runner.await(RedisCall.script(script, keys, filled), left),
         packed,
         args);
   }

@@ -213,7 +213,7 @@ public final class RedisHistogramWindow implements RollingWindow {
         k.add(keys.freshness(g));
       }
     }
-    return runner.runCommand(CommandType.MGET, k.toArray(String[]::new));
+    return runner.call(RedisCall.command(CommandType.MGET, k.toArray(String[]::new)));
   }
 
   /** Reads one reply of {@link #read}. */

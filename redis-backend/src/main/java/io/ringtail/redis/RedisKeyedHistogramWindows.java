@@ -193,7 +193,8 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
             .add(0)
             .add(Math.min(maximumKeys, Integer.MAX_VALUE));
     List<Object> listed =
-        RedisErrors.await(runner.runCommand(CommandType.ZRANGE, range), runner.timeoutNanos());
+        RedisErrors.await(
+            runner.call(RedisCall.command(CommandType.ZRANGE, range)), runner.timeoutNanos());
     Map<String, CompletableFuture<RedisHistogramSnapshot>> reads = new LinkedHashMap<>();
     runner.batched( // every key's reads in one flush
         () -> {

@@ -51,7 +51,9 @@ final class RedisServerClock implements TimeSource {
       List<Object> reply;
       try {
         reply =
-            runner.runSync(Scripts.SERVER_TIME, new String[0], new byte[0][], deadline - before);
+            runner.await(
+                RedisCall.script(Scripts.SERVER_TIME, new String[0], new byte[0][]),
+                deadline - before);
       } catch (RedisUnavailableException e) {
         if (i == 0) {
           throw e;
@@ -72,7 +74,7 @@ final class RedisServerClock implements TimeSource {
     if (now - syncedAtNanos > RESYNC_NANOS && syncing.compareAndSet(false, true)) {
       long before = now;
       runner
-          .runBinary(Scripts.SERVER_TIME, new String[0], new byte[0][])
+          .call(RedisCall.script(Scripts.SERVER_TIME, new String[0], new byte[0][]))
           .whenComplete(
               (reply, error) -> {
                 if (error == null) {

@@ -139,7 +139,7 @@ final class RedisThresholdDetector extends RedisDecision<ThresholdDecision>
     Event next = batch.get(0);
     return backend
         .runner
-        .runBinary(Scripts.THRESHOLD, next.keys, next.args)
+        .call(RedisCall.script(Scripts.THRESHOLD, next.keys, next.args))
         .thenAccept(
             list -> {
               DecisionReply reply = DecisionReply.of((byte[]) list.get(0));

@@ -29,9 +29,9 @@ import java.util.function.Supplier;
 
 /**
  * Runs a {@link LuaScript} by EVALSHA, or a function of a {@link LuaLibrary} by FCALL, through the
- * user's Lettuce connection, guarded by a circuit breaker and a timeout. {@link #runBinary} and
- * {@link #runCommand} pass bytes both ways whatever the connection's codec, under the same guard.
- * Thread-safe.
+ * user's Lettuce connection, or a plain command, guarded by a circuit breaker and a timeout: each a
+ * {@link RedisCall}, sent by {@link #call} (or {@link #await}, waiting), a round of them written
+ * together by {@link #batched}. Thread-safe.
  *
  * <p>On NOSCRIPT (after SCRIPT FLUSH, a restart, or on a cluster node that never saw the script) it
  * re-sends the body once with EVAL, which also caches it on that node; later calls go back to
@@ -121,89 +121,67 @@ final class ScriptRunner {
     return timeoutNanos;
   }
 
-  /** {@link #runBinary} for a library function, by FCALL. */
-  CompletableFuture<List<Object>> run(
-      LuaLibrary.Function function, String[] keys, byte[][] args, long timeoutNanos) {
-    return guarded(
-        function.name(),
-        () -> dispatch(CommandType.FCALL, function.name(), keys, args),
-        RedisErrors::isFunctionNotFound,
-        () -> {
-          scriptReloads.increment();
-          return libraryLoader
-              .apply(function.library().code)
-              .thenCompose(loaded -> dispatch(CommandType.FCALL, function.name(), keys, args));
-        },
-        timeoutNanos,
-        keys);
+  /** {@link #call(RedisCall, long)} bounded by the runner's timeout. */
+  CompletableFuture<List<Object>> call(RedisCall call) {
+    return call(call, timeoutNanos);
   }
 
   /**
-   * Runs the script by EVALSHA; the future completes with its reply or fails, never later than the
-   * timeout. Arguments and reply are bytes whatever the connection's codec: in the reply, bulk
-   * strings are {@code byte[]} (null for nil), integers {@code Long}, arrays {@code List}.
+   * Sends {@code call}, guarded by the breaker; the future completes with its reply or fails, never
+   * later than {@code timeoutNanos}. A script Redis does not hold is sent once more with its body,
+   * a function it does not know once more after its library is loaded.
    */
-  CompletableFuture<List<Object>> runBinary(LuaScript script, String[] keys, byte[][] args) {
-    return runBinary(script, keys, args, timeoutNanos);
-  }
-
-  /** {@link #runBinary} bounded by {@code timeoutNanos} instead of the runner's timeout. */
-  CompletableFuture<List<Object>> runBinary(
-      LuaScript script, String[] keys, byte[][] args, long timeoutNanos) {
+  CompletableFuture<List<Object>> call(RedisCall call, long timeoutNanos) {
+    if (call instanceof RedisCall.Script c) {
+      LuaScript script = c.script();
+      return guarded(
+          script.name,
+          () -> dispatch(CommandType.EVALSHA, script.sha, c.keys(), c.args()),
+          RedisErrors::isNoScript,
+          () -> {
+            scriptReloads.increment();
+            return dispatch(CommandType.EVAL, script.body, c.keys(), c.args());
+          },
+          timeoutNanos,
+          // the scripts that only read (and evict what left a window) need no replica's
+          // confirmation
+          script != Scripts.WINDOW_SNAPSHOT && script != Scripts.SERVER_TIME ? c.keys() : null);
+    }
+    if (call instanceof RedisCall.Function c) {
+      String name = c.function().name();
+      return guarded(
+          name,
+          () -> dispatch(CommandType.FCALL, name, c.keys(), c.args()),
+          RedisErrors::isFunctionNotFound,
+          () -> {
+            scriptReloads.increment();
+            return libraryLoader
+                .apply(c.function().library().code)
+                .thenCompose(loaded -> dispatch(CommandType.FCALL, name, c.keys(), c.args()));
+          },
+          timeoutNanos,
+          c.keys());
+    }
+    RedisCall.Command c = (RedisCall.Command) call;
     return guarded(
-        script.name,
-        () -> dispatch(CommandType.EVALSHA, script.sha, keys, args),
-        RedisErrors::isNoScript,
-        () -> {
-          scriptReloads.increment();
-          return dispatch(CommandType.EVAL, script.body, keys, args);
-        },
-        timeoutNanos,
-        // the scripts that only read (and evict what left a window) need no replica's confirmation
-        script != Scripts.WINDOW_SNAPSHOT && script != Scripts.SERVER_TIME ? keys : null);
-  }
-
-  /**
-   * A plain command on {@code keys} (all in one hash slot on a cluster), guarded like a script
-   * call; the reply as in {@link #runBinary}.
-   */
-  CompletableFuture<List<Object>> runCommand(CommandType type, String[] keys) {
-    return guarded(
-        type.name(),
-        () -> send(type, new CommandArgs<>(StringCodec.UTF8).addKeys(keys)),
+        c.type().name(),
+        () -> send(c.type(), c.args()),
         e -> false,
-        () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)),
+        () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + c.type())),
         timeoutNanos,
-        null);
+        c.writtenKey() == null ? null : new String[] {c.writtenKey()});
   }
 
   /**
-   * A command with its arguments (every key in one hash slot on a cluster), guarded like a script
-   * call; the reply as in {@link #runBinary}.
+   * {@link #call(RedisCall, long)} bounded by {@code timeoutNanos} (what is left of a caller's one
+   * timeout), waiting for it at most that long and a 50 ms grace; with nothing left it fails at
+   * once without sending.
    */
-  CompletableFuture<List<Object>> runCommand(CommandType type, CommandArgs<String, String> args) {
-    return runCommand(type, args, null);
-  }
-
-  /**
-   * {@link #runCommand(CommandType, CommandArgs)} for a write to {@code writtenKey}: in strict mode
-   * it succeeds only once the confirming replicas hold this connection's writes so far (those sent
-   * before it on the same connection included), else fails as an outage.
-   */
-  CompletableFuture<List<Object>> runWrite(
-      CommandType type, CommandArgs<String, String> args, String writtenKey) {
-    return runCommand(type, args, new String[] {writtenKey});
-  }
-
-  private CompletableFuture<List<Object>> runCommand(
-      CommandType type, CommandArgs<String, String> args, String[] writtenKeys) {
-    return guarded(
-        type.name(),
-        () -> send(type, args),
-        e -> false,
-        () -> CompletableFuture.failedFuture(new IllegalStateException("NOSCRIPT for " + type)),
-        timeoutNanos,
-        writtenKeys);
+  List<Object> await(RedisCall call, long timeoutNanos) {
+    if (timeoutNanos <= 0) {
+      throw new RedisUnavailableException("Redis call timed out", new TimeoutException());
+    }
+    return RedisErrors.await(call(call, timeoutNanos), timeoutNanos);
   }
 
   /** The connection's Lettuce computation threads, or null if the connection does not say. */
@@ -226,11 +204,11 @@ final class ScriptRunner {
   }
 
   /**
-   * Runs {@code build}, which issues plain commands ({@link #runCommand}, {@link #runWrite}) on
-   * this thread, and writes the commands it issued to the connection together: one flush, so that
-   * Redis reads a round of many small commands in one go rather than waking for each. The calls
-   * complete as they would have one by one (guarded, timed from when they were issued). Scripts and
-   * commands issued by other threads meanwhile are written at once, as always.
+   * Runs {@code build}, which issues plain commands ({@link RedisCall.Command}s) on this thread,
+   * and writes the commands it issued to the connection together: one flush, so that Redis reads a
+   * round of many small commands in one go rather than waking for each. The calls complete as they
+   * would have one by one (guarded, timed from when they were issued). Scripts and commands issued
+   * by other threads meanwhile are written at once, as always.
    */
   void batched(Runnable build) {
     if (connection == null || collecting.get() != null) {
@@ -373,31 +351,5 @@ final class ScriptRunner {
           System.Logger.Level.ERROR,
           "Redis refused " + name + " (not retried, not an outage): " + message);
     }
-  }
-
-  /**
-   * {@link #run(LuaLibrary.Function, String[], byte[][], long)} bounded by {@code timeoutNanos}
-   * (what is left of a caller's one timeout), waiting for it at most that long and a 50 ms grace;
-   * with nothing left it fails at once without sending.
-   */
-  List<Object> runSync(
-      LuaLibrary.Function function, String[] keys, byte[][] args, long timeoutNanos) {
-    return runWithin(timeoutNanos, () -> run(function, keys, args, timeoutNanos));
-  }
-
-  /**
-   * {@link #runBinary} and waits for it, as {@link #runSync(LuaLibrary.Function, String[],
-   * byte[][], long)} does.
-   */
-  List<Object> runSync(LuaScript script, String[] keys, byte[][] args, long timeoutNanos) {
-    return runWithin(timeoutNanos, () -> runBinary(script, keys, args, timeoutNanos));
-  }
-
-  private static List<Object> runWithin(
-      long timeoutNanos, Supplier<CompletableFuture<List<Object>>> call) {
-    if (timeoutNanos <= 0) {
-      throw new RedisUnavailableException("Redis call timed out", new TimeoutException());
-    }
-    return RedisErrors.await(call.get(), timeoutNanos);
   }
 }

@@ -34,7 +34,9 @@ final class ServerTimeBase implements TimeSource {
     long before = local.nanoTime();
     try {
       List<Object> reply =
-          runner.runSync(Scripts.SERVER_TIME, new String[0], new byte[0][], runner.timeoutNanos());
+          runner.await(
+              RedisCall.script(Scripts.SERVER_TIME, new String[0], new byte[0][]),
+              runner.timeoutNanos());
       adopt(
           before, local.nanoTime(), BinaryReply.text(reply.get(0)), BinaryReply.text(reply.get(1)));
     } catch (RedisUnavailableException e) {

@@ -145,7 +145,7 @@ final class WindowProtocol {
       args[i++] = s.value;
     }
     return runner
-        .runBinary(Scripts.WINDOW_RECORD, keys, BinaryReply.utf8(args))
+        .call(RedisCall.script(Scripts.WINDOW_RECORD, keys, BinaryReply.utf8(args)))
         .thenApply(RecordReply::parse);
   }
 
@@ -191,7 +191,8 @@ final class WindowProtocol {
     String[] args = Arrays.copyOf(header, header.length + scaledPercentiles.length);
     System.arraycopy(scaledPercentiles, 0, args, header.length, scaledPercentiles.length);
     return SnapshotReply.parse(
-        runner.runSync(Scripts.WINDOW_SNAPSHOT, keys, BinaryReply.utf8(args), waitNanos));
+        runner.await(
+            RedisCall.script(Scripts.WINDOW_SNAPSHOT, keys, BinaryReply.utf8(args)), waitNanos));
   }
 
   /**
