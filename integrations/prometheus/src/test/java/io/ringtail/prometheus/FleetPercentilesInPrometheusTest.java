@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -20,10 +18,7 @@ import io.ringtail.decision.RateLimiter;
 import io.ringtail.micrometer.DecisionMetrics;
 import io.ringtail.micrometer.KeyedWindowMetrics;
 import io.ringtail.micrometer.WindowMetrics;
-import io.ringtail.redis.RedisBackend;
-import io.ringtail.redis.testkit.RedisProcess;
-import io.ringtail.spring.RedisBackendEvents;
-import io.ringtail.spring.RedisBackendMetrics;
+import io.ringtail.testkit.PrometheusServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +34,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.support.StaticListableBeanFactory;
 
 /**
  * Three pods' windows scraped by real Prometheus servers: the fleet's P95 from one PromQL line over
@@ -58,8 +52,6 @@ class FleetPercentilesInPrometheusTest {
 
   static final List<Pod> PODS = new ArrayList<>();
   static final List<Long> UNION = new ArrayList<>();
-  static RedisProcess redis;
-  static RedisClient redisClient;
   static PrometheusServer classic;
   static PrometheusServer nativeHistograms;
 
@@ -143,22 +135,9 @@ class FleetPercentilesInPrometheusTest {
     for (int p = 0; p < STREAMS.length; p++) {
       PODS.add(new Pod());
     }
-    // one pod also uses the Redis backend, with the starter's backend meters (the dashboard's
-    // backend-health panels)
-    redis = RedisProcess.start();
-    redisClient = RedisClient.create(redis.uri());
-    StatefulRedisConnection<String, String> connection = redisClient.connect();
-    RedisBackend backend =
-        RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(2)).build();
-    new RedisBackendMetrics(new RedisBackendEvents(backend), new StaticListableBeanFactory())
-        .bindTo(PODS.get(0).registry);
-    backend
-        .rateLimiter(
-            "api", RateLimitConfig.builder().limit(3).window(Duration.ofMinutes(1)).build())
-        .tryAcquire("client");
     List<String> targets = PODS.stream().map(Pod::target).toList();
-    classic = PrometheusServer.start(targets, "exemplar-storage");
-    nativeHistograms = PrometheusServer.start(targets, "native-histograms");
+    classic = PrometheusServer.start(targets, "/metrics", "exemplar-storage");
+    nativeHistograms = PrometheusServer.start(targets, "/metrics", "native-histograms");
     // both servers first see every pod's histograms empty: the counters start from zero
     awaitValue(classic, "count(ringtail_window_seconds_count{window=\"checkoutLatency\"} == 0)", 3);
     awaitValue(
@@ -189,12 +168,7 @@ class FleetPercentilesInPrometheusTest {
     if (classic != null) {
       classic.close();
     }
-    if (redisClient != null) {
-      redisClient.shutdown();
-    }
-    if (redis != null) {
-      redis.close();
-    }
+
     if (nativeHistograms != null) {
       nativeHistograms.close();
     }
@@ -400,36 +374,5 @@ class FleetPercentilesInPrometheusTest {
     }
     assertThat(checked).as("PromQL expressions found").isGreaterThanOrEqualTo(15);
     assertThat(silent).as("expressions that answered with no data").isEmpty();
-  }
-
-  @Test
-  void everyPanelOfTheGrafanaDashboard_answersWithData() throws Exception {
-    JsonNode dashboard =
-        JSON.readTree(repositoryRoot().resolve("docs/grafana/ringtail-fleet.json").toFile());
-    assertThat(dashboard.path("title").asText()).isNotBlank();
-    List<String> silent = new ArrayList<>();
-    int checked = 0;
-    for (JsonNode panel : dashboard.path("panels")) {
-      assertThat(panel.path("targets").size())
-          .as("targets of %s", panel.path("title"))
-          .isPositive();
-      for (JsonNode target : panel.path("targets")) {
-        // Grafana's variables, as a user picking this window would see them
-        String promql =
-            target
-                .path("expr")
-                .asText()
-                .replace("$window", "checkoutLatency")
-                .replace("$__rate_interval", "1m");
-        checked++;
-        if (!answers(promql)) {
-          silent.add(panel.path("title").asText() + ": " + promql);
-        }
-      }
-    }
-    assertThat(checked).isGreaterThanOrEqualTo(9);
-    assertThat(silent).as("panel queries that answered with no data").isEmpty();
-    // the window variable's values come from this series
-    assertThat(answers("count by (window) (ringtail_window_recorded_total)")).isTrue();
   }
 }

@@ -2,6 +2,7 @@ package io.ringtail.spring;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationHandler;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.alert.AlertEvent;
@@ -9,6 +10,7 @@ import io.ringtail.alert.AlertListener;
 import io.ringtail.alert.AlertMonitor;
 import io.ringtail.alert.AlertRule;
 import io.ringtail.micrometer.WindowMetrics;
+import io.ringtail.prometheus.WindowHistograms;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisKeyedHistogramWindows;
 import java.lang.System.Logger.Level;
@@ -51,6 +53,26 @@ public class RingtailAutoConfiguration {
           properties.getMetrics().getPercentiles(),
           properties.getMetrics().getMaximumKeys(),
           properties.getMetrics().getExcluded());
+    }
+  }
+
+  /**
+   * Histograms since creation of the window beans that keep one, in the Prometheus registry, when
+   * {@code ringtail-prometheus} and a {@link PrometheusRegistry} (Spring Boot's, with Micrometer's
+   * Prometheus registry) are present.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({PrometheusRegistry.class, WindowHistograms.class})
+  @ConditionalOnProperty(prefix = "ringtail.metrics", name = "enabled", matchIfMissing = true)
+  static class Histograms {
+    @Bean
+    @ConditionalOnMissingBean
+    RingtailHistograms ringtailHistograms(
+        ListableBeanFactory beans,
+        ObjectProvider<PrometheusRegistry> registry,
+        RingtailProperties properties) {
+      return new RingtailHistograms(
+          beans, registry::getIfAvailable, properties.getMetrics().getExcluded());
     }
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConfig;
+import io.ringtail.keyed.KeyedWindows;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,6 +25,59 @@ class PrometheusEndpointTest {
     RollingWindow checkout() {
       return RollingWindow.create(WindowConfig.builder().length(Duration.ofMinutes(1)).build());
     }
+
+    @Bean
+    RollingWindow payment() {
+      return RollingWindow.create(WindowConfig.builder().cumulativeHistogram(true).build());
+    }
+
+    @Bean
+    KeyedWindows routes() {
+      return KeyedWindows.builder()
+          .window(WindowConfig.builder().cumulativeHistogram(true).build())
+          .build();
+    }
+  }
+
+  @Test
+  void windowsKeepingTheirDistribution_appearAsHistograms_withNoCode() throws Exception {
+    SpringApplication app = new SpringApplication(App.class);
+    try (ConfigurableApplicationContext context =
+        app.run(
+            "--server.port=0",
+            "--management.endpoints.web.exposure.include=prometheus",
+            "--spring.main.banner-mode=off")) {
+      RollingWindow payment = context.getBean("payment", RollingWindow.class);
+      payment.record(30_000_000L);
+      payment.record(300_000_000L);
+      context.getBean("routes", KeyedWindows.class).record("/cart", 7_000_000L);
+      String body = scrape(context);
+      assertThat(body)
+          .contains("# TYPE ringtail_window_seconds histogram")
+          .containsPattern(
+              "ringtail_window_seconds_bucket\\{window=\"payment\",le=\"0\\.05\"\\} 1\n")
+          .containsPattern("ringtail_window_seconds_count\\{[^}]*window=\"payment\"[^}]*\\} 2")
+          .containsPattern(
+              "ringtail_keyed_seconds_count\\{[^}]*key=\"/cart\"[^}]*window=\"routes\"[^}]*\\} 1")
+          // a window that keeps no distribution has its gauges only
+          .doesNotContainPattern("ringtail_window_seconds_count\\{[^}]*window=\"checkout\"");
+      context.getBean(RingtailHistograms.class).stop();
+      assertThat(scrape(context)).doesNotContain("ringtail_window_seconds");
+    }
+  }
+
+  private static String scrape(ConfigurableApplicationContext context) throws Exception {
+    int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+                    .timeout(Duration.ofSeconds(10))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return response.body();
   }
 
   @Test

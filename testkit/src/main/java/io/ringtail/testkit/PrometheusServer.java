@@ -1,4 +1,4 @@
-package io.ringtail.prometheus;
+package io.ringtail.testkit;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -18,11 +18,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A real Prometheus server (Debian's {@code prometheus} package, or {@code -Dringtail.prometheus})
- * on a free loopback port, scraping the given targets every 500 ms, with its own storage in a
- * temporary directory; stopped and removed on {@link #close()}.
+ * A real Prometheus server for tests (Debian's {@code prometheus} package, or {@code
+ * -Dringtail.prometheus}) on a free loopback port, scraping the given targets every 500 ms, with
+ * its own storage in a temporary directory; stopped and removed on {@link #close()}. The build
+ * installs the package where a module's tests need it ({@code testkit/install-debian-package.sh}).
  */
-final class PrometheusServer implements AutoCloseable {
+public final class PrometheusServer implements AutoCloseable {
   private final Process process;
   private final Path dir;
   private final String url;
@@ -36,7 +37,7 @@ final class PrometheusServer implements AutoCloseable {
   }
 
   /** The server binary: -Dringtail.prometheus, $PROMETHEUS, or the Debian package's. */
-  static Path binary() {
+  public static Path binary() {
     for (String candidate :
         new String[] {
           System.getProperty("ringtail.prometheus"),
@@ -54,12 +55,19 @@ final class PrometheusServer implements AutoCloseable {
             + " -Dringtail.prometheus=/path/to/prometheus");
   }
 
-  /** Starts a server scraping {@code targets} (host:port), with the given feature flags. */
-  static PrometheusServer start(List<String> targets, String... features) throws Exception {
+  /**
+   * Starts a server scraping {@code metricsPath} (such as {@code /metrics}) of {@code targets}
+   * (host:port), with the given feature flags ({@code native-histograms}, {@code
+   * exemplar-storage}).
+   */
+  public static PrometheusServer start(List<String> targets, String metricsPath, String... features)
+      throws Exception {
     Path dir = Files.createTempDirectory("ringtail-prometheus");
     StringBuilder config = new StringBuilder();
     config.append("global:\n  scrape_interval: 500ms\n  scrape_timeout: 400ms\n");
-    config.append("scrape_configs:\n  - job_name: pods\n    static_configs:\n      - targets: [");
+    config.append("scrape_configs:\n  - job_name: pods\n");
+    config.append("    metrics_path: ").append(metricsPath).append('\n');
+    config.append("    static_configs:\n      - targets: [");
     for (int i = 0; i < targets.size(); i++) {
       config.append(i == 0 ? "" : ", ").append('"').append(targets.get(i)).append('"');
     }
@@ -115,7 +123,8 @@ final class PrometheusServer implements AutoCloseable {
     throw new AssertionError("prometheus not ready in 60 s: " + log());
   }
 
-  String log() throws IOException {
+  /** What the server logged (warnings and errors). */
+  public String log() throws IOException {
     return Files.readString(dir.resolve("prometheus.log"));
   }
 
@@ -129,7 +138,8 @@ final class PrometheusServer implements AutoCloseable {
   }
 
   /** The raw JSON answer of {@code /api/v1/<endpoint>?<params>}; fails on an HTTP error. */
-  String api(String endpoint, String... namesAndValues) throws IOException, InterruptedException {
+  public String api(String endpoint, String... namesAndValues)
+      throws IOException, InterruptedException {
     StringBuilder query = new StringBuilder("/api/v1/").append(endpoint).append('?');
     for (int i = 0; i < namesAndValues.length; i += 2) {
       query
@@ -147,7 +157,7 @@ final class PrometheusServer implements AutoCloseable {
   }
 
   /** The instant query's answer, as JSON. */
-  String query(String promql) throws IOException, InterruptedException {
+  public String query(String promql) throws IOException, InterruptedException {
     return api("query", "query", promql);
   }
 

@@ -1,0 +1,159 @@
+package io.ringtail.examples.grafana;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ringtail.RollingWindow;
+import io.ringtail.WindowConfig;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.redis.RedisBackend;
+import io.ringtail.redis.testkit.RedisProcess;
+import io.ringtail.testkit.PrometheusServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The Grafana dashboard in {@code docs/grafana/ringtail-fleet.json} against what a Spring Boot
+ * application on the starter exports: a window bean that keeps its distribution (whose histogram
+ * the starter registers with no code), a Redis rate limiter bean, and the Redis backend's meters,
+ * on a real redis-server. Two real Prometheus servers scrape {@code /actuator/prometheus} (one
+ * keeping classic histograms, one native ones); every panel's query must answer with data on one of
+ * them.
+ */
+class GrafanaDashboardTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @SpringBootApplication
+  static class App {
+    @Bean
+    RollingWindow checkoutLatency() {
+      return RollingWindow.create(WindowConfig.builder().cumulativeHistogram(true).build());
+    }
+
+    @Bean
+    RateLimiter perClient(RedisBackend backend) {
+      return backend.rateLimiter(
+          "clients-" + System.nanoTime(),
+          RateLimitConfig.builder().limit(3).window(Duration.ofMinutes(1)).build());
+    }
+  }
+
+  /** The repository's root: the nearest parent holding README.md and docs/. */
+  private static Path repositoryRoot() {
+    Path dir = Path.of("").toAbsolutePath();
+    while (dir != null
+        && !(Files.exists(dir.resolve("README.md")) && Files.isDirectory(dir.resolve("docs")))) {
+      dir = dir.getParent();
+    }
+    assertThat(dir).isNotNull();
+    return dir;
+  }
+
+  private static double single(PrometheusServer server, String promql) throws Exception {
+    JsonNode result = JSON.readTree(server.query(promql)).path("data").path("result");
+    return result.size() == 1 ? result.get(0).path("value").get(1).asDouble() : Double.NaN;
+  }
+
+  /** Polls until {@code promql} reads {@code expected}, for up to 60 s. */
+  private static void await(PrometheusServer server, String promql, double expected)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (single(server, promql) != expected) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(promql + " did not read " + expected + ": " + server.log());
+      }
+      Thread.sleep(200); // waiting for the server's next scrape
+    }
+  }
+
+  @Test
+  void everyPanelOfTheDashboard_answersWithData() throws Exception {
+    JsonNode dashboard =
+        JSON.readTree(repositoryRoot().resolve("docs/grafana/ringtail-fleet.json").toFile());
+    assertThat(dashboard.path("title").asText()).isNotBlank();
+    assertThat(dashboard.path("panels").size()).isGreaterThanOrEqualTo(9);
+
+    try (RedisProcess redis = RedisProcess.start();
+        ConfigurableApplicationContext context =
+            SpringApplication.run(
+                App.class,
+                "--server.port=0",
+                "--spring.main.banner-mode=off",
+                "--spring.data.redis.url=redis://127.0.0.1:" + redis.port(),
+                "--ringtail.redis.enabled=true",
+                "--management.endpoints.web.exposure.include=prometheus")) {
+      RollingWindow checkout = context.getBean("checkoutLatency", RollingWindow.class);
+      SplittableRandom random = new SplittableRandom(3);
+      int samples = 5_000;
+      for (int i = 0; i < samples; i++) {
+        checkout.record((long) (0.05e9 * Math.exp(random.nextGaussian() * 0.5)));
+      }
+      checkout.record(-1); // a rejection, for the rejections panel
+      RateLimiter perClient = context.getBean(RateLimiter.class);
+      for (int i = 0; i < 5; i++) {
+        perClient.tryAcquire("client");
+      }
+      String target = "127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
+      try (PrometheusServer classic =
+              PrometheusServer.start(List.of(target), "/actuator/prometheus", "exemplar-storage");
+          PrometheusServer nativeHistograms =
+              PrometheusServer.start(
+                  List.of(target), "/actuator/prometheus", "native-histograms")) {
+        await(classic, "sum(ringtail_window_seconds_count{window=\"checkoutLatency\"})", samples);
+        await(
+            nativeHistograms,
+            "histogram_count(sum(ringtail_window_seconds{window=\"checkoutLatency\"}))",
+            samples);
+        // a few scrapes more, so every rate() has two points in its range
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (System.nanoTime() < until) {
+          Thread.sleep(200); // waiting for the servers' scrapes
+        }
+        List<String> silent = new ArrayList<>();
+        int checked = 0;
+        for (JsonNode panel : dashboard.path("panels")) {
+          assertThat(panel.path("targets").size())
+              .as("targets of %s", panel.path("title"))
+              .isPositive();
+          for (JsonNode t : panel.path("targets")) {
+            // Grafana's variables, as a user picking this window would see them
+            String promql =
+                t.path("expr")
+                    .asText()
+                    .replace("$window", "checkoutLatency")
+                    .replace("$__rate_interval", "1m");
+            checked++;
+            boolean data = false;
+            for (PrometheusServer server : List.of(classic, nativeHistograms)) {
+              JsonNode answer = JSON.readTree(server.query(promql));
+              assertThat(answer.path("status").asText())
+                  .as("%s: %s", promql, answer)
+                  .isEqualTo("success");
+              data |= answer.path("data").path("result").size() > 0;
+            }
+            if (!data) {
+              silent.add(panel.path("title").asText() + ": " + promql);
+            }
+          }
+        }
+        assertThat(checked).isGreaterThanOrEqualTo(15);
+        assertThat(silent).as("panel queries that answered with no data").isEmpty();
+        // the window variable's values come from this series
+        assertThat(single(classic, "count(count by (window) (ringtail_window_recorded_total))"))
+            .isPositive();
+      }
+    }
+  }
+}

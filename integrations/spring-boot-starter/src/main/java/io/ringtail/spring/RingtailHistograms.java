@@ -1,0 +1,91 @@
+package io.ringtail.spring;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.ringtail.RollingWindow;
+import io.ringtail.keyed.KeyedWindows;
+import io.ringtail.prometheus.WindowHistograms;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Registers the distribution since creation of every {@link RollingWindow} and {@link KeyedWindows}
+ * bean that keeps one ({@code WindowConfig.Builder.cumulativeHistogram(true)}) with the
+ * application's {@link PrometheusRegistry}, as {@code ringtail-prometheus}'s {@link
+ * WindowHistograms} under each bean's name: {@code ringtail_window_seconds{window="<bean>"}} and
+ * {@code ringtail_keyed_seconds}, on the same {@code /actuator/prometheus} page as the gauges.
+ * Beans named in {@code excluded} are left out; without a {@code PrometheusRegistry} bean it does
+ * nothing. Registers when the context starts (every window bean exists by then) and unregisters
+ * when it stops.
+ *
+ * <p>Define a bean of this type to replace it.
+ */
+public final class RingtailHistograms implements SmartLifecycle {
+  private final ListableBeanFactory beans;
+  private final Supplier<PrometheusRegistry> registries;
+  private PrometheusRegistry registry;
+  private final Set<String> excluded;
+  private WindowHistograms registered;
+
+  /**
+   * Registers the histograms of {@code beans}' windows, except {@code excluded}, in the registry
+   * {@code registry} gives when the context starts (none, if it gives null).
+   */
+  public RingtailHistograms(
+      ListableBeanFactory beans, Supplier<PrometheusRegistry> registry, Set<String> excluded) {
+    this.beans = Objects.requireNonNull(beans, "beans");
+    this.registries = Objects.requireNonNull(registry, "registry");
+    this.excluded = Set.copyOf(Objects.requireNonNull(excluded, "excluded"));
+  }
+
+  @Override
+  public synchronized void start() {
+    if (registered != null) {
+      return;
+    }
+    registry = registries.get();
+    if (registry == null) {
+      return;
+    }
+    WindowHistograms.Builder histograms = WindowHistograms.builder();
+    int windows = 0;
+    for (Map.Entry<String, RollingWindow> e :
+        beans.getBeansOfType(RollingWindow.class, false, false).entrySet()) {
+      if (!excluded.contains(e.getKey()) && e.getValue().cumulativeHistogram().isPresent()) {
+        histograms.window(e.getKey(), e.getValue());
+        windows++;
+      }
+    }
+    for (Map.Entry<String, KeyedWindows> e :
+        beans.getBeansOfType(KeyedWindows.class, false, false).entrySet()) {
+      if (!excluded.contains(e.getKey()) && e.getValue().windowConfig().cumulativeHistogram()) {
+        histograms.keyed(e.getKey(), e.getValue());
+        windows++;
+      }
+    }
+    if (windows > 0) {
+      registered = histograms.build().register(registry);
+    }
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (registered != null) {
+      registry.unregister(registered);
+      registered = null;
+    }
+  }
+
+  @Override
+  public synchronized boolean isRunning() {
+    return registered != null;
+  }
+
+  /** The histograms registered, or null if no window bean keeps one (or not started). */
+  synchronized WindowHistograms registered() {
+    return registered;
+  }
+}
