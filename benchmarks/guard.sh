@@ -24,4 +24,4 @@ if [ "$build" = yes ]; then
   # -DskipTests, not -Dmaven.test.skip: the benchmarks use redis-backend's test-jar
   mvn -B -q -ntp -pl benchmarks -am package -DskipTests
 fi
-exec java -cp "$jar" io.ringtail.benchmarks.LatencyGuard ${args[@]+"${args[@]}"}
+exec java -cp "$jar" io.ringtail.benchmarks.guard.LatencyGuard ${args[@]+"${args[@]}"}

@@ -17,4 +17,4 @@ for arg in "$@"; do
     launcher=(taskset -c "${CLIENT_CPUS:-0}")
   fi
 done
-exec "${launcher[@]}" java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.RedisLimiterReport "$@"
+exec "${launcher[@]}" java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.report.RedisLimiterReport "$@"

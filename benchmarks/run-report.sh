@@ -25,8 +25,8 @@ done
 # -DskipTests, not -Dmaven.test.skip: the Redis report uses redis-backend's test-jar
 mvn -B -q -ntp -pl benchmarks -am package -DskipTests
 if [ "$redis" != only ]; then
-  java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.Report ${args[@]+"${args[@]}"}
+  java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.report.Report ${args[@]+"${args[@]}"}
 fi
 if [ "$redis" != no ]; then
-  java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.RedisReport ${redis_args[@]+"${redis_args[@]}"}
+  java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.report.RedisReport ${redis_args[@]+"${redis_args[@]}"}
 fi

@@ -1,0 +1,406 @@
+package io.ringtail.benchmarks.report;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.ringtail.ManualTimeSource;
+import io.ringtail.benchmarks.toolkit.Machine;
+import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.RateLimiter;
+import io.ringtail.decision.SumCap;
+import io.ringtail.decision.SumCapConfig;
+import io.ringtail.redis.OutagePolicy;
+import io.ringtail.redis.RedisBackend;
+import io.ringtail.redis.testkit.RedisProcess;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
+
+/**
+ * What a Redis decision costs the Redis server, by {@code INFO commandstats} (script calls, {@code
+ * FCALL} or {@code EVALSHA}, and their microseconds, reset before each round of a phase) on a fresh
+ * {@code redis-server} this report starts on a free port, 1,000 keys at 100 permits per second per
+ * key.
+ *
+ * <p>Every phase runs from 1, 8 and 64 threads sharing the connection ({@code --threads}): from one
+ * thread the server waits for each call and starts it cold; the more threads, the more calls arrive
+ * pipelined and the server stays busy, as it does under a fleet's load. Each time it starts with
+ * the floor: a function that only returns a reply, with a decision's arguments. The phases:
+ *
+ * <ol>
+ *   <li>sliding-log and bucketed limiter admissions, and denials that Redis answers (each from a
+ *       limiter instance that has not seen the key denied yet), and the memory per key of both
+ *       ({@code MEMORY USAGE});
+ *   <li>sum-cap admissions and denials;
+ *   <li>a flood of 10x the limit on every key from 8 threads: Redis calls per decision, local
+ *       denials, client decisions per second.
+ * </ol>
+ *
+ * Times are on a {@link ManualTimeSource} advanced by the report, so every phase decides the same
+ * requests whatever the machine's speed. A phase runs in 10 x {@code --rounds} rounds (an admission
+ * round a tenth of a window on every key, a denial round one request per key) and prints the mean
+ * of all its calls, its median round and its best. Prints a markdown table.
+ *
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
+ * io.ringtail.benchmarks.report.DecisionCostReport [--keys 1000] [--rounds 5] [--server-cpus 1]}. A main.
+ * With {@code --server-cpus}, the server runs on those CPUs only; with the JVM kept off them
+ * ({@code taskset -c 0 java ...}), the server's times are its own, not shared with the client's
+ * threads, as on a Redis host.
+ */
+public final class DecisionCostReport {
+  private static final Duration WINDOW = Duration.ofSeconds(1);
+  private static final int LIMIT = 100;
+
+  /**
+   * Keys' idle expiry: the report's time stands still while real seconds pass, and a key must not
+   * expire between the phase that spends it and the phase that asks it.
+   */
+  private static final Duration IDLE = Duration.ofHours(1);
+
+  private static final int FLOOD_THREADS = 8;
+
+  private DecisionCostReport() {}
+
+  public static void main(String[] args) throws Exception {
+    int keys = 1_000;
+    int rounds = 5;
+    String serverCpus = null;
+    int[] threads = {1, 8, 64};
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--keys" -> keys = Integer.parseInt(args[++i]);
+        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--server-cpus" -> serverCpus = args[++i];
+        case "--threads" ->
+            threads = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+      }
+    }
+    try (RedisProcess server = RedisProcess.start()) {
+      if (serverCpus != null) {
+        Machine.pin(server.pid(), serverCpus);
+      }
+      RedisClient client = RedisClient.create();
+      client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(2)));
+      try (StatefulRedisConnection<String, String> connection = client.connect(server.uri())) {
+        run(connection, keys, rounds, threads);
+      } finally {
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+      }
+    }
+  }
+
+  private static void run(
+      StatefulRedisConnection<String, String> connection, int keys, int rounds, int[] threadCounts)
+      throws Exception {
+    RedisCommands<String, String> redis = connection.sync();
+    RedisBackend backend =
+        RedisBackend.builder(connection)
+            .commandTimeout(Duration.ofSeconds(2))
+            .outagePolicy(OutagePolicy.THROW)
+            .build();
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
+    RateLimitConfig rule =
+        RateLimitConfig.builder()
+            .limit(LIMIT)
+            .window(WINDOW)
+            .timeSource(time)
+            .idleExpiry(IDLE)
+            .build();
+    SumCapConfig capRule =
+        SumCapConfig.builder()
+            .cap(new BigDecimal("100.00"))
+            .window(WINDOW)
+            .timeSource(time)
+            .idleExpiry(IDLE)
+            .build();
+    String[] names = new String[keys];
+    for (int k = 0; k < keys; k++) {
+      names[k] = "user-" + k;
+    }
+    backend.rateLimiter("warm-up", rule).tryAcquire("k");
+    System.out.println(
+        "| phase | threads | decisions | script calls | Redis us per call: all calls | median round"
+            + " | best round | note |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|---|");
+    int most = Math.max(FLOOD_THREADS, Arrays.stream(threadCounts).max().orElse(1));
+    ExecutorService pool = Executors.newFixedThreadPool(most);
+    try {
+      for (int threads : threadCounts) {
+        Keys each = new Keys(pool, threads, names);
+        floor(redis, each, rounds);
+        String run = "t" + threads;
+        limiterPhases(
+            "sliding-log limiter",
+            () -> backend.rateLimiter("cost-" + run, rule),
+            "ringtail:{cost-" + run + ":user-0}:rl",
+            each,
+            time,
+            redis,
+            rounds);
+        time.advance(WINDOW.multipliedBy(2));
+        limiterPhases(
+            "bucketed limiter",
+            () -> backend.bucketedRateLimiter("cost-bucketed-" + run, rule),
+            "ringtail:{cost-bucketed-" + run + ":user-0}:rc",
+            each,
+            time,
+            redis,
+            rounds);
+        SumCap cap = backend.sumCap("cost-" + run, capRule);
+        time.advance(WINDOW.multipliedBy(2));
+        sumCapPhases(cap, each, time, redis, rounds);
+        time.advance(WINDOW.multipliedBy(2));
+      }
+      flood(backend, rule, names, time, redis, pool);
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  /**
+   * The floor of any script call in the same conditions: a script that only returns a decision's
+   * reply, called with a sliding-log decision's arguments (its 48 bytes of packed numbers and the
+   * TTL).
+   */
+  private static void floor(RedisCommands<String, String> redis, Keys each, int rounds)
+      throws Exception {
+    redis.functionLoad(
+        "#!lua name=cost_floor\n"
+            + "redis.register_function('cost_floor', function(keys, args)"
+            + " return struct.pack('>BBI4I4dd', 1, 0, 0, 99, 0, -1) end)",
+        true);
+    String[] args = {"n".repeat(48), "2000"};
+    Rounds measured = new Rounds(redis);
+    AtomicLong calls = new AtomicLong();
+    for (int r = 0; r < rounds * 10; r++) {
+      each.run(
+          k -> {
+            redis.fcall("cost_floor", ScriptOutputType.MULTI, new String[] {k}, args);
+            calls.incrementAndGet();
+          });
+      measured.end();
+    }
+    row("floor: a function returning a reply", each.threads, calls.get(), measured, "");
+  }
+
+  private static void limiterPhases(
+      String name,
+      Supplier<RateLimiter> fresh,
+      String sampleKey,
+      Keys each,
+      ManualTimeSource time,
+      RedisCommands<String, String> redis,
+      int rounds)
+      throws Exception {
+    // admissions: every key spends its limit evenly over each window
+    RateLimiter limiter = fresh.get();
+    long step = WINDOW.toNanos() / LIMIT;
+    AtomicLong admitted = new AtomicLong();
+    Rounds measured = new Rounds(redis);
+    for (int r = 0; r < rounds * 10; r++) {
+      for (int i = 0; i < LIMIT / 10; i++) {
+        each.run(k -> admitted.addAndGet(limiter.tryAcquire(k).allowed() ? 1 : 0));
+        time.advanceNanos(step);
+      }
+      measured.end();
+    }
+    String memory = "MEMORY USAGE of a full key: " + redis.memoryUsage(sampleKey) + " B";
+    row(name + ", admissions", each.threads, admitted.get(), measured, "admitted; " + memory);
+    // denials answered by Redis: each key spent, then asked once a round, each round by a limiter
+    // instance that has not seen it denied (one that has answers locally)
+    each.run(
+        k -> {
+          for (int i = 0; i < LIMIT; i++) {
+            limiter.tryAcquire(k);
+          }
+        });
+    AtomicLong denied = new AtomicLong();
+    measured = new Rounds(redis);
+    for (int r = 0; r < rounds * 10; r++) {
+      RateLimiter asking = fresh.get();
+      each.run(k -> denied.addAndGet(asking.tryAcquire(k).allowed() ? 0 : 1));
+      measured.end();
+    }
+    row(name + ", denials", each.threads, denied.get(), measured, "denied");
+  }
+
+  private static void sumCapPhases(
+      SumCap cap, Keys each, ManualTimeSource time, RedisCommands<String, String> redis, int rounds)
+      throws Exception {
+    long step = WINDOW.toNanos() / LIMIT;
+    AtomicLong added = new AtomicLong();
+    Rounds measured = new Rounds(redis);
+    for (int r = 0; r < rounds * 10; r++) {
+      for (int i = 0; i < LIMIT / 10; i++) {
+        each.run(k -> added.addAndGet(cap.tryAdd(k, BigDecimal.ONE).allowed() ? 1 : 0));
+        time.advanceNanos(step);
+      }
+      measured.end();
+    }
+    row("sum cap, admissions", each.threads, added.get(), measured, "admitted");
+    // each key filled to the cap
+    each.run(
+        k -> {
+          while (cap.tryAdd(k, BigDecimal.ONE).allowed()) {
+            added.incrementAndGet();
+          }
+        });
+    AtomicLong denied = new AtomicLong();
+    measured = new Rounds(redis);
+    for (int r = 0; r < rounds * 10; r++) {
+      each.run(k -> denied.addAndGet(cap.tryAdd(k, BigDecimal.ONE).allowed() ? 0 : 1));
+      measured.end();
+    }
+    row("sum cap, denials", each.threads, denied.get(), measured, "denied");
+  }
+
+  /** A flood of 10x the limit on every key from the pool's threads. */
+  private static void flood(
+      RedisBackend backend,
+      RateLimitConfig rule,
+      String[] names,
+      ManualTimeSource time,
+      RedisCommands<String, String> redis,
+      ExecutorService pool)
+      throws Exception {
+    time.advance(WINDOW.multipliedBy(2));
+    RateLimiter flooded = backend.rateLimiter("flood", rule);
+    Rounds measured = new Rounds(redis);
+    long localBefore = backend.localDenials();
+    AtomicLong allowed = new AtomicLong();
+    int perKey = 10 * LIMIT;
+    long start = System.nanoTime();
+    new Keys(pool, FLOOD_THREADS, names)
+        .each(
+            perKey * names.length,
+            i -> {
+              if (flooded.tryAcquire(names[i % names.length]).allowed()) {
+                allowed.incrementAndGet();
+              }
+            });
+    double seconds = (System.nanoTime() - start) / 1e9;
+    long decisions = (long) perKey * names.length;
+    long local = backend.localDenials() - localBefore;
+    measured.end();
+    row(
+        "sliding log, flood of 10x the limit",
+        FLOOD_THREADS,
+        decisions,
+        measured,
+        String.format(
+            Locale.ROOT,
+            "%d admitted, %d denied locally, %.0f decisions/s, %.0f local denials/s",
+            allowed.get(),
+            local,
+            decisions / seconds,
+            local / seconds));
+  }
+
+  /** Runs work over the keys, split among a number of the pool's threads. */
+  private record Keys(ExecutorService pool, int threads, String[] names) {
+    /** The body for every key. */
+    void run(Consumer<String> body) throws Exception {
+      each(names.length, k -> body.accept(names[k]));
+    }
+
+    /** The body for every index below {@code count}, thread t taking t, t + threads, ... */
+    void each(int count, IntConsumer body) throws Exception {
+      Future<?>[] done = new Future<?>[threads];
+      for (int th = 0; th < threads; th++) {
+        int first = th;
+        done[th] =
+            pool.submit(
+                () -> {
+                  for (int i = first; i < count; i += threads) {
+                    body.accept(i);
+                  }
+                });
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    }
+  }
+
+  /**
+   * The script calls ({@code FCALL}, {@code EVALSHA}, {@code EVAL}) of a phase and their server
+   * microseconds, round by round: {@code INFO commandstats} is reset when it starts and after every
+   * round. The machine's noise only ever adds time, and it comes in bursts that a few rounds
+   * absorb, so a row shows the median round and the best beside the mean of all calls.
+   */
+  private static final class Rounds {
+    private final RedisCommands<String, String> redis;
+    private final List<Double> perCall = new ArrayList<>();
+    private long calls;
+    private long usec;
+
+    Rounds(RedisCommands<String, String> redis) {
+      this.redis = redis;
+      redis.configResetstat();
+    }
+
+    void end() {
+      long roundCalls = 0;
+      long roundUsec = 0;
+      for (String line : redis.info("commandstats").split("\\r?\\n")) {
+        if (line.startsWith("cmdstat_fcall:")
+            || line.startsWith("cmdstat_evalsha:")
+            || line.startsWith("cmdstat_eval:")) {
+          for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
+            String[] kv = field.split("=");
+            if (kv[0].equals("calls")) {
+              roundCalls += Long.parseLong(kv[1]);
+            } else if (kv[0].equals("usec")) {
+              roundUsec += Long.parseLong(kv[1]);
+            }
+          }
+        }
+      }
+      redis.configResetstat();
+      calls += roundCalls;
+      usec += roundUsec;
+      if (roundCalls > 0) {
+        perCall.add((double) roundUsec / roundCalls);
+      }
+    }
+
+    double mean() {
+      return calls == 0 ? 0.0 : (double) usec / calls;
+    }
+
+    double median() {
+      List<Double> sorted = perCall.stream().sorted().toList();
+      return sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() / 2);
+    }
+
+    double best() {
+      return perCall.stream().mapToDouble(Double::doubleValue).min().orElse(0.0);
+    }
+  }
+
+  private static void row(String phase, int threads, long decisions, Rounds measured, String note) {
+    System.out.printf(
+        Locale.ROOT,
+        "| %s | %d | %d | %d | %.2f | %.2f | %.2f | %s |%n",
+        phase,
+        threads,
+        decisions,
+        measured.calls,
+        measured.mean(),
+        measured.median(),
+        measured.best(),
+        note);
+  }
+}
