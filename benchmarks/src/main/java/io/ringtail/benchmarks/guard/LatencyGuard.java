@@ -1,5 +1,6 @@
 package io.ringtail.benchmarks.guard;
 
+import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Format;
 import io.ringtail.benchmarks.toolkit.Machine;
 import java.io.IOException;
@@ -23,6 +24,8 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The CI latency guard: a short {@link GuardBenchmark} run that compares each hot path with a floor
@@ -122,18 +125,25 @@ public final class LatencyGuard {
 
   private LatencyGuard() {}
 
-  public static void main(String[] args) throws RunnerException, IOException {
+  /** The command line. */
+  @Command(
+      name = "LatencyGuard",
+      mixinStandardHelpOptions = true,
+      description = "The CI latency guard: hot paths against floors in one short JMH run.")
+  static final class Options {
+    @Option(
+        names = "--slowdown",
+        description = "Inject a regression: none, twice, lock, atomic or allocate.")
     String slowdown = "none";
+
+    @Option(names = "--out", description = "Where to write the report.")
     Path out = Path.of("benchmarks/target/guard-report.md");
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--slowdown" -> slowdown = args[++i];
-        case "--out" -> out = Path.of(args[++i]);
-        default ->
-            throw new IllegalArgumentException(
-                "argument must be --slowdown or --out, but was " + args[i]);
-      }
-    }
+  }
+
+  public static void main(String[] args) throws RunnerException, IOException {
+    Options cli = Cli.parse(new Options(), args);
+    String slowdown = cli.slowdown;
+    Path out = cli.out;
     GuardBenchmark.RecordPath.of(slowdown);
     long started = System.nanoTime();
     String loadAtStart = Machine.loadAverage();

@@ -29,7 +29,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A single-threaded command-line tool; each measurement builds its own contenders and clock.
  *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.report.AccuracyReport}
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
+ * io.ringtail.benchmarks.report.AccuracyReport}
  */
 public final class AccuracyReport {
   static final int RATE_PER_SECOND = 1_000;

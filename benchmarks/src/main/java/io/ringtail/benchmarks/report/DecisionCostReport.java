@@ -5,6 +5,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.ringtail.ManualTimeSource;
+import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
@@ -26,6 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * What a Redis decision costs the Redis server, by {@code INFO commandstats} (script calls, {@code
@@ -53,8 +56,8 @@ import java.util.function.Supplier;
  * of all its calls, its median round and its best. Prints a markdown table.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
- * io.ringtail.benchmarks.report.DecisionCostReport [--keys 1000] [--rounds 5] [--server-cpus 1]}. A main.
- * With {@code --server-cpus}, the server runs on those CPUs only; with the JVM kept off them
+ * io.ringtail.benchmarks.report.DecisionCostReport [--keys 1000] [--rounds 5] [--server-cpus 1]}. A
+ * main. With {@code --server-cpus}, the server runs on those CPUs only; with the JVM kept off them
  * ({@code taskset -c 0 java ...}), the server's times are its own, not shared with the client's
  * threads, as on a Redis host.
  */
@@ -72,21 +75,34 @@ public final class DecisionCostReport {
 
   private DecisionCostReport() {}
 
-  public static void main(String[] args) throws Exception {
+  /** The command line. */
+  @Command(
+      name = "DecisionCostReport",
+      mixinStandardHelpOptions = true,
+      description = "What a Redis decision costs Redis and the caller.")
+  static final class Options {
+    @Option(names = "--keys", description = "Keys decided on.")
     int keys = 1_000;
+
+    @Option(names = "--rounds", description = "Rounds per row.")
     int rounds = 5;
-    String serverCpus = null;
+
+    @Option(names = "--server-cpus", description = "CPUs to pin redis-server to (taskset).")
+    String serverCpus;
+
+    @Option(
+        names = "--threads",
+        split = ",",
+        description = "Caller threads per row, comma-separated.")
     int[] threads = {1, 8, 64};
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--keys" -> keys = Integer.parseInt(args[++i]);
-        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-        case "--server-cpus" -> serverCpus = args[++i];
-        case "--threads" ->
-            threads = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
-      }
-    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options cli = Cli.parse(new Options(), args);
+    int keys = cli.keys;
+    int rounds = cli.rounds;
+    String serverCpus = cli.serverCpus;
+    int[] threads = cli.threads;
     try (RedisProcess server = RedisProcess.start()) {
       if (serverCpus != null) {
         Machine.pin(server.pid(), serverCpus);

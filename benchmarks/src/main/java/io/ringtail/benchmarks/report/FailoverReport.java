@@ -5,6 +5,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
+import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.DocsBlock;
 import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.decision.RateLimitConfig;
@@ -44,6 +45,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * What a Sentinel failover costs under load when the promoted replica misses writes on purpose, in
@@ -107,20 +110,29 @@ public final class FailoverReport {
 
   private FailoverReport() {}
 
-  public static void main(String[] args) throws Exception {
+  /** The command line. */
+  @Command(
+      name = "FailoverReport",
+      mixinStandardHelpOptions = true,
+      description = "Every kind of window and decision through Redis failovers.")
+  static final class Options {
+    @Option(names = "--out", description = "Where to write the report.")
     Path out = Path.of("benchmarks/target/failover.md");
+
+    @Option(
+        names = "--docs",
+        description = "Docs pages whose failover block to replace (repeatable).")
     List<Path> docs = new ArrayList<>();
+
+    @Option(names = "--failovers", description = "Failovers per mode.")
     int failovers = 20;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--out" -> out = Path.of(args[++i]);
-        case "--docs" -> docs.add(Path.of(args[++i]));
-        case "--failovers" -> failovers = Integer.parseInt(args[++i]);
-        default ->
-            throw new IllegalArgumentException(
-                "argument must be --out, --docs or --failovers, but was " + args[i]);
-      }
-    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options cli = Cli.parse(new Options(), args);
+    Path out = cli.out;
+    List<Path> docs = cli.docs;
+    int failovers = cli.failovers;
     long started = System.nanoTime();
     String load = Machine.loadAverage();
     StringBuilder md = new StringBuilder();

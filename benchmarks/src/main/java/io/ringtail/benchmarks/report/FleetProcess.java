@@ -4,6 +4,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.TimeSource;
+import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramWindow;
 import io.ringtail.redis.RedisHistogramWindowStats;
@@ -18,6 +19,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * One JVM of {@link FleetReport}'s fleet: {@code --processes} simulated processes, each a thread
@@ -38,27 +41,44 @@ public final class FleetProcess {
 
   private FleetProcess() {}
 
-  public static void main(String[] args) throws Exception {
-    String host = "127.0.0.1";
+  /** The command line. */
+  @Command(
+      name = "FleetProcess",
+      mixinStandardHelpOptions = true,
+      description = "Simulated processes of one fleet histogram window (a FleetReport child).")
+  static final class Options {
+    @Option(names = "--port", description = "The redis-server port.")
     int port = 0;
+
+    @Option(names = "--name", description = "The window name.")
     String name = "fleet";
+
+    @Option(names = "--processes", description = "Simulated processes.")
     int processes = 10;
+
+    @Option(names = "--rate", description = "Samples per second, all processes together.")
     long rate = 500_000;
+
+    @Option(names = "--seconds", description = "Seconds of load.")
     int seconds = 60;
+
+    @Option(names = "--out", description = "Where to write the samples recorded (the oracle).")
     String out = "oracle.bin";
+
+    @Option(names = "--seed", description = "Random seed.")
     int seed = 1;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--port" -> port = Integer.parseInt(args[++i]);
-        case "--name" -> name = args[++i];
-        case "--processes" -> processes = Integer.parseInt(args[++i]);
-        case "--rate" -> rate = Long.parseLong(args[++i]);
-        case "--seconds" -> seconds = Integer.parseInt(args[++i]);
-        case "--out" -> out = args[++i];
-        case "--seed" -> seed = Integer.parseInt(args[++i]);
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
-      }
-    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options cli = Cli.parse(new Options(), args);
+    String host = "127.0.0.1";
+    int port = cli.port;
+    String name = cli.name;
+    int processes = cli.processes;
+    long rate = cli.rate;
+    int seconds = cli.seconds;
+    String out = cli.out;
+    int seed = cli.seed;
     List<Simulated> fleet = new ArrayList<>();
     for (int p = 0; p < processes; p++) {
       fleet.add(

@@ -9,6 +9,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.benchmarks.redis.FleetBenchmark;
 import io.ringtail.benchmarks.redis.RedisBenchmark;
+import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Latencies;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramSnapshot;
@@ -41,6 +42,8 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The fleet measurement of the histogram window, in one run against one fresh {@code redis-server}
@@ -64,35 +67,54 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  *
  * Writes a markdown table to {@code --out} (default {@code benchmarks/target/fleet-report.md}).
  *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.report.FleetReport}. A
- * main, not thread-safe.
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
+ * io.ringtail.benchmarks.report.FleetReport}. A main, not thread-safe.
  */
 public final class FleetReport {
   private FleetReport() {}
 
-  public static void main(String[] args) throws Exception {
+  /** The command line. */
+  @Command(
+      name = "FleetReport",
+      mixinStandardHelpOptions = true,
+      description =
+          "Fleet histogram window against a redis-server it starts: simulated processes in child JVMs.")
+  static final class Options {
+    @Option(names = "--out", description = "Where to write the report.")
     Path out = Path.of("benchmarks/target/fleet-report.md");
+
+    @Option(names = "--jvms", description = "Child JVMs the simulated processes share.")
     int jvms = 2;
+
+    @Option(names = "--processes", description = "Simulated processes.")
     int processes = 10;
-    // a few per cent over the 1,000,000 samples/s target, so the achieved rate clears it
+
+    @Option(names = "--rate", description = "Samples per second, all processes together.")
     long rate = 1_030_000;
+
+    @Option(names = "--seconds", description = "Seconds of load.")
     int seconds = 70;
+
+    @Option(names = "--raw-writers", description = "Writers of the raw-sample window row.")
     int rawWriters = 4;
+
+    @Option(names = "--raw-seconds", description = "Seconds of the raw-sample window row.")
     int rawSeconds = 20;
-    boolean jmh = true;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--out" -> out = Path.of(args[++i]);
-        case "--jvms" -> jvms = Integer.parseInt(args[++i]);
-        case "--processes" -> processes = Integer.parseInt(args[++i]);
-        case "--rate" -> rate = Long.parseLong(args[++i]);
-        case "--seconds" -> seconds = Integer.parseInt(args[++i]);
-        case "--raw-writers" -> rawWriters = Integer.parseInt(args[++i]);
-        case "--raw-seconds" -> rawSeconds = Integer.parseInt(args[++i]);
-        case "--no-jmh" -> jmh = false;
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
-      }
-    }
+
+    @Option(names = "--no-jmh", description = "Skip the JMH rows.")
+    boolean noJmh;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options cli = Cli.parse(new Options(), args);
+    Path out = cli.out;
+    int jvms = cli.jvms;
+    int processes = cli.processes;
+    long rate = cli.rate;
+    int seconds = cli.seconds;
+    int rawWriters = cli.rawWriters;
+    int rawSeconds = cli.rawSeconds;
+    boolean jmh = !cli.noJmh;
     StringBuilder report = new StringBuilder();
     report
         .append("Fleet report, ")

@@ -6,6 +6,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.ringtail.WindowConfig;
+import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramWindowStats;
@@ -20,6 +21,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * One JVM of {@link KeyedFleetReport}'s fleet: {@code --processes} simulated processes, each with
@@ -53,26 +56,43 @@ public final class KeyedFleetProcess {
     return "GET /route/" + k;
   }
 
-  public static void main(String[] args) throws Exception {
+  /** The command line. */
+  @Command(
+      name = "KeyedFleetProcess",
+      mixinStandardHelpOptions = true,
+      description = "Simulated processes of keyed fleet windows (a KeyedFleetReport child).")
+  static final class Options {
+    @Option(names = "--port", description = "The redis-server port.")
     int port = 0;
+
+    @Option(names = "--name", description = "The window name.")
     String name = "fleet";
+
+    @Option(names = "--processes", description = "Simulated processes.")
     int processes = 10;
+
+    @Option(names = "--keys", description = "Windows (keys) per process.")
     int keys = 1;
+
+    @Option(names = "--threads", description = "Recording threads.")
     int threads = 2;
+
+    @Option(names = "--rate", description = "Samples per second, all processes together.")
     long rate = 100_000;
+
+    @Option(names = "--seed", description = "Random seed.")
     int seed = 1;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--port" -> port = Integer.parseInt(args[++i]);
-        case "--name" -> name = args[++i];
-        case "--processes" -> processes = Integer.parseInt(args[++i]);
-        case "--keys" -> keys = Integer.parseInt(args[++i]);
-        case "--threads" -> threads = Integer.parseInt(args[++i]);
-        case "--rate" -> rate = Long.parseLong(args[++i]);
-        case "--seed" -> seed = Integer.parseInt(args[++i]);
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
-      }
-    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options cli = Cli.parse(new Options(), args);
+    int port = cli.port;
+    String name = cli.name;
+    int processes = cli.processes;
+    int keys = cli.keys;
+    int threads = cli.threads;
+    long rate = cli.rate;
+    int seed = cli.seed;
     ClientResources resources = DefaultClientResources.create();
     List<RedisClient> clients = new ArrayList<>();
     List<RedisKeyedHistogramWindows> fleet = new ArrayList<>();

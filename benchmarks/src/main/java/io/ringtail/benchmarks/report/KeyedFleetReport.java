@@ -4,6 +4,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisKeyedHistogramWindows;
@@ -29,6 +30,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * What a fleet of keyed histogram windows costs Redis, in one run against one fresh {@code
@@ -52,12 +55,13 @@ import org.HdrHistogram.Histogram;
  *
  * Writes markdown to {@code --out} (default {@code benchmarks/target/keyed-fleet-report.md}).
  *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.report.KeyedFleetReport}
- * (rows {@code --rows 20x1,20x50,200x20}). With {@code --server-cpus 1} the server runs on CPU 1
- * alone; start the report under {@code taskset -c 0} so that it and the simulated processes (which
- * inherit its CPUs) stay off it, and {@code SLOWLOG} counts the server's work, not its waits for a
- * core. With {@code --server-realtime} the server's threads run at real-time priority instead
- * ({@code chrt}, as root), on whichever core is free. A main, not thread-safe.
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
+ * io.ringtail.benchmarks.report.KeyedFleetReport} (rows {@code --rows 20x1,20x50,200x20}). With
+ * {@code --server-cpus 1} the server runs on CPU 1 alone; start the report under {@code taskset -c
+ * 0} so that it and the simulated processes (which inherit its CPUs) stay off it, and {@code
+ * SLOWLOG} counts the server's work, not its waits for a core. With {@code --server-realtime} the
+ * server's threads run at real-time priority instead ({@code chrt}, as root), on whichever core is
+ * free. A main, not thread-safe.
  */
 public final class KeyedFleetReport {
   private static final Set<String> PUBLICATION =
@@ -67,28 +71,48 @@ public final class KeyedFleetReport {
 
   private KeyedFleetReport() {}
 
-  public static void main(String[] args) throws Exception {
+  /** The command line. */
+  @Command(
+      name = "KeyedFleetReport",
+      mixinStandardHelpOptions = true,
+      description =
+          "Keyed fleet windows against a redis-server it starts, beside in-process KeyedWindows.")
+  static final class Options {
+    @Option(names = "--out", description = "Where to write the report.")
     Path out = Path.of("benchmarks/target/keyed-fleet-report.md");
+
+    @Option(names = "--rows", description = "Rows: processes x windows, comma-separated.")
     String rows = "20x1,20x50,200x20";
+
+    @Option(names = "--rate", description = "Samples per second in every row.")
     long rate = 200_000;
+
+    @Option(names = "--seconds", description = "Seconds of each row.")
     int seconds = 30;
+
+    @Option(names = "--jvms", description = "Child JVMs the simulated processes share.")
     int jvms = 2;
+
+    @Option(names = "--threads", description = "Recording threads per JVM.")
     int threads = 2;
-    String serverCpus = null;
-    boolean serverRealtime = false;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--out" -> out = Path.of(args[++i]);
-        case "--rows" -> rows = args[++i];
-        case "--rate" -> rate = Long.parseLong(args[++i]);
-        case "--seconds" -> seconds = Integer.parseInt(args[++i]);
-        case "--jvms" -> jvms = Integer.parseInt(args[++i]);
-        case "--threads" -> threads = Integer.parseInt(args[++i]);
-        case "--server-cpus" -> serverCpus = args[++i];
-        case "--server-realtime" -> serverRealtime = true;
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
-      }
-    }
+
+    @Option(names = "--server-cpus", description = "CPUs to pin redis-server to (taskset).")
+    String serverCpus;
+
+    @Option(names = "--server-realtime", description = "Run redis-server at real-time priority.")
+    boolean serverRealtime;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options cli = Cli.parse(new Options(), args);
+    Path out = cli.out;
+    String rows = cli.rows;
+    long rate = cli.rate;
+    int seconds = cli.seconds;
+    int jvms = cli.jvms;
+    int threads = cli.threads;
+    String serverCpus = cli.serverCpus;
+    boolean serverRealtime = cli.serverRealtime;
     StringBuilder cost = new StringBuilder();
     StringBuilder tails = new StringBuilder();
     StringBuilder slow =

@@ -17,8 +17,9 @@ import org.openjdk.jol.info.GraphLayout;
  *
  * <p>A single-threaded command-line tool; each measurement builds its own contenders.
  *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.report.MemoryReport}
- * ({@code --long-run}: one window's footprint after 1 min, 10 min and 1 h for 6, 12 and 60 buckets)
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
+ * io.ringtail.benchmarks.report.MemoryReport} ({@code --long-run}: one window's footprint after 1
+ * min, 10 min and 1 h for 6, 12 and 60 buckets)
  */
 public final class MemoryReport {
   static final int RATE_PER_SECOND = 10_000;

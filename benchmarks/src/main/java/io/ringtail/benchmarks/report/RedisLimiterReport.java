@@ -7,6 +7,7 @@ import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.ringtail.benchmarks.redis.RedisLimiter;
+import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.DocsBlock;
 import io.ringtail.benchmarks.toolkit.Format;
 import io.ringtail.benchmarks.toolkit.Machine;
@@ -28,6 +29,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Distributed rate limiters side by side on one {@code redis-server} that this report starts on a
@@ -80,22 +83,31 @@ public final class RedisLimiterReport {
       double redisCpuMicros,
       String commands) {}
 
-  public static void main(String[] args) throws Exception {
+  /** The command line. */
+  @Command(
+      name = "RedisLimiterReport",
+      mixinStandardHelpOptions = true,
+      description = "The Redis rate limiters beside Bucket4j and Redisson.")
+  static final class Options {
+    @Option(names = "--out", description = "Where to write the report.")
     Path out = Path.of("benchmarks/target/redis-limiters.md");
+
+    @Option(names = "--docs", description = "Docs pages whose block to replace (repeatable).")
     List<Path> docs = new ArrayList<>();
+
+    @Option(names = "--seconds", description = "Seconds per measurement.")
     double seconds = 3;
-    String serverCpus = null;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--out" -> out = Path.of(args[++i]);
-        case "--docs" -> docs.add(Path.of(args[++i]));
-        case "--seconds" -> seconds = Double.parseDouble(args[++i]);
-        case "--server-cpus" -> serverCpus = args[++i];
-        default ->
-            throw new IllegalArgumentException(
-                "argument must be --out, --docs, --seconds or --server-cpus, but was " + args[i]);
-      }
-    }
+
+    @Option(names = "--server-cpus", description = "CPUs to pin redis-server to (taskset).")
+    String serverCpus;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options cli = Cli.parse(new Options(), args);
+    Path out = cli.out;
+    List<Path> docs = cli.docs;
+    double seconds = cli.seconds;
+    String serverCpus = cli.serverCpus;
     long started = System.nanoTime();
     String loadAtStart = Machine.loadAverage();
     String[] keys = new String[KEYS];

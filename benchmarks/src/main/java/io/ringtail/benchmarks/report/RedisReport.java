@@ -5,6 +5,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.benchmarks.redis.RedisBenchmark;
+import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.DocsBlock;
 import io.ringtail.benchmarks.toolkit.Format;
 import io.ringtail.benchmarks.toolkit.Machine;
@@ -37,6 +38,8 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The Redis backend's performance targets measured in one run on one fresh {@code redis-server}
@@ -64,9 +67,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * --out} (default {@code benchmarks/target/redis-report.md}); each {@code --docs FILE} (repeatable)
  * replaces the block between {@value #BEGIN} and {@value #END} in that file.
  *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.report.RedisReport
- * [--samples 200000] [--queries 3000] [--out FILE] [--docs FILE]...} (or {@code
- * benchmarks/run-report.sh --redis-only}). About 90 s on 2 cores. Not thread-safe; a main.
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
+ * io.ringtail.benchmarks.report.RedisReport [--samples 200000] [--queries 3000] [--out FILE]
+ * [--docs FILE]...} (or {@code benchmarks/run-report.sh --redis-only}). About 90 s on 2 cores. Not
+ * thread-safe; a main.
  */
 public final class RedisReport {
   static final String BEGIN = "<!-- redis-report:begin -->";
@@ -77,22 +81,31 @@ public final class RedisReport {
 
   private RedisReport() {}
 
-  public static void main(String[] args) throws Exception {
+  /** The command line. */
+  @Command(
+      name = "RedisReport",
+      mixinStandardHelpOptions = true,
+      description = "The raw Redis window against a redis-server it starts.")
+  static final class Options {
+    @Option(names = "--out", description = "Where to write the report.")
     Path out = Path.of("benchmarks/target/redis-report.md");
+
+    @Option(names = "--docs", description = "Docs pages whose block to replace (repeatable).")
     List<Path> docs = new ArrayList<>();
+
+    @Option(names = "--samples", description = "Samples in the window.")
     int samples = 200_000;
+
+    @Option(names = "--queries", description = "Queries timed.")
     int queries = 3_000;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--out" -> out = Path.of(args[++i]);
-        case "--docs" -> docs.add(Path.of(args[++i]));
-        case "--samples" -> samples = Integer.parseInt(args[++i]);
-        case "--queries" -> queries = Integer.parseInt(args[++i]);
-        default ->
-            throw new IllegalArgumentException(
-                "argument must be --out, --docs, --samples or --queries, but was " + args[i]);
-      }
-    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options cli = Cli.parse(new Options(), args);
+    Path out = cli.out;
+    List<Path> docs = cli.docs;
+    int samples = cli.samples;
+    int queries = cli.queries;
     long started = System.nanoTime();
     String loadAtStart = Machine.loadAverage();
     StringBuilder md = new StringBuilder();

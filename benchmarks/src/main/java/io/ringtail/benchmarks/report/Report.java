@@ -8,6 +8,7 @@ import static io.ringtail.benchmarks.toolkit.Format.ns;
 import static io.ringtail.benchmarks.toolkit.Format.size;
 import static io.ringtail.benchmarks.toolkit.Machine.loadAverage;
 
+import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.DocsBlock;
 import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.benchmarks.window.Contender;
@@ -39,6 +40,8 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Runs the short suite (record and P95-read JMH benchmarks, then the memory and accuracy
@@ -48,11 +51,11 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * <p>A single-threaded command-line tool (the benchmarks it launches run in forked JVMs).
  *
  * <p>Run: {@code benchmarks/run-report.sh}, or {@code java -cp benchmarks/target/benchmarks.jar
- * io.ringtail.benchmarks.report.Report [--out FILE] [--docs FILE] [--iterations N] [--threads N]}. Each
- * figure is the median of N half-second iterations (default 10); a second file beside the report
- * ({@code -min.md}) gives the fastest iteration instead, the closer estimate of uncontended cost on
- * a shared machine. {@code --docs} replaces the block between {@value #BEGIN} and {@value #END} in
- * that file with the median report.
+ * io.ringtail.benchmarks.report.Report [--out FILE] [--docs FILE] [--iterations N] [--threads N]}.
+ * Each figure is the median of N half-second iterations (default 10); a second file beside the
+ * report ({@code -min.md}) gives the fastest iteration instead, the closer estimate of uncontended
+ * cost on a shared machine. {@code --docs} replaces the block between {@value #BEGIN} and {@value
+ * #END} in that file with the median report.
  */
 public final class Report {
   static final String BEGIN = "<!-- bench-report:begin -->";
@@ -126,22 +129,31 @@ public final class Report {
     }
   }
 
-  public static void main(String[] args) throws RunnerException, IOException {
+  /** The command line. */
+  @Command(
+      name = "Report",
+      mixinStandardHelpOptions = true,
+      description = "Record, read, memory and accuracy of every contender, and the targets.")
+  static final class Options {
+    @Option(names = "--out", description = "Where to write the report.")
     Path out = Path.of("benchmarks/target/bench-report.md");
-    Path docs = null;
+
+    @Option(names = "--docs", description = "A docs page whose block to replace.")
+    Path docs;
+
+    @Option(names = "--iterations", description = "Measurement iterations per benchmark.")
     int iterations = 10;
+
+    @Option(names = "--threads", description = "Threads of the two-thread rows.")
     int threads = 2;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--out" -> out = Path.of(args[++i]);
-        case "--docs" -> docs = Path.of(args[++i]);
-        case "--iterations" -> iterations = Integer.parseInt(args[++i]);
-        case "--threads" -> threads = Integer.parseInt(args[++i]);
-        default ->
-            throw new IllegalArgumentException(
-                "argument must be --out, --docs, --iterations or --threads, but was " + args[i]);
-      }
-    }
+  }
+
+  public static void main(String[] args) throws RunnerException, IOException {
+    Options cli = Cli.parse(new Options(), args);
+    Path out = cli.out;
+    Path docs = cli.docs;
+    int iterations = cli.iterations;
+    int threads = cli.threads;
     long started = System.nanoTime();
     Report report = new Report();
     report.loadAtStart = loadAverage();

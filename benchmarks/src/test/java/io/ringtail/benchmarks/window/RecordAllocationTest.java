@@ -34,11 +34,6 @@ class RecordAllocationTest {
 
   static Object sink;
 
-  static {
-    // JOL reads a record's field offsets this way on JDK 17
-    System.setProperty("jol.magicFieldOffset", "true");
-  }
-
   @BeforeAll
   static void counterIsAvailable() {
     THREADS.setThreadAllocatedMemoryEnabled(true);
