@@ -368,7 +368,7 @@ public final class RedisReport {
                     + "same machine); load average %s at the start, %s at the end. Run %s, %d s. JMH 1.37, 1 fork; "
                     + "ingest 2 x 2 s warm-up, 5 x 2 s measurement (mean ± 99.9 %% error); query 2 x 1 s warm-up, "
                     + "5 x 1 s measurement. `redis-benchmark -r 1000000000`, `-n %d` at 1 sample per call, `-n %d` at %d.%n",
-                cpu(),
+                Machine.cpuModel(),
                 rt.availableProcessors(),
                 System.getProperty("java.vm.name"),
                 System.getProperty("java.vm.version"),
@@ -415,18 +415,6 @@ public final class RedisReport {
         .append(" | ")
         .append(status)
         .append(" |\n");
-  }
-
-  private static String cpu() {
-    try {
-      return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
-          .filter(l -> l.startsWith("model name"))
-          .findFirst()
-          .map(l -> l.substring(l.indexOf(':') + 1).trim())
-          .orElse("unknown CPU");
-    } catch (IOException e) {
-      return "unknown CPU";
-    }
   }
 
   /**

@@ -93,17 +93,7 @@ class PrometheusEndpointTest {
         checkout.record(i * 1_000_000L);
       }
       checkout.record(-1);
-      int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
-      HttpResponse<String> response =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
-                      .timeout(Duration.ofSeconds(10))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
-      assertThat(response.statusCode()).isEqualTo(200);
-      assertThat(response.body())
+      assertThat(scrape(context))
           .contains("# TYPE ringtail_window_recorded_total counter")
           .containsPattern(
               "ringtail_window_recorded_total\\{[^}]*window=\"checkout\"[^}]*\\} 100\\.0")
