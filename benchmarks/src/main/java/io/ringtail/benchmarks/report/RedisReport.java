@@ -9,6 +9,7 @@ import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.DocsBlock;
 import io.ringtail.benchmarks.toolkit.Format;
 import io.ringtail.benchmarks.toolkit.Machine;
+import io.ringtail.benchmarks.toolkit.Markdown;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.ThresholdConfig;
@@ -280,25 +281,25 @@ public final class RedisReport {
         double clientRatio = (double) pct(clientNanos[1], 95) / pct(clientNanos[0], 95);
         double serverRatio = (double) pct(serverUs[1], 95) / pct(serverUs[0], 95);
         md.append("| measurement | result |\n| --- | --- |\n");
-        row(
+        Markdown.row(
             md,
             "`redis-benchmark -c 50 -P 16`, 1 sample per call",
             Format.fmt(
                 "%,.0f samples/s before the JVM, %,.0f after (-P 1: %,.0f)",
                 benchP16, benchP16After, benchP1));
-        row(
+        Markdown.row(
             md,
             Format.fmt(
                 "`redis-benchmark -c 50 -P 16`, %d samples per call (the library's batch)", BATCH),
             Format.fmt(
                 "%,.0f samples/s before the JVM, %,.0f after", benchBatched, benchBatchedAfter));
-        row(
+        Markdown.row(
             md,
             "`RedisRollingWindow.record`, 1 thread, 1 connection, batched and pipelined (JMH)",
             Format.fmt(
                 "**%,.0f ± %,.0f samples/s = %.0f %% of redis-benchmark at %d/call, %.0f %% at 1/call**",
                 javaRate, javaError, 100 * javaRate / benchMany, BATCH, 100 * javaRate / benchOne));
-        row(
+        Markdown.row(
             md,
             "`snapshot(95)` latency, JMH sample mode, p50 / p95, 1k vs 100k samples",
             Format.fmt(
@@ -310,7 +311,7 @@ public final class RedisReport {
                 q1k[2],
                 q100k[2],
                 jmhRatio));
-        row(
+        Markdown.row(
             md,
             Format.fmt(
                 "`snapshot(95)` client latency, %,d interleaved calls each, p50 / p95", queries),
@@ -321,7 +322,7 @@ public final class RedisReport {
                 pct(clientNanos[1], 50) / 1e3,
                 pct(clientNanos[1], 95) / 1e3,
                 clientRatio));
-        row(
+        Markdown.row(
             md,
             "`snapshot(95)` server time (SLOWLOG), same calls, p50 / p95",
             Format.fmt(
@@ -331,7 +332,7 @@ public final class RedisReport {
                 pct(serverUs[1], 50),
                 pct(serverUs[1], 95),
                 serverRatio));
-        row(
+        Markdown.row(
             md,
             "memory (`MEMORY USAGE` of every key)",
             Format.fmt(
@@ -340,7 +341,7 @@ public final class RedisReport {
                 bytes / 100_000.0, rl / 10_000.0, th / 10_000.0));
         md.append('\n');
         md.append("| Redis target | measured | status |\n| --- | --- | --- |\n");
-        row(
+        Markdown.row(
             md,
             "ingest from one JVM at least 80 % of `redis-benchmark` on the same script",
             Format.fmt(
@@ -349,7 +350,7 @@ public final class RedisReport {
             javaRate >= 0.8 * benchMany
                 ? "met"
                 : javaRate >= 0.8 * benchOne ? "met against 1 sample/call only" : "not met");
-        row(
+        Markdown.row(
             md,
             "P95 query, 100k vs 1k samples, ratio at most 1.5",
             Format.fmt(
@@ -401,20 +402,6 @@ public final class RedisReport {
       throw new RunnerException("expected one result, but was " + results.size());
     }
     return results.iterator().next();
-  }
-
-  private static void row(StringBuilder md, String what, String result) {
-    md.append("| ").append(what).append(" | ").append(result).append(" |\n");
-  }
-
-  private static void row(StringBuilder md, String target, String measured, String status) {
-    md.append("| ")
-        .append(target)
-        .append(" | ")
-        .append(measured)
-        .append(" | ")
-        .append(status)
-        .append(" |\n");
   }
 
   /**

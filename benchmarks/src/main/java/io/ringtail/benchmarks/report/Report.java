@@ -11,6 +11,7 @@ import static io.ringtail.benchmarks.toolkit.Machine.loadAverage;
 import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.DocsBlock;
 import io.ringtail.benchmarks.toolkit.Machine;
+import io.ringtail.benchmarks.toolkit.Markdown;
 import io.ringtail.benchmarks.window.Contender;
 import io.ringtail.benchmarks.window.KeyedBenchmark;
 import io.ringtail.benchmarks.window.ReadBenchmark;
@@ -416,7 +417,7 @@ public final class Report {
 
     StringBuilder md =
         new StringBuilder("| Ringtail target | measured | status |\n| --- | --- | --- |\n");
-    row(
+    Markdown.row(
         md,
         "record, 1 thread, at most 1.2x `Recorder.recordValue`",
         fmt(
@@ -427,7 +428,7 @@ public final class Report {
                 ? "met"
                 : "met like for like (recordAt); record(v) pays the clock read the floor does not")
             : "not met");
-    row(
+    Markdown.row(
         md,
         "record, 1 thread, at least 4x faster than the Micrometer timer",
         fmt(
@@ -444,7 +445,7 @@ public final class Report {
                         + "could be at most %.1fx faster; like for like (recordAt) it is met",
                     ns(clock), recordNs(Contender.Kind.MICROMETER, 1) / clock)
                 : "not met");
-    row(
+    Markdown.row(
         md,
         "zero bytes allocated per record",
         fmt(
@@ -457,7 +458,7 @@ public final class Report {
     double twoAdder =
         recordNs(Contender.Kind.LONG_ADDER, manyThreads) / recordNs(Contender.Kind.LONG_ADDER, 1);
     boolean machineBusy = twoClock > 1.5;
-    row(
+    Markdown.row(
         md,
         "record, " + manyThreads + " threads on one window, per call at most 2x own 1-thread time",
         fmt(
@@ -478,7 +479,7 @@ public final class Report {
                         + "machine sets these figures; divided by that slowdown: record %.2fx, recordAt %.2fx",
                     twoClock, manyThreads, twoRt / twoClock, twoAt / twoClock)
                 : "not met");
-    row(
+    Markdown.row(
         md,
         "P95 read no slower than Micrometer's",
         readVs
@@ -490,13 +491,13 @@ public final class Report {
                         .getOrDefault(Contender.Kind.MICROMETER, Map.of())
                         .getOrDefault(100_000, Double.NaN))),
         readMet ? "met" : "not met");
-    row(
+    Markdown.row(
         md,
         "P95 read, 1M vs 1k samples at most 1.5x",
         fmt("%.2fx", readScale),
         readScale <= 1.5 ? "met" : "not met");
     double share = (double) dw.retainedBytes() / m60.retainedBytes();
-    row(
+    Markdown.row(
         md,
         "memory, 60 buckets at 2 digits, at most 1/20 of Dropwizard at 10k samples/s",
         fmt(
@@ -508,12 +509,12 @@ public final class Report {
             size(m12.retainedBytes()),
             (double) dw.retainedBytes() / m12.retainedBytes()),
         share >= 20 ? "met" : "not met");
-    row(
+    Markdown.row(
         md,
         "accuracy: median P95 error within the histogram precision (2 digits: 1 %)",
         fmt("%.2f %%", 100 * acc.medianError()),
         acc.medianError() <= 0.01 ? "met" : "not met");
-    row(
+    Markdown.row(
         md,
         "accuracy: worst P95 error at most 10 %",
         fmt(
@@ -521,7 +522,7 @@ public final class Report {
                 + "%.2f %% over every 100 ms instant, including just after a rotation",
             100 * acc.worstError(), 100 * acc.worstErrorAnyPhase()),
         acc.worstError() <= 0.10 ? "met" : "not met");
-    row(
+    Markdown.row(
         md,
         "a step change shows within one bucket width (1 s)",
         fmt("up %+.1f s, down %+.1f s", acc.lagUpSeconds(), acc.lagDownSeconds()),
@@ -551,16 +552,6 @@ public final class Report {
         iterations,
         estimator == Estimator.MEDIAN ? "median" : "fastest",
         ManagementFactory.getRuntimeMXBean().getInputArguments());
-  }
-
-  private static void row(StringBuilder md, String target, String measured, String status) {
-    md.append("| ")
-        .append(target)
-        .append(" | ")
-        .append(measured)
-        .append(" | ")
-        .append(status)
-        .append(" |\n");
   }
 
   private String readCell(Contender.Kind kind) {
