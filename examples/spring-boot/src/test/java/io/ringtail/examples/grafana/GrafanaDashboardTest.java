@@ -78,6 +78,54 @@ class GrafanaDashboardTest {
     }
   }
 
+  /**
+   * What Grafana's import needs of a dashboard's model (no Grafana server runs here): a title, a
+   * uid and a schema version; panels with distinct ids, a panel type, a place on the 24-column grid
+   * that overlaps no other panel, the data source variable the templating defines, and targets with
+   * distinct refIds.
+   */
+  @Test
+  void theDashboardModel_hasWhatAnImportNeeds() throws Exception {
+    JsonNode dashboard =
+        JSON.readTree(repositoryRoot().resolve("docs/grafana/ringtail-fleet.json").toFile());
+    assertThat(dashboard.path("title").asText()).isNotBlank();
+    assertThat(dashboard.path("uid").asText()).matches("[a-zA-Z0-9_-]{1,40}");
+    assertThat(dashboard.path("schemaVersion").asInt()).isPositive();
+    List<String> variables = new ArrayList<>();
+    for (JsonNode v : dashboard.path("templating").path("list")) {
+      variables.add(v.path("name").asText());
+    }
+    assertThat(variables).contains("datasource", "window");
+    java.util.Set<Integer> ids = new java.util.HashSet<>();
+    List<int[]> placed = new ArrayList<>();
+    for (JsonNode panel : dashboard.path("panels")) {
+      assertThat(ids.add(panel.path("id").asInt())).as("distinct panel ids").isTrue();
+      assertThat(panel.path("type").asText()).isIn("timeseries", "stat", "gauge", "table");
+      JsonNode g = panel.path("gridPos");
+      int[] box = {
+        g.path("x").asInt(), g.path("y").asInt(), g.path("w").asInt(), g.path("h").asInt()
+      };
+      assertThat(box[2]).isPositive();
+      assertThat(box[3]).isPositive();
+      assertThat(box[0] + box[2]).as("within the 24 columns").isLessThanOrEqualTo(24);
+      for (int[] other : placed) {
+        boolean apart =
+            box[0] + box[2] <= other[0]
+                || other[0] + other[2] <= box[0]
+                || box[1] + box[3] <= other[1]
+                || other[1] + other[3] <= box[1];
+        assertThat(apart).as("panel %s overlaps another", panel.path("title")).isTrue();
+      }
+      placed.add(box);
+      assertThat(panel.path("datasource").path("uid").asText()).isEqualTo("${datasource}");
+      java.util.Set<String> refIds = new java.util.HashSet<>();
+      for (JsonNode t : panel.path("targets")) {
+        assertThat(refIds.add(t.path("refId").asText())).isTrue();
+        assertThat(t.path("expr").asText()).isNotBlank();
+      }
+    }
+  }
+
   @Test
   void everyPanelOfTheDashboard_answersWithData() throws Exception {
     JsonNode dashboard =
