@@ -1,5 +1,6 @@
 package io.ringtail.benchmarks.report;
 
+import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Latencies;
 import io.ringtail.benchmarks.toolkit.SimClock;
 import io.ringtail.benchmarks.window.Contender;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
 
 /**
  * P95 accuracy around a step change, on an injected clock. A stream of 1,000 samples/s (log-normal,
@@ -200,7 +202,15 @@ public final class AccuracyReport {
     }
   }
 
+  /** The command line: no flags but {@code --help}. */
+  @Command(
+      name = "AccuracyReport",
+      mixinStandardHelpOptions = true,
+      description = "P95 error and lag of every contender on a simulated load with phase changes.")
+  static final class Options {}
+
   public static void main(String[] args) {
+    Cli.parse(new Options(), args);
     for (Row row : measure()) {
       System.out.printf(
           "%-40s median %6.2f %%  worst %7.2f %% (any phase %7.2f %%)  lag up %+6.1f s  down %+6.1f s%n",

@@ -1,6 +1,7 @@
 package io.ringtail.benchmarks.report;
 
 import io.ringtail.RollingWindow;
+import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Latencies;
 import io.ringtail.benchmarks.toolkit.SimClock;
 import io.ringtail.benchmarks.window.Contender;
@@ -8,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jol.info.GraphLayout;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Retained heap of one 60 s window after filling it at 10,000 samples/s (600,000 samples) on an
@@ -109,8 +112,22 @@ public final class MemoryReport {
     return rows;
   }
 
+  /** The command line. */
+  @Command(
+      name = "MemoryReport",
+      mixinStandardHelpOptions = true,
+      description = "Retained heap of one 60 s window of every contender at 10,000 samples/s.")
+  static final class Options {
+    @Option(
+        names = "--long-run",
+        description =
+            "One window's footprint after 1 min, 10 min and 1 h for 6, 12 and 60 buckets.")
+    boolean longRun;
+  }
+
   public static void main(String[] args) {
-    if (args.length > 0 && args[0].equals("--long-run")) {
+    Options cli = Cli.parse(new Options(), args);
+    if (cli.longRun) {
       System.out.println("| buckets | 1 min | 10 min | 1 h | 1 h / 1 min |");
       System.out.println("|---:|---:|---:|---:|---:|");
       List<LongRunRow> rows = longRun();
