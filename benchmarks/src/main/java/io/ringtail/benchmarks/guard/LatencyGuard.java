@@ -25,7 +25,10 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * The CI latency guard: a short {@link GuardBenchmark} run that compares each hot path with a floor
@@ -131,10 +134,25 @@ public final class LatencyGuard {
       mixinStandardHelpOptions = true,
       description = "The CI latency guard: hot paths against floors in one short JMH run.")
   static final class Options {
+    @Spec CommandSpec spec;
+
+    String slowdown = "none";
+
     @Option(
         names = "--slowdown",
         description = "Inject a regression: none, twice, lock, atomic or allocate.")
-    String slowdown = "none";
+    void slowdown(String value) {
+      try {
+        GuardBenchmark.RecordPath.of(value);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "Invalid value for option '--slowdown': '"
+                + value
+                + "' (none, twice, lock, atomic or allocate)");
+      }
+      slowdown = value;
+    }
 
     @Option(names = "--out", description = "Where to write the report.")
     Path out = Path.of("benchmarks/target/guard-report.md");
@@ -144,7 +162,6 @@ public final class LatencyGuard {
     Options cli = Cli.parse(new Options(), args);
     String slowdown = cli.slowdown;
     Path out = cli.out;
-    GuardBenchmark.RecordPath.of(slowdown);
     long started = System.nanoTime();
     String loadAtStart = Machine.loadAverage();
 

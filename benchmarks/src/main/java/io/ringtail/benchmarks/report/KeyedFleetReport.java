@@ -31,7 +31,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * What a fleet of keyed histogram windows costs Redis, in one run against one fresh {@code
@@ -81,8 +84,23 @@ public final class KeyedFleetReport {
     @Option(names = "--out", description = "Where to write the report.")
     Path out = Path.of("benchmarks/target/keyed-fleet-report.md");
 
-    @Option(names = "--rows", description = "Rows: processes x windows, comma-separated.")
+    @Spec CommandSpec spec;
+
     String rows = "20x1,20x50,200x20";
+
+    @Option(
+        names = "--rows",
+        description = "Rows: processes x windows, comma-separated (default 20x1,20x50,200x20).")
+    void rows(String value) {
+      if (!value.matches("[1-9][0-9]*x[1-9][0-9]*(,[1-9][0-9]*x[1-9][0-9]*)*")) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "Invalid value for option '--rows': '"
+                + value
+                + "' (processes x windows, comma-separated, like 20x1,200x20)");
+      }
+      rows = value;
+    }
 
     @Option(names = "--rate", description = "Samples per second in every row.")
     long rate = 200_000;
