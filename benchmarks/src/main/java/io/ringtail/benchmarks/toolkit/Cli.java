@@ -5,8 +5,8 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * The report programs' command lines, read with picocli into an options object annotated with its
- * flags: {@code --help} prints the usage and exits 0; a bad flag or value prints what is wrong and
- * the usage, and exits 2.
+ * flags: {@code --help} (from picocli's standard help mixin, less its {@code --version}) prints the
+ * usage and exits 0; a bad flag or value prints what is wrong and the usage, and exits 2.
  */
 public final class Cli {
   private Cli() {}
@@ -14,6 +14,11 @@ public final class Cli {
   /** Fills {@code options} from {@code args} and returns it (or exits, as above). */
   public static <T> T parse(T options, String... args) {
     CommandLine cli = new CommandLine(options);
+    // The standard help mixin brings --version too, but the benchmarks have no version to print.
+    CommandLine.Model.OptionSpec version = cli.getCommandSpec().findOption("--version");
+    if (version != null) {
+      cli.getCommandSpec().remove(version);
+    }
     try {
       if (CommandLine.printHelpIfRequested(cli.parseArgs(args))) {
         System.exit(0);
