@@ -15,6 +15,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoublePredicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -121,6 +124,45 @@ public final class PrometheusServer implements AutoCloseable {
       Thread.sleep(100); // polling an external process's readiness, not letting time pass
     }
     throw new AssertionError("prometheus not ready in 60 s: " + log());
+  }
+
+  private static final Pattern SERIES = Pattern.compile("\\{\"metric\":");
+  private static final Pattern VALUE = Pattern.compile("\"value\":\\[[^,]+,\"([^\"]+)\"\\]");
+
+  /** The value of an instant query that answers with exactly one series, else NaN. */
+  public double value(String promql) throws IOException, InterruptedException {
+    String answer = query(promql);
+    Matcher value = VALUE.matcher(answer);
+    long series = SERIES.matcher(answer).results().count();
+    return series == 1 && value.find() ? Double.parseDouble(value.group(1)) : Double.NaN;
+  }
+
+  /** Polls {@code promql} until it reads {@code expected}, for at most 60 s. */
+  public void awaitValue(String promql, double expected) throws Exception {
+    await(promql, v -> v == expected, "read " + expected);
+  }
+
+  /**
+   * Waits, at most 60 s, until the server has scraped every target {@code scrapes} more times than
+   * it had when called: so a {@code rate()} has points after what the test just did.
+   */
+  public void awaitScrapes(int scrapes) throws Exception {
+    String promql = "min(count_over_time(up[1h]))";
+    double before = value(promql);
+    double target = (Double.isNaN(before) ? 0 : before) + scrapes;
+    await(promql, v -> v >= target, "reach " + target);
+  }
+
+  private void await(String promql, DoublePredicate done, String what) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    double last;
+    while (!done.test(last = value(promql))) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            promql + " did not " + what + " in 60 s; last " + last + "\n" + log());
+      }
+      Thread.sleep(100); // waiting for the server's next scrape, not letting time pass
+    }
   }
 
   /** What the server logged (warnings and errors). */

@@ -8,6 +8,9 @@ import java.util.concurrent.TimeUnit;
  * bindings take nanoseconds to seconds unless told otherwise.
  */
 record ValueUnit(String unit, double scale) {
+  /** Nanosecond durations reported in seconds: the default of both bindings. */
+  static final ValueUnit NANOSECONDS = new ValueUnit("s", 1e-9);
+
   /** Durations recorded in {@code timeUnit}, reported in seconds. */
   static ValueUnit durations(TimeUnit timeUnit) {
     return new ValueUnit("s", Objects.requireNonNull(timeUnit, "timeUnit").toNanos(1) / 1e9);

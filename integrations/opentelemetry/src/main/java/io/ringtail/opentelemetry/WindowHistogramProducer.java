@@ -17,7 +17,6 @@ import io.opentelemetry.sdk.metrics.data.ExponentialHistogramBuckets;
 import io.opentelemetry.sdk.metrics.data.ExponentialHistogramData;
 import io.opentelemetry.sdk.metrics.data.ExponentialHistogramPointData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
-import io.opentelemetry.sdk.metrics.data.MetricDataType;
 import io.opentelemetry.sdk.metrics.export.MetricProducer;
 import io.opentelemetry.sdk.resources.Resource;
 import io.ringtail.CumulativeHistogram;
@@ -153,7 +152,7 @@ public final class WindowHistogramProducer implements MetricProducer {
       List<ExponentialHistogramPointData> points) {
     if (!points.isEmpty()) {
       out.add(
-          new HistogramMetric(
+          new ExponentialHistogramMetric(
               resource,
               SCOPE,
               name,
@@ -306,52 +305,6 @@ public final class WindowHistogramProducer implements MetricProducer {
     }
   }
 
-  /** An exponential histogram metric; the SDK has no public factory of {@link MetricData}. */
-  private record HistogramMetric(
-      Resource resource,
-      InstrumentationScopeInfo scope,
-      String name,
-      String description,
-      String unit,
-      ExponentialHistogramData data)
-      implements MetricData {
-
-    @Override
-    public Resource getResource() {
-      return resource;
-    }
-
-    @Override
-    public InstrumentationScopeInfo getInstrumentationScopeInfo() {
-      return scope;
-    }
-
-    @Override
-    public String getName() {
-      return name;
-    }
-
-    @Override
-    public String getDescription() {
-      return description;
-    }
-
-    @Override
-    public String getUnit() {
-      return unit;
-    }
-
-    @Override
-    public MetricDataType getType() {
-      return MetricDataType.EXPONENTIAL_HISTOGRAM;
-    }
-
-    @Override
-    public ExponentialHistogramData getData() {
-      return data;
-    }
-  }
-
   /** Fluent builder of a {@link WindowHistogramProducer}; reusable, not thread-safe. */
   public static final class Builder {
     private final Map<String, RollingWindow> windows = new LinkedHashMap<>();
@@ -359,8 +312,7 @@ public final class WindowHistogramProducer implements MetricProducer {
     private final Map<String, KeyedWindows> keyed = new LinkedHashMap<>();
     private Attributes attributes = Attributes.empty();
     private Integer scale;
-    private String unit = "s";
-    private double unitScale = 1e-9;
+    private ValueUnit valueUnit = ValueUnit.NANOSECONDS;
     private Clock clock = Clock.getDefault();
 
     private Builder() {}
@@ -444,9 +396,7 @@ public final class WindowHistogramProducer implements MetricProducer {
 
     /** The windows record durations in this unit; points report seconds. Nanoseconds unless set. */
     public Builder timeUnit(TimeUnit timeUnit) {
-      ValueUnit u = ValueUnit.durations(timeUnit);
-      this.unit = u.unit();
-      this.unitScale = u.scale();
+      this.valueUnit = ValueUnit.durations(timeUnit);
       return this;
     }
 
@@ -455,9 +405,7 @@ public final class WindowHistogramProducer implements MetricProducer {
      * reported as they are.
      */
     public Builder unit(String unit) {
-      ValueUnit u = ValueUnit.values(unit);
-      this.unit = u.unit();
-      this.unitScale = u.scale();
+      this.valueUnit = ValueUnit.values(unit);
       return this;
     }
 
@@ -516,7 +464,7 @@ public final class WindowHistogramProducer implements MetricProducer {
                 attributes.toBuilder().put(WINDOW_NAME, e.getKey()).build(),
                 scale != null ? scale : ExponentialBuckets.scaleFor(config.significantDigits())));
       }
-      return new WindowHistogramProducer(ws, ks, unit, unitScale, clock);
+      return new WindowHistogramProducer(ws, ks, valueUnit.unit(), valueUnit.scale(), clock);
     }
   }
 }

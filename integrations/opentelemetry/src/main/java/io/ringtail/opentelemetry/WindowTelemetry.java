@@ -96,8 +96,8 @@ public final class WindowTelemetry {
     this.attributes = b.attributes.toBuilder().put(WINDOW_NAME, b.name).build();
     this.percentiles = b.percentiles.clone();
     this.percentileAttributes = percentileAttributes(attributes);
-    this.unit = b.unit;
-    this.scale = b.scale;
+    this.unit = b.valueUnit.unit();
+    this.scale = b.valueUnit.scale();
     this.maximumKeys = b.maximumKeys;
   }
 
@@ -325,8 +325,7 @@ public final class WindowTelemetry {
     private final String name;
     private Attributes attributes = Attributes.empty();
     private double[] percentiles = {50, 95, 99};
-    private String unit = "s";
-    private double scale = 1e-9;
+    private ValueUnit valueUnit = ValueUnit.NANOSECONDS;
     private int maximumKeys = 100;
 
     private Builder(RollingWindow window, KeyedWindows keyed, String name) {
@@ -371,9 +370,7 @@ public final class WindowTelemetry {
      * unless set.
      */
     public Builder timeUnit(TimeUnit timeUnit) {
-      ValueUnit u = ValueUnit.durations(timeUnit);
-      this.unit = u.unit();
-      this.scale = u.scale();
+      this.valueUnit = ValueUnit.durations(timeUnit);
       return this;
     }
 
@@ -382,9 +379,7 @@ public final class WindowTelemetry {
      * reported as they are.
      */
     public Builder unit(String unit) {
-      ValueUnit u = ValueUnit.values(unit);
-      this.unit = u.unit();
-      this.scale = u.scale();
+      this.valueUnit = ValueUnit.values(unit);
       return this;
     }
 

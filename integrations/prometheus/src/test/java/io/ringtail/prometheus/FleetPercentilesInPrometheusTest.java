@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -139,25 +138,20 @@ class FleetPercentilesInPrometheusTest {
     classic = PrometheusServer.start(targets, "/metrics", "exemplar-storage");
     nativeHistograms = PrometheusServer.start(targets, "/metrics", "native-histograms");
     // both servers first see every pod's histograms empty: the counters start from zero
-    awaitValue(classic, "count(ringtail_window_seconds_count{window=\"checkoutLatency\"} == 0)", 3);
-    awaitValue(
-        nativeHistograms,
-        "count(histogram_count(ringtail_window_seconds{window=\"checkoutLatency\"}) == 0)",
-        3);
+    classic.awaitValue("count(ringtail_window_seconds_count{window=\"checkoutLatency\"} == 0)", 3);
+    nativeHistograms.awaitValue(
+        "count(histogram_count(ringtail_window_seconds{window=\"checkoutLatency\"}) == 0)", 3);
     for (int p = 0; p < PODS.size(); p++) {
       PODS.get(p).record(p, new SplittableRandom(p + 1));
     }
-    awaitValue(
-        classic, "sum(ringtail_window_seconds_count{window=\"checkoutLatency\"})", UNION.size());
-    awaitValue(
-        nativeHistograms,
-        "histogram_count(sum(ringtail_window_seconds{window=\"checkoutLatency\"}))",
-        UNION.size());
-    // a few more scrapes of the final counts, so rate()'s extrapolation to the range's end is small
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
-    while (System.nanoTime() < until) {
-      Thread.sleep(200); // waiting for the servers' scrapes, not for window time
-    }
+    classic.awaitValue(
+        "sum(ringtail_window_seconds_count{window=\"checkoutLatency\"})", UNION.size());
+    nativeHistograms.awaitValue(
+        "histogram_count(sum(ringtail_window_seconds{window=\"checkoutLatency\"}))", UNION.size());
+    // a dozen more scrapes of the final counts, so rate()'s extrapolation to the range's end is
+    // small
+    classic.awaitScrapes(12);
+    nativeHistograms.awaitScrapes(12);
   }
 
   @AfterAll
@@ -172,22 +166,6 @@ class FleetPercentilesInPrometheusTest {
     if (nativeHistograms != null) {
       nativeHistograms.close();
     }
-  }
-
-  /** Polls an instant query until it reads {@code expected}, for up to 60 s. */
-  static void awaitValue(PrometheusServer server, String promql, double expected) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    String last = "";
-    while (System.nanoTime() < deadline) {
-      last = server.query(promql);
-      JsonNode result = JSON.readTree(last).path("data").path("result");
-      if (result.size() == 1 && result.get(0).path("value").get(1).asDouble() == expected) {
-        return;
-      }
-      Thread.sleep(200); // waiting for the server's next scrape
-    }
-    throw new AssertionError(
-        promql + " did not read " + expected + " in 60 s; last: " + last + "\n" + server.log());
   }
 
   /** The single value of an instant query. */

@@ -83,9 +83,4 @@ public final class RingtailHistograms implements SmartLifecycle {
   public synchronized boolean isRunning() {
     return registered != null;
   }
-
-  /** The histograms registered, or null if no window bean keeps one (or not started). */
-  synchronized WindowHistograms registered() {
-    return registered;
-  }
 }

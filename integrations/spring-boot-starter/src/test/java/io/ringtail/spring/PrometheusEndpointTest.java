@@ -41,12 +41,7 @@ class PrometheusEndpointTest {
 
   @Test
   void windowsKeepingTheirDistribution_appearAsHistograms_withNoCode() throws Exception {
-    SpringApplication app = new SpringApplication(App.class);
-    try (ConfigurableApplicationContext context =
-        app.run(
-            "--server.port=0",
-            "--management.endpoints.web.exposure.include=prometheus",
-            "--spring.main.banner-mode=off")) {
+    try (ConfigurableApplicationContext context = start()) {
       RollingWindow payment = context.getBean("payment", RollingWindow.class);
       payment.record(30_000_000L);
       payment.record(300_000_000L);
@@ -66,6 +61,15 @@ class PrometheusEndpointTest {
     }
   }
 
+  /** The application on a random port, with Actuator's Prometheus endpoint exposed. */
+  private static ConfigurableApplicationContext start() {
+    return new SpringApplication(App.class)
+        .run(
+            "--server.port=0",
+            "--management.endpoints.web.exposure.include=prometheus",
+            "--spring.main.banner-mode=off");
+  }
+
   private static String scrape(ConfigurableApplicationContext context) throws Exception {
     int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
     HttpResponse<String> response =
@@ -82,12 +86,7 @@ class PrometheusEndpointTest {
 
   @Test
   void actuatorPrometheus_showsRollingPercentileGauges_andTotalCounters() throws Exception {
-    SpringApplication app = new SpringApplication(App.class);
-    try (ConfigurableApplicationContext context =
-        app.run(
-            "--server.port=0",
-            "--management.endpoints.web.exposure.include=prometheus",
-            "--spring.main.banner-mode=off")) {
+    try (ConfigurableApplicationContext context = start()) {
       RollingWindow checkout = context.getBean("checkout", RollingWindow.class);
       for (int i = 1; i <= 100; i++) {
         checkout.record(i * 1_000_000L);

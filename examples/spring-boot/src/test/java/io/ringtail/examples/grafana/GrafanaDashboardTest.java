@@ -15,9 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -61,23 +62,6 @@ class GrafanaDashboardTest {
     return dir;
   }
 
-  private static double single(PrometheusServer server, String promql) throws Exception {
-    JsonNode result = JSON.readTree(server.query(promql)).path("data").path("result");
-    return result.size() == 1 ? result.get(0).path("value").get(1).asDouble() : Double.NaN;
-  }
-
-  /** Polls until {@code promql} reads {@code expected}, for up to 60 s. */
-  private static void await(PrometheusServer server, String promql, double expected)
-      throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (single(server, promql) != expected) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(promql + " did not read " + expected + ": " + server.log());
-      }
-      Thread.sleep(200); // waiting for the server's next scrape
-    }
-  }
-
   /**
    * What Grafana's import needs of a dashboard's model (no Grafana server runs here): a title, a
    * uid and a schema version; panels with distinct ids, a panel type, a place on the 24-column grid
@@ -96,7 +80,7 @@ class GrafanaDashboardTest {
       variables.add(v.path("name").asText());
     }
     assertThat(variables).contains("datasource", "window");
-    java.util.Set<Integer> ids = new java.util.HashSet<>();
+    Set<Integer> ids = new HashSet<>();
     List<int[]> placed = new ArrayList<>();
     for (JsonNode panel : dashboard.path("panels")) {
       assertThat(ids.add(panel.path("id").asInt())).as("distinct panel ids").isTrue();
@@ -118,7 +102,7 @@ class GrafanaDashboardTest {
       }
       placed.add(box);
       assertThat(panel.path("datasource").path("uid").asText()).isEqualTo("${datasource}");
-      java.util.Set<String> refIds = new java.util.HashSet<>();
+      Set<String> refIds = new HashSet<>();
       for (JsonNode t : panel.path("targets")) {
         assertThat(refIds.add(t.path("refId").asText())).isTrue();
         assertThat(t.path("expr").asText()).isNotBlank();
@@ -159,16 +143,13 @@ class GrafanaDashboardTest {
           PrometheusServer nativeHistograms =
               PrometheusServer.start(
                   List.of(target), "/actuator/prometheus", "native-histograms")) {
-        await(classic, "sum(ringtail_window_seconds_count{window=\"checkoutLatency\"})", samples);
-        await(
-            nativeHistograms,
-            "histogram_count(sum(ringtail_window_seconds{window=\"checkoutLatency\"}))",
-            samples);
+        classic.awaitValue(
+            "sum(ringtail_window_seconds_count{window=\"checkoutLatency\"})", samples);
+        nativeHistograms.awaitValue(
+            "histogram_count(sum(ringtail_window_seconds{window=\"checkoutLatency\"}))", samples);
         // a few scrapes more, so every rate() has two points in its range
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-        while (System.nanoTime() < until) {
-          Thread.sleep(200); // waiting for the servers' scrapes
-        }
+        classic.awaitScrapes(4);
+        nativeHistograms.awaitScrapes(4);
         List<String> silent = new ArrayList<>();
         int checked = 0;
         for (JsonNode panel : dashboard.path("panels")) {
@@ -199,7 +180,7 @@ class GrafanaDashboardTest {
         assertThat(checked).isGreaterThanOrEqualTo(15);
         assertThat(silent).as("panel queries that answered with no data").isEmpty();
         // the window variable's values come from this series
-        assertThat(single(classic, "count(count by (window) (ringtail_window_recorded_total))"))
+        assertThat(classic.value("count(count by (window) (ringtail_window_recorded_total))"))
             .isPositive();
       }
     }
