@@ -1,5 +1,6 @@
 package io.ringtail;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -27,6 +28,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * drain}. Each recorded sample is handed out by exactly one drain.
  */
 public final class BucketRecorder {
+  /** Emptied sealed buckets kept for reuse: rotations a drain may lag behind without allocating. */
+  private static final int SPARES = 4;
+
   private final WindowConfig config;
   private final TimeSource timeSource;
   private final BucketLayout layout;
@@ -41,7 +45,11 @@ public final class BucketRecorder {
   // guarded by lock
   private long liveBucket;
   private final Accumulator live;
-  private final List<BucketHistogram> sealed = new ArrayList<>();
+  // buckets sealed by a rotation, oldest first, and emptied ones to reuse: a rotation on a
+  // recording
+  // thread encodes into a spare and allocates nothing once the publisher keeps up
+  private final ArrayDeque<SealedBucket> sealed = new ArrayDeque<>();
+  private final ArrayDeque<SealedBucket> spare = new ArrayDeque<>();
 
   private BucketRecorder(WindowConfig config, TimeSource timeSource) {
     this.config = config;
@@ -110,8 +118,12 @@ public final class BucketRecorder {
       advanceLocked(now);
       drainStripes();
       List<BucketHistogram> out = new ArrayList<>(sealed.size() + 1);
-      out.addAll(sealed);
-      sealed.clear();
+      for (SealedBucket b = sealed.pollFirst(); b != null; b = sealed.pollFirst()) {
+        out.add(histogramOf(b));
+        if (spare.size() < SPARES) {
+          spare.addLast(b);
+        }
+      }
       if (!live.isEmpty()) {
         out.add(takeLive());
       }
@@ -124,7 +136,19 @@ public final class BucketRecorder {
   /** Bytes this recorder holds in the heap, as currently allocated. */
   public long footprintBytes() {
     long denseArray = 16 + 8L * layout.length();
-    return 160 + recorder.footprintBytes(denseArray) + Accumulator.BYTES + denseArray;
+    long bytes = 160 + recorder.footprintBytes(denseArray) + Accumulator.BYTES + denseArray;
+    lock.lock();
+    try {
+      for (SealedBucket b : sealed) {
+        bytes += SealedBucket.BYTES + 16 + b.data.length;
+      }
+      for (SealedBucket b : spare) {
+        bytes += SealedBucket.BYTES + 16 + b.data.length;
+      }
+    } finally {
+      lock.unlock();
+    }
+    return bytes;
   }
 
   private void tryAdvance(long now) {
@@ -144,7 +168,13 @@ public final class BucketRecorder {
     }
     drainStripes();
     if (!live.isEmpty()) {
-      sealed.add(takeLive());
+      SealedBucket b = spare.pollLast();
+      if (b == null) {
+        b = new SealedBucket();
+      }
+      b.encode(liveBucket, live, layout);
+      sealed.addLast(b);
+      live.clear(layout);
     }
     liveBucket = bucket;
     liveStart = bucket * width;
@@ -152,6 +182,14 @@ public final class BucketRecorder {
 
   private void drainStripes() {
     recorder.drainInto(live, Long.MAX_VALUE, false);
+  }
+
+  /** A sealed bucket as a bucket histogram. */
+  private static BucketHistogram histogramOf(SealedBucket b) {
+    int[] slots = new int[b.slots];
+    long[] counts = new long[b.slots];
+    long n = b.copyTo(slots, counts);
+    return BucketHistogram.trusted(b.epoch, slots, counts, n, b.sum, b.min, b.max, b.rejected);
   }
 
   /** The live accumulator as a bucket histogram; clears it. */

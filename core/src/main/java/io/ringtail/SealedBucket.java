@@ -12,7 +12,12 @@ final class SealedBucket {
   long epoch;
   byte[] data = EMPTY;
   int size;
+
+  /** Slots added since the last reset. */
+  int slots;
+
   private int lastIndex;
+  private int readPos;
   long sum;
   long rejected;
   long min;
@@ -21,11 +26,38 @@ final class SealedBucket {
   void reset(long epoch) {
     this.epoch = epoch;
     size = 0;
+    slots = 0;
     lastIndex = -1;
     sum = 0;
     rejected = 0;
     min = Long.MAX_VALUE;
     max = Long.MIN_VALUE;
+  }
+
+  /**
+   * Resets this bucket to {@code epoch} and encodes the live accumulator's slots, sum, min, max and
+   * rejected into it (allocating only when {@link #fit} must); returns the samples encoded.
+   */
+  long encode(long epoch, Accumulator live, BucketLayout layout) {
+    reset(epoch);
+    long count = 0;
+    if (live.max != Long.MIN_VALUE) {
+      long[] counts = live.counts;
+      int first = layout.indexOf(live.min);
+      int last = layout.indexOf(live.max);
+      fit(encodedLength(counts, first, last));
+      for (int i = first; i <= last; i++) {
+        if (counts[i] != 0) {
+          add(i, counts[i]);
+          count += counts[i];
+        }
+      }
+    }
+    sum = live.sum;
+    rejected = live.rejected;
+    min = live.min;
+    max = live.max;
+    return count;
   }
 
   /** Bytes the non-zero slots {@code first..last} of {@code counts} take once encoded. */
@@ -62,31 +94,46 @@ final class SealedBucket {
     writeVarint(index - lastIndex - 1);
     writeVarint(count);
     lastIndex = index;
+    slots++;
   }
 
   /** Adds (sign 1) or subtracts (sign -1) this bucket's counts into a dense array. */
   void addTo(long[] dense, int sign) {
-    int pos = 0;
+    readPos = 0;
     int index = -1;
-    while (pos < size) {
-      long gap = 0;
-      int shift = 0;
-      byte b;
-      do {
-        b = data[pos++];
-        gap |= (long) (b & 0x7f) << shift;
-        shift += 7;
-      } while (b < 0);
-      long count = 0;
-      shift = 0;
-      do {
-        b = data[pos++];
-        count |= (long) (b & 0x7f) << shift;
-        shift += 7;
-      } while (b < 0);
-      index += (int) gap + 1;
-      dense[index] += sign * count;
+    while (readPos < size) {
+      index += (int) readVarint() + 1;
+      dense[index] += sign * readVarint();
     }
+  }
+
+  /**
+   * Copies the slots, ascending, and their counts into arrays of {@link #slots} elements; returns
+   * the sum of the counts.
+   */
+  long copyTo(int[] indexes, long[] counts) {
+    readPos = 0;
+    int index = -1;
+    long total = 0;
+    for (int k = 0; readPos < size; k++) {
+      index += (int) readVarint() + 1;
+      indexes[k] = index;
+      counts[k] = readVarint();
+      total += counts[k];
+    }
+    return total;
+  }
+
+  private long readVarint() {
+    long v = 0;
+    int shift = 0;
+    byte b;
+    do {
+      b = data[readPos++];
+      v |= (long) (b & 0x7f) << shift;
+      shift += 7;
+    } while (b < 0);
+    return v;
   }
 
   private void writeVarint(long v) {

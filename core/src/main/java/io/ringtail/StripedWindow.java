@@ -398,27 +398,10 @@ final class StripedWindow implements RollingWindow {
       bucket = new SealedBucket();
       sealed[(sealedHead + sealedSize) % bucketCount] = bucket;
     }
-    bucket.reset(epoch);
-    long[] counts = live.counts;
-    long count = 0;
-    if (live.max != Long.MIN_VALUE) {
-      int first = layout.indexOf(live.min);
-      int last = layout.indexOf(live.max);
-      bucket.fit(SealedBucket.encodedLength(counts, first, last));
-      for (int i = first; i <= last; i++) {
-        if (counts[i] != 0) {
-          bucket.add(i, counts[i]);
-          count += counts[i];
-        }
-      }
-    }
+    long count = bucket.encode(epoch, live, layout);
     retireCounts();
     retire(count, live.sum, live.rejected);
     bucket.addTo(total, 1);
-    bucket.sum = live.sum;
-    bucket.rejected = live.rejected;
-    bucket.min = live.min;
-    bucket.max = live.max;
     totalSum += bucket.sum;
     totalRejected += bucket.rejected;
     sealedSize++;
