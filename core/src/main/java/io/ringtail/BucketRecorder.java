@@ -17,7 +17,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Buckets are numbered by absolute index {@code floor(t / bucketWidth)} of the time source's
  * reading {@code t}, so processes sharing a time base fill the same buckets. As in the in-process
  * window, a record past the live bucket rotates it (lazily, trying the lock only), and a reading
- * earlier than the live bucket records into the live bucket.
+ * earlier than the live bucket records into the live bucket. A rotation only flips the stripes; the
+ * finished bucket's slots are read out by the next {@link #drain()}, on the drainer's thread, so a
+ * recording thread never walks a bucket's slots unless no drain came for a whole bucket.
  *
  * <p><b>Service-provider interface</b> for backends that keep a window's buckets outside the
  * process (the Redis backend's fleet histogram windows are one): applications use the windows such
@@ -30,6 +32,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class BucketRecorder {
   /** Emptied sealed buckets kept for reuse: rotations a drain may lag behind without allocating. */
   private static final int SPARES = 4;
+
+  private static final long NONE = Long.MIN_VALUE;
 
   private final WindowConfig config;
   private final TimeSource timeSource;
@@ -45,9 +49,15 @@ public final class BucketRecorder {
   // guarded by lock
   private long liveBucket;
   private final Accumulator live;
-  // buckets sealed by a rotation, oldest first, and emptied ones to reuse: a rotation on a
-  // recording
-  // thread encodes into a spare and allocates nothing once the publisher keeps up
+
+  /**
+   * The bucket whose last samples wait in the stripes' inactive accumulators since a rotation
+   * flipped them, or {@link #NONE}: a rotation only flips, and the next drain moves them out.
+   */
+  private long flippedBucket = NONE;
+
+  // buckets sealed by a rotation that found the previous one still flipped (no drain for a whole
+  // bucket), oldest first, and emptied ones to reuse: such a rotation encodes into a spare
   private final ArrayDeque<SealedBucket> sealed = new ArrayDeque<>();
   private final ArrayDeque<SealedBucket> spare = new ArrayDeque<>();
 
@@ -116,16 +126,23 @@ public final class BucketRecorder {
     lock.lock();
     try {
       advanceLocked(now);
-      drainStripes();
-      List<BucketHistogram> out = new ArrayList<>(sealed.size() + 1);
+      List<BucketHistogram> out = new ArrayList<>(sealed.size() + 2);
       for (SealedBucket b = sealed.pollFirst(); b != null; b = sealed.pollFirst()) {
         out.add(histogramOf(b));
         if (spare.size() < SPARES) {
           spare.addLast(b);
         }
       }
+      if (flippedBucket != NONE) {
+        recorder.drainFlipped(live);
+        if (!live.isEmpty()) {
+          out.add(takeLive(flippedBucket));
+        }
+        flippedBucket = NONE;
+      }
+      drainStripes();
       if (!live.isEmpty()) {
-        out.add(takeLive());
+        out.add(takeLive(liveBucket));
       }
       return out;
     } finally {
@@ -161,21 +178,32 @@ public final class BucketRecorder {
     }
   }
 
+  /**
+   * Rotates to the bucket {@code now} falls in, if later than the live one, by flipping the
+   * stripes: the live bucket's samples stay in them for the next drain, so a rotation on a
+   * recording thread costs a flip per stripe, not a pass over the bucket's slots. Only when the
+   * previous rotation's samples are still there (no drain for a whole bucket) does it move them out
+   * and seal them.
+   */
   private void advanceLocked(long now) {
     long bucket = Math.floorDiv(now, width);
     if (bucket <= liveBucket) {
       return;
     }
-    drainStripes();
-    if (!live.isEmpty()) {
-      SealedBucket b = spare.pollLast();
-      if (b == null) {
-        b = new SealedBucket();
+    if (flippedBucket != NONE) {
+      recorder.drainFlipped(live);
+      if (!live.isEmpty()) {
+        SealedBucket b = spare.pollLast();
+        if (b == null) {
+          b = new SealedBucket();
+        }
+        b.encode(flippedBucket, live, layout);
+        sealed.addLast(b);
+        live.clear(layout);
       }
-      b.encode(liveBucket, live, layout);
-      sealed.addLast(b);
-      live.clear(layout);
     }
+    recorder.flip();
+    flippedBucket = liveBucket;
     liveBucket = bucket;
     liveStart = bucket * width;
   }
@@ -192,8 +220,8 @@ public final class BucketRecorder {
     return BucketHistogram.trusted(b.epoch, slots, counts, n, b.sum, b.min, b.max, b.rejected);
   }
 
-  /** The live accumulator as a bucket histogram; clears it. */
-  private BucketHistogram takeLive() {
+  /** The live accumulator as a histogram of {@code bucket}; clears it. */
+  private BucketHistogram takeLive(long bucket) {
     long[] counts = live.counts;
     int distinct = 0;
     int first = 0;
@@ -219,7 +247,7 @@ public final class BucketRecorder {
     }
     BucketHistogram out =
         BucketHistogram.trusted(
-            liveBucket, slots, slotCounts, n, live.sum, live.min, live.max, live.rejected);
+            bucket, slots, slotCounts, n, live.sum, live.min, live.max, live.rejected);
     live.clear(layout);
     return out;
   }

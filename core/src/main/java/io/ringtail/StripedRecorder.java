@@ -120,6 +120,32 @@ final class StripedRecorder {
   }
 
   /**
+   * Flips every stripe without draining it: what was recorded so far waits in the inactive
+   * accumulators until {@link #drainFlipped}, and the flip costs no pass over the slots. Only for a
+   * recorder without shares, whose inactive accumulators are empty (drained).
+   */
+  void flip() {
+    for (Stripe stripe : stripes) {
+      stripe.phaser.readerLock();
+      try {
+        Accumulator recorded = stripe.active;
+        stripe.active = stripe.inactive;
+        stripe.inactive = recorded;
+        stripe.phaser.flipPhase();
+      } finally {
+        stripe.phaser.readerUnlock();
+      }
+    }
+  }
+
+  /** Moves what the last {@link #flip} left in the inactive accumulators into {@code live}. */
+  void drainFlipped(Accumulator live) {
+    for (Stripe stripe : stripes) {
+      live.takeAll(stripe.inactive, layout);
+    }
+  }
+
+  /**
    * Hands each stripe's active accumulator a share of {@code headroom} (after a share-less drain).
    */
   void grantShares(long headroom) {

@@ -145,7 +145,7 @@ class BucketRecorderTest {
     for (int b = 0; b < buckets; b++) {
       time.advanceNanos(WIDTH);
       for (int half = 0; half < 2; half++) {
-        // the first record of the first half rotates and seals the second half of the bucket before
+        // the first record of the first half rotates past the second half of the bucket before
         long before = threads.getCurrentThreadAllocatedBytes();
         for (long v : values) {
           recorder.record(v);
@@ -167,6 +167,37 @@ class BucketRecorderTest {
     assertThat(recordBytes).isLessThanOrEqualTo(256);
     assertThat(drained).hasSize(buckets);
     assertThat(drained.values()).containsOnly(2L * values.length);
+  }
+
+  /**
+   * Rotations with no drain between them: the first leaves its bucket in the flipped stripes, each
+   * later one seals the bucket before; one drain hands them all out, each bucket on its own.
+   */
+  @Test
+  void rotationsWithoutDrains_keepEveryBucketApart() {
+    ManualTimeSource time = new ManualTimeSource(100 * WIDTH);
+    BucketRecorder recorder =
+        BucketRecorder.create(WindowConfig.builder().stripes(2).build(), time);
+    for (int b = 0; b < 7; b++) {
+      for (int i = 0; i <= b; i++) {
+        recorder.record(1_000L * (b + 1));
+      }
+      time.advanceNanos(WIDTH);
+    }
+    recorder.record(-5); // a rejection in the live bucket
+    List<BucketHistogram> drained = recorder.drain();
+    assertThat(drained)
+        .extracting(BucketHistogram::bucket)
+        .containsExactly(100L, 101L, 102L, 103L, 104L, 105L, 106L, 107L);
+    for (int b = 0; b < 7; b++) {
+      BucketHistogram h = drained.get(b);
+      assertThat(h.count()).isEqualTo(b + 1);
+      assertThat(h.min()).isEqualTo(h.max()).isEqualTo(1_000L * (b + 1));
+      assertThat(h.rejected()).isZero();
+    }
+    assertThat(drained.get(7).count()).isZero();
+    assertThat(drained.get(7).rejected()).isEqualTo(1);
+    assertThat(recorder.drain()).isEmpty();
   }
 
   @Test
