@@ -30,6 +30,9 @@ final class FleetPublisher {
      */
     void publish(List<CompletableFuture<?>> calls, boolean all);
 
+    /** Drains into memory without sending: a tick's work while a round still waits for Redis. */
+    void collect();
+
     long intervalNanos();
   }
 
@@ -69,7 +72,9 @@ final class FleetPublisher {
 
   private void tickQuietly() {
     try {
-      tryStartRound(null);
+      if (tryStartRound(null) == null) {
+        collectDue();
+      }
     } catch (RuntimeException e) {
       // a round's failures are counted by its sources; a tick must not kill the ticker
     }
@@ -101,6 +106,20 @@ final class FleetPublisher {
         });
     round = CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
     return round;
+  }
+
+  /**
+   * Drains every due source into memory while a round still waits for Redis (an outage, a slow
+   * server): rotations then keep finding their previous bucket drained, so a recording thread never
+   * walks a bucket's slots, however long the round takes. They stay due for the next round.
+   */
+  private void collectDue() {
+    long now = clock.nanoTime();
+    for (Registered r : sources) {
+      if (now - r.nextDue >= -r.source.intervalNanos() / 2) {
+        r.source.collect();
+      }
+    }
   }
 
   /** The round running now, or the last one. */

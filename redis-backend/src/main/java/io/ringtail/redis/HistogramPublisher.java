@@ -98,6 +98,15 @@ final class HistogramPublisher {
     return round;
   }
 
+  /**
+   * Drains the recorder into the pending buckets without sending: what a tick does while a round is
+   * still waiting for Redis, so that rotations keep finding their previous bucket drained and never
+   * walk its slots on a recording thread.
+   */
+  synchronized void collect() {
+    collectLocked(time.nanoTime());
+  }
+
   /** The round running now (or the last one, completed). */
   synchronized CompletableFuture<Void> running() {
     return round;
@@ -105,6 +114,28 @@ final class HistogramPublisher {
 
   private CompletableFuture<Void> startRoundLocked() {
     long now = time.nanoTime();
+    collectLocked(now);
+    long oldestInWindow = Math.floorDiv(now, widthNanos) - buckets + 1;
+    List<CompletableFuture<?>> calls = new ArrayList<>();
+    for (Pending p : new ArrayList<>(pending.values())) {
+      if (p.sending) {
+        continue;
+      }
+      if (p.inFlight == null && p.unsent != null) {
+        p.inFlight = p.unsent;
+        p.unsent = null;
+        p.inFlightSeq = ++sequence;
+        p.asOf = now;
+      }
+      if (p.inFlight != null) {
+        p.sending = true;
+        calls.add(send(p, now, oldestInWindow));
+      }
+    }
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+  }
+
+  private void collectLocked(long now) {
     for (BucketHistogram delta : recorder.drain()) {
       Pending p = pending.computeIfAbsent(delta.bucket(), Pending::new);
       p.unsent = p.unsent == null ? delta : p.unsent.plus(delta);
@@ -128,23 +159,6 @@ final class HistogramPublisher {
       dropped.add(oldest.getValue().samples());
       pending.pollFirstEntry();
     }
-    List<CompletableFuture<?>> calls = new ArrayList<>();
-    for (Pending p : new ArrayList<>(pending.values())) {
-      if (p.sending) {
-        continue;
-      }
-      if (p.inFlight == null && p.unsent != null) {
-        p.inFlight = p.unsent;
-        p.unsent = null;
-        p.inFlightSeq = ++sequence;
-        p.asOf = now;
-      }
-      if (p.inFlight != null) {
-        p.sending = true;
-        calls.add(send(p, now, oldestInWindow));
-      }
-    }
-    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
   private CompletableFuture<Void> send(Pending p, long now, long oldestInWindow) {

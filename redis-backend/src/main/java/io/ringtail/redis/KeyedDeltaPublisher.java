@@ -137,8 +137,53 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   }
 
   @Override
+  public synchronized void collect() {
+    collectLocked(time.nanoTime());
+  }
+
+  @Override
   public synchronized void publish(List<CompletableFuture<?>> calls, boolean all) {
     long now = time.nanoTime();
+    long live = Math.floorDiv(now, widthNanos);
+    long oldestInWindow = live - buckets + 1;
+    collectLocked(now);
+    Set<String> toIndex = new LinkedHashSet<>();
+    List<Pending> toSend = new ArrayList<>();
+    // a ticker holds the live bucket back until it closes: one delta per key and bucket
+    boolean holdLive = !all && intervalNanos >= widthNanos;
+    for (Pending p : pending.values()) {
+      if (p.sending || (holdLive && p.delta.bucket >= live && p.inFlight == null)) {
+        continue;
+      }
+      if (p.inFlight == null && p.unsent != null) {
+        p.inFlight = p.unsent;
+        p.unsent = null;
+        p.field = publisherId + ":" + Long.toString(++sequence, 36);
+        p.bytes = FleetDeltas.encode(p.inFlight, now);
+      }
+      if (p.inFlight != null) {
+        p.sending = true;
+        toSend.add(p);
+        Long last = indexed.get(p.delta.key);
+        if (last == null || live - last >= reindexBuckets()) {
+          toIndex.add(p.delta.key);
+        }
+      }
+    }
+    // a reply may complete its call at once, removing from pending: send after the loop
+    for (Pending p : toSend) {
+      calls.add(send(p, now));
+    }
+    if (!toIndex.isEmpty()) {
+      calls.add(index(List.copyOf(toIndex), live, oldestInWindow));
+    }
+  }
+
+  /**
+   * Drains every key's recorder (and those of keys just dropped) into the pending deltas, expires
+   * what left the window and drops the oldest beyond the bound; holding the lock.
+   */
+  private void collectLocked(long now) {
     long live = Math.floorDiv(now, widthNanos);
     long oldestInWindow = live - buckets + 1;
     for (Map.Entry<String, BucketRecorder> e : recorders.asMap().entrySet()) {
@@ -178,36 +223,6 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
           oldestUnsent = p;
         }
       }
-    }
-    Set<String> toIndex = new LinkedHashSet<>();
-    List<Pending> toSend = new ArrayList<>();
-    // a ticker holds the live bucket back until it closes: one delta per key and bucket
-    boolean holdLive = !all && intervalNanos >= widthNanos;
-    for (Pending p : pending.values()) {
-      if (p.sending || (holdLive && p.delta.bucket >= live && p.inFlight == null)) {
-        continue;
-      }
-      if (p.inFlight == null && p.unsent != null) {
-        p.inFlight = p.unsent;
-        p.unsent = null;
-        p.field = publisherId + ":" + Long.toString(++sequence, 36);
-        p.bytes = FleetDeltas.encode(p.inFlight, now);
-      }
-      if (p.inFlight != null) {
-        p.sending = true;
-        toSend.add(p);
-        Long last = indexed.get(p.delta.key);
-        if (last == null || live - last >= reindexBuckets()) {
-          toIndex.add(p.delta.key);
-        }
-      }
-    }
-    // a reply may complete its call at once, removing from pending: send after the loop
-    for (Pending p : toSend) {
-      calls.add(send(p, now));
-    }
-    if (!toIndex.isEmpty()) {
-      calls.add(index(List.copyOf(toIndex), live, oldestInWindow));
     }
   }
 

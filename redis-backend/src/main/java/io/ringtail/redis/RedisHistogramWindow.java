@@ -120,7 +120,9 @@ public final class RedisHistogramWindow implements RollingWindow {
 
   private void publishQuietly() {
     try {
-      publisher.tryStartRound();
+      if (publisher.tryStartRound() == null) {
+        publisher.collect(); // a round still waits for Redis: drain into memory meanwhile
+      }
     } catch (RuntimeException e) {
       publisher.failedCalls.increment();
     }

@@ -286,6 +286,55 @@ class RedisHistogramWindowTest {
     assertThat(ticking.close()).isTrue();
   }
 
+  /**
+   * A round stuck on a stopped server (a command timeout longer than the test) does not stop the
+   * ticks from draining the recorder into memory; once the server is back every sample is published
+   * once.
+   */
+  @Test
+  void ticks_whileARoundWaitsForRedis_drainIntoMemory() {
+    patientClient = RedisTestSupport.client();
+    RedisHistogramWindow w =
+        RedisBackend.builder(RedisTestSupport.connect(patientClient, server))
+            .commandTimeout(Duration.ofSeconds(60))
+            .build()
+            .histogramWindow(RedisTestSupport.uniqueName("stuck"))
+            .publishInterval(Duration.ofMillis(50))
+            .build();
+    w.record(1);
+    RedisTestSupport.await(
+        Duration.ofSeconds(20),
+        "the first sample published",
+        () -> w.stats().published() == 1,
+        () -> w.stats().toString());
+    server.pause();
+    try {
+      w.record(2);
+      RedisTestSupport.await(
+          Duration.ofSeconds(20),
+          "a round waiting for the stopped server",
+          () -> !w.lastRound().isDone() && w.stats().pendingSamples() > 0,
+          () -> w.stats().toString());
+      Object stuck = w.lastRound();
+      for (int i = 0; i < 1_000; i++) {
+        w.record(3 + i);
+      }
+      RedisTestSupport.await(
+          Duration.ofSeconds(20),
+          "every sample drained while the round waits",
+          () -> w.stats().pendingSamples() + w.stats().published() == 1_002,
+          () -> w.stats().toString());
+      assertThat(w.lastRound()).as("still the stuck round").isSameAs(stuck);
+      assertThat(w.lastRound()).isNotDone();
+    } finally {
+      server.resume();
+    }
+    awaitFlushed(w);
+    assertThat(w.stats().published()).isEqualTo(1_002);
+    assertThat(w.stats().dropped()).isZero();
+    assertThat(w.close()).isTrue();
+  }
+
   @Test
   void snapshot_reportsTheOldestPublisherAsItsFreshness() {
     ManualTimeSource time = new ManualTimeSource(T0);

@@ -355,6 +355,53 @@ class RedisKeyedHistogramWindowsTest {
     assertThat(w.stats().dropped()).isZero();
   }
 
+  /**
+   * A round stuck on a stopped server (a command timeout longer than the test) does not stop the
+   * ticks from draining the recorders into memory, so a rotation always finds its previous bucket
+   * drained; once the server is back every sample is published once.
+   */
+  @Test
+  void ticks_whileARoundWaitsForRedis_drainIntoMemory() {
+    RedisBackend patient = backend(Duration.ofSeconds(60));
+    RedisKeyedHistogramWindows w =
+        patient
+            .keyedHistogramWindows(RedisTestSupport.uniqueName("stuck"))
+            .publishInterval(Duration.ofMillis(50))
+            .build();
+    w.record(ROUTES[0], 1);
+    RedisTestSupport.await(
+        Duration.ofSeconds(20),
+        "the first sample published",
+        () -> w.stats().published() == 1,
+        () -> w.stats().toString());
+    server.pause();
+    try {
+      w.record(ROUTES[1], 2);
+      RedisTestSupport.await(
+          Duration.ofSeconds(20),
+          "a round waiting for the stopped server",
+          () -> !w.lastRound().isDone() && w.stats().pendingSamples() > 0,
+          () -> w.stats().toString());
+      CompletableFuture<Void> stuck = w.lastRound();
+      for (int i = 0; i < 1_000; i++) {
+        w.record(ROUTES[i % ROUTES.length], 3 + i);
+      }
+      RedisTestSupport.await(
+          Duration.ofSeconds(20),
+          "every sample drained while the round waits",
+          () -> w.stats().pendingSamples() + w.stats().published() == 1_002,
+          () -> w.stats().toString());
+      assertThat(w.lastRound()).as("still the stuck round").isSameAs(stuck);
+      assertThat(stuck).isNotDone();
+    } finally {
+      server.resume();
+    }
+    awaitFlushed(w);
+    assertThat(w.stats().published()).isEqualTo(1_002);
+    assertThat(w.stats().dropped()).isZero();
+    w.close();
+  }
+
   @Test
   void record_neverStartsAPublicationRound() {
     ManualTimeSource time = new ManualTimeSource(T0);
