@@ -62,8 +62,11 @@ final class FleetPublisher {
   AutoCloseable register(Source source, ScheduledExecutorService scheduler) {
     Registered r = new Registered(source, clock.nanoTime() + source.intervalNanos());
     sources.add(r);
+    // halfway between ticks the source drains into memory, so each bucket is drained at least
+    // once before the next rotation even when a tick comes late
     AutoCloseable ticker =
-        Ticker.start(runner, scheduler, source.intervalNanos(), this::tickQuietly);
+        Ticker.startWithMidpoint(
+            runner, scheduler, source.intervalNanos(), this::tickQuietly, source::collect);
     return () -> {
       sources.remove(r);
       ticker.close();

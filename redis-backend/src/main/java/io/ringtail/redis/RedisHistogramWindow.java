@@ -95,7 +95,11 @@ public final class RedisHistogramWindow implements RollingWindow {
         new HistogramPublisher(
             runner, recorder, keys, publisherId, time, serverTime, b.maxPendingBuckets);
     this.publishIntervalNanos = b.publishInterval.toNanos();
-    this.ticker = Ticker.start(runner, b.scheduler, publishIntervalNanos, this::publishQuietly);
+    // halfway between ticks the recorder drains into memory: a drain comes between two rotations
+    // even when a tick comes late
+    this.ticker =
+        Ticker.startWithMidpoint(
+            runner, b.scheduler, publishIntervalNanos, this::publishQuietly, publisher::collect);
   }
 
   /** The name the window was built with. */

@@ -6,6 +6,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs a publication task every interval without a thread of the library's own: on the scheduler
@@ -15,6 +16,31 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class Ticker {
   private Ticker() {}
+
+  /**
+   * Starts {@code tick} every {@code intervalNanos} and {@code midpoint} halfway between ticks (the
+   * first half an interval after the start, the first tick a whole one); closing the handle stops
+   * both.
+   */
+  static AutoCloseable startWithMidpoint(
+      ScriptRunner runner,
+      ScheduledExecutorService scheduler,
+      long intervalNanos,
+      Runnable tick,
+      Runnable midpoint) {
+    AtomicLong count = new AtomicLong();
+    return start(
+        runner,
+        scheduler,
+        Math.max(1, intervalNanos / 2),
+        () -> {
+          if ((count.incrementAndGet() & 1) == 0) {
+            tick.run();
+          } else {
+            midpoint.run();
+          }
+        });
+  }
 
   /** Starts {@code tick} every {@code intervalNanos}; closing the handle stops it. */
   static AutoCloseable start(

@@ -24,6 +24,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -400,6 +403,45 @@ class RedisKeyedHistogramWindowsTest {
     assertThat(w.stats().published()).isEqualTo(1_002);
     assertThat(w.stats().dropped()).isZero();
     w.close();
+  }
+
+  /**
+   * The ticker's task, run by hand: halfway between two ticks it drains every key into memory and
+   * sends nothing. So a bucket is drained before the next rotation even when a tick comes late.
+   */
+  @Test
+  void halfwayBetweenTicks_theRecordersAreDrainedIntoMemory() throws Exception {
+    List<Runnable> tasks = new ArrayList<>();
+    ScheduledThreadPoolExecutor scheduler =
+        new ScheduledThreadPoolExecutor(1) {
+          @Override
+          public ScheduledFuture<?> scheduleAtFixedRate(
+              Runnable task, long delay, long period, TimeUnit unit) {
+            tasks.add(task);
+            return super.schedule(() -> {}, 1, TimeUnit.DAYS);
+          }
+        };
+    try {
+      RedisKeyedHistogramWindows w =
+          backend
+              .keyedHistogramWindows(RedisTestSupport.uniqueName("midpoint"))
+              .publishInterval(Duration.ofMillis(500))
+              .scheduler(scheduler)
+              .build();
+      assertThat(tasks).hasSize(1);
+      for (int i = 0; i < 300; i++) {
+        w.record(ROUTES[i % ROUTES.length], i);
+      }
+      assertThat(w.stats().pendingSamples()).as("not drained yet").isZero();
+      tasks.get(0).run(); // halfway
+      assertThat(w.stats().pendingSamples()).isEqualTo(300);
+      assertThat(w.lastRound()).isDone();
+      assertThat(w.stats().publishCalls()).isZero();
+      assertThat(w.flush(Duration.ofSeconds(5))).isTrue();
+      assertThat(w.stats().published()).isEqualTo(300);
+    } finally {
+      scheduler.shutdownNow();
+    }
   }
 
   @Test
