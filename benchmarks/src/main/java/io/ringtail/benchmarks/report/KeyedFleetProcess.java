@@ -14,6 +14,7 @@ import io.ringtail.redis.RedisKeyedHistogramWindows;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -36,8 +37,10 @@ import picocli.CommandLine.Option;
  * <p>Prints {@code READY}; then obeys lines on stdin: {@code GO} starts recording, {@code PHASE n}
  * makes later records count in phase {@code n}'s histograms, {@code END} stops, flushes every
  * process, and prints {@code COUNT key bucket n} per key and bucket (the exact oracle), {@code
- * STATS ...}, and {@code TAIL phase fleet|local base64} (compressed histograms). A main, not
- * thread-safe.
+ * STATS ...}, {@code TAIL phase fleet|local base64} (compressed histograms), and {@code SLOW phase
+ * fleet|local} with the nanoseconds spent inside the timed calls, the calls over 1 ms, those of
+ * them that overlapped a JVM-wide pause of {@code --safepoint-log} ({@link SlowRecords}), those not
+ * classified, and the pauses in the log. A main, not thread-safe.
  */
 public final class KeyedFleetProcess {
   static final int PHASES = 3;
@@ -82,6 +85,12 @@ public final class KeyedFleetProcess {
 
     @Option(names = "--seed", description = "Random seed.")
     int seed = 1;
+
+    @Option(
+        names = "--safepoint-log",
+        description =
+            "This JVM's -Xlog:safepoint file (decorated with tn), to classify slow calls.")
+    Path safepointLog;
   }
 
   public static void main(String[] args) throws Exception {
@@ -112,6 +121,7 @@ public final class KeyedFleetProcess {
     long[][][] oracle = new long[threads][keys][RING];
     long[][][] oracleBucket = new long[threads][keys][RING];
     Histogram[][][] tails = new Histogram[threads][PHASES][2];
+    SlowRecords[] slow = new SlowRecords[threads];
     for (Histogram[][] perThread : tails) {
       for (Histogram[] perPhase : perThread) {
         perPhase[0] = new Histogram(3_600_000_000_000L, 3);
@@ -131,6 +141,8 @@ public final class KeyedFleetProcess {
     }
     for (int t = 0; t < threads; t++) {
       int id = t;
+      SlowRecords mySlow = new SlowRecords(PHASES, 2, 100_000);
+      slow[t] = mySlow;
       long perThread = rate / threads;
       SplittableRandom random = new SplittableRandom(seed * 1000L + t);
       List<RedisKeyedHistogramWindows> myFleet = new ArrayList<>();
@@ -159,7 +171,8 @@ public final class KeyedFleetProcess {
                     if (++p == myFleet.size()) {
                       p = 0;
                     }
-                    Histogram[] h = tails[id][phase];
+                    int ph = phase;
+                    Histogram[] h = tails[id][ph];
                     // each window's clock is read before its timed record, as record() would
                     long ft = f.timeSource().nanoTime();
                     long lt = l.timeSource().nanoTime();
@@ -171,6 +184,8 @@ public final class KeyedFleetProcess {
                       long t2 = System.nanoTime();
                       h[0].recordValue(t1 - t0);
                       h[1].recordValue(t2 - t1);
+                      mySlow.add(ph, 0, t0, t1);
+                      mySlow.add(ph, 1, t1, t2);
                     } else {
                       l.recordAt(key, value, lt);
                       long t1 = System.nanoTime();
@@ -178,6 +193,8 @@ public final class KeyedFleetProcess {
                       long t2 = System.nanoTime();
                       h[1].recordValue(t1 - t0);
                       h[0].recordValue(t2 - t1);
+                      mySlow.add(ph, 1, t0, t1);
+                      mySlow.add(ph, 0, t1, t2);
                     }
                     long bucket = Math.floorDiv(ft, WIDTH);
                     int slot = (int) (bucket & (RING - 1));
@@ -254,6 +271,31 @@ public final class KeyedFleetProcess {
                 + (side == 0 ? "fleet" : "local")
                 + " "
                 + Base64.getEncoder().encodeToString(bytes));
+      }
+    }
+    List<long[]> pauses =
+        cli.safepointLog == null ? List.of() : SlowRecords.pauses(cli.safepointLog);
+    for (int ph = 0; ph < PHASES; ph++) {
+      for (int side = 0; side < 2; side++) {
+        long[] figures = new long[4];
+        for (SlowRecords r : slow) {
+          r.addTo(ph, side, pauses, figures);
+        }
+        System.out.println(
+            "SLOW "
+                + ph
+                + " "
+                + (side == 0 ? "fleet" : "local")
+                + " "
+                + figures[0]
+                + " "
+                + figures[1]
+                + " "
+                + figures[2]
+                + " "
+                + figures[3]
+                + " "
+                + pauses.size());
       }
     }
     System.out.println("DONE");

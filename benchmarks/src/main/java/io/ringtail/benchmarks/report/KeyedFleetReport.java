@@ -138,6 +138,8 @@ public final class KeyedFleetReport {
             "| processes x windows | calls over 1 ms, Redis up (command: us) | Redis stopped, then"
                 + " up |\n|---|---|---|\n");
     Instant began = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    Path logs = out.toAbsolutePath().getParent();
+    Files.createDirectories(logs);
     try (RedisProcess server = RedisProcess.start()) {
       if (serverCpus != null) {
         Machine.pin(server.pid(), serverCpus);
@@ -159,7 +161,9 @@ public final class KeyedFleetReport {
                 + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         tails.append(
             "| processes x windows | Redis | window | p99 | p99.9 | p99.99 | max | records over 1"
-                + " ms |\n|---|---|---|---:|---:|---:|---:|---:|\n");
+                + " ms | of them during a JVM-wide pause | time inside the timed calls | fleet"
+                + " window's share of the records over 1 ms (one-sided sign test p) |\n"
+                + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String row : rows.split(",")) {
           String[] pw = row.split("x");
           row(
@@ -171,6 +175,7 @@ public final class KeyedFleetReport {
               seconds,
               jvms,
               threads,
+              logs,
               cost,
               tails,
               slow);
@@ -227,6 +232,7 @@ public final class KeyedFleetReport {
       int seconds,
       int jvms,
       int threads,
+      Path logs,
       StringBuilder cost,
       StringBuilder tails,
       StringBuilder slow)
@@ -238,10 +244,14 @@ public final class KeyedFleetReport {
     List<BufferedReader> outputs = new ArrayList<>();
     List<Writer> inputs = new ArrayList<>();
     for (int j = 0; j < jvms; j++) {
+      Path safepoints =
+          logs.resolve("keyed-fleet-safepoints-" + processes + "x" + windows + "-" + j + ".log");
+      Files.deleteIfExists(safepoints);
       Process p =
           new ProcessBuilder(
                   java,
                   "-Xmx1g",
+                  "-Xlog:safepoint=info:file=" + safepoints + ":tn",
                   "-cp",
                   System.getProperty("java.class.path"),
                   KeyedFleetProcess.class.getName(),
@@ -258,7 +268,9 @@ public final class KeyedFleetReport {
                   "--rate",
                   Long.toString(rate / jvms),
                   "--seed",
-                  Integer.toString(j + 1))
+                  Integer.toString(j + 1),
+                  "--safepoint-log",
+                  safepoints.toString())
               .redirectError(ProcessBuilder.Redirect.INHERIT)
               .start();
       children.add(p);
@@ -303,7 +315,7 @@ public final class KeyedFleetReport {
     }
     // snapshots of one key: cold (a new reader, nothing merged yet) and back to back
     RedisBackend reader =
-        RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(2)).build();
+        RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(10)).build();
     List<Long> cold = new ArrayList<>();
     List<Long> warm = new ArrayList<>();
     RedisKeyedHistogramWindows observer = snapshotLatencies(reader, name, cold, warm);
@@ -320,6 +332,7 @@ public final class KeyedFleetReport {
     Map<String, Map<Long, Long>> oracle = new HashMap<>();
     long[] stats = new long[6];
     Map<String, Histogram> tail = new HashMap<>();
+    Map<String, long[]> slowRecords = new HashMap<>();
     for (BufferedReader r : outputs) {
       String line;
       while ((line = r.readLine()) != null && !line.equals("DONE")) {
@@ -345,6 +358,12 @@ public final class KeyedFleetReport {
                   a.add(b);
                   return a;
                 });
+          }
+          case "SLOW" -> {
+            long[] figures = slowRecords.computeIfAbsent(f[1] + " " + f[2], k -> new long[5]);
+            for (int i = 0; i < 5; i++) {
+              figures[i] += Long.parseLong(f[i + 3]);
+            }
           }
           default -> System.out.println(line);
         }
@@ -422,11 +441,16 @@ public final class KeyedFleetReport {
             + " pending %d%n",
         processes, windows, byCommand, stats[0], stats[1], stats[2], stats[3], stats[4], stats[5]);
     for (int phase = 1; phase <= 2; phase++) {
+      long fleetSlow = slowRecords.get(phase + " fleet")[1];
+      long localSlow = slowRecords.get(phase + " local")[1];
       for (String side : new String[] {"local", "fleet"}) {
         Histogram h = tail.get(phase + " " + side);
+        long[] s = slowRecords.get(phase + " " + side);
+        long over = h.getCountBetweenValues(SlowRecords.SLOW_NANOS + 1, h.getMaxValue() + 1);
         tails.append(
             String.format(
-                "| %d x %d | %s | %s | %.2f us | %.2f us | %.2f us | %.2f ms | %d of %,d |%n",
+                "| %d x %d | %s | %s | %.2f us | %.2f us | %.2f us | %.2f ms | %d of %,d | %s |"
+                    + " %.2f s | %s |%n",
                 processes,
                 windows,
                 phase == 1 ? "up" : "stopped 5 s, then up 5 s",
@@ -435,8 +459,19 @@ public final class KeyedFleetReport {
                 h.getValueAtPercentile(99.9) / 1e3,
                 h.getValueAtPercentile(99.99) / 1e3,
                 h.getMaxValue() / 1e6,
-                h.getCountBetweenValues(1_000_001, h.getMaxValue() + 1),
-                h.getTotalCount()));
+                over,
+                h.getTotalCount(),
+                s[4] == 0
+                    ? "no safepoint log"
+                    : s[3] == 0 ? Long.toString(s[2]) : s[2] + " (" + s[3] + " unclassified)",
+                s[0] / 1e9,
+                side.equals("local")
+                    ? ""
+                    : String.format(
+                        "%d of %d, p = %.2g",
+                        fleetSlow,
+                        fleetSlow + localSlow,
+                        SlowRecords.atLeast(fleetSlow, fleetSlow + localSlow))));
       }
     }
   }
