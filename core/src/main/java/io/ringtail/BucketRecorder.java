@@ -48,7 +48,6 @@ public final class BucketRecorder {
   private final ReentrantLock lock = new ReentrantLock();
   // guarded by lock
   private long liveBucket;
-  private final Accumulator live;
 
   /**
    * The bucket whose last samples wait in the stripes' inactive accumulators since a rotation
@@ -71,7 +70,6 @@ public final class BucketRecorder {
     // and the configured stripes are the most (a keyed fleet window holds a recorder per key)
     this.recorder =
         new StripedRecorder(layout, config.stripes(), config.stripes(), false, Long.MAX_VALUE);
-    this.live = new Accumulator(layout.length());
     this.liveBucket = Math.floorDiv(timeSource.nanoTime(), width);
     this.liveStart = liveBucket * width;
   }
@@ -128,22 +126,17 @@ public final class BucketRecorder {
       advanceLocked(now);
       List<BucketHistogram> out = new ArrayList<>(sealed.size() + 2);
       for (SealedBucket b = sealed.pollFirst(); b != null; b = sealed.pollFirst()) {
-        out.add(histogramOf(b));
+        add(out, histogramOf(b));
         if (spare.size() < SPARES) {
           spare.addLast(b);
         }
       }
       if (flippedBucket != NONE) {
-        recorder.drainFlipped(live);
-        if (!live.isEmpty()) {
-          out.add(takeLive(flippedBucket));
-        }
+        add(out, takeFlipped(flippedBucket));
         flippedBucket = NONE;
       }
-      drainStripes();
-      if (!live.isEmpty()) {
-        out.add(takeLive(liveBucket));
-      }
+      recorder.flip();
+      add(out, takeFlipped(liveBucket));
       return out;
     } finally {
       lock.unlock();
@@ -153,7 +146,7 @@ public final class BucketRecorder {
   /** Bytes this recorder holds in the heap, as currently allocated. */
   public long footprintBytes() {
     long denseArray = 16 + 8L * layout.length();
-    long bytes = 160 + recorder.footprintBytes(denseArray) + Accumulator.BYTES + denseArray;
+    long bytes = 160 + recorder.footprintBytes(denseArray);
     lock.lock();
     try {
       for (SealedBucket b : sealed) {
@@ -191,15 +184,17 @@ public final class BucketRecorder {
       return;
     }
     if (flippedBucket != NONE) {
-      recorder.drainFlipped(live);
-      if (!live.isEmpty()) {
-        SealedBucket b = spare.pollLast();
-        if (b == null) {
-          b = new SealedBucket();
+      for (int i = 0, n = recorder.stripeCount(); i < n; i++) {
+        Accumulator flipped = recorder.inactive(i);
+        if (!flipped.isEmpty()) {
+          SealedBucket b = spare.pollLast();
+          if (b == null) {
+            b = new SealedBucket();
+          }
+          b.encode(flippedBucket, flipped, layout);
+          sealed.addLast(b);
+          flipped.clear(layout);
         }
-        b.encode(flippedBucket, live, layout);
-        sealed.addLast(b);
-        live.clear(layout);
       }
     }
     recorder.flip();
@@ -208,8 +203,33 @@ public final class BucketRecorder {
     liveStart = bucket * width;
   }
 
-  private void drainStripes() {
-    recorder.drainInto(live, Long.MAX_VALUE, false);
+  /**
+   * The stripes' flipped accumulators as one histogram of {@code bucket}, or null if they hold
+   * nothing; clears them.
+   */
+  private BucketHistogram takeFlipped(long bucket) {
+    BucketHistogram out = null;
+    for (int i = 0, n = recorder.stripeCount(); i < n; i++) {
+      Accumulator flipped = recorder.inactive(i);
+      if (!flipped.isEmpty()) {
+        BucketHistogram h = take(bucket, flipped);
+        out = out == null ? h : out.plus(h);
+      }
+    }
+    return out;
+  }
+
+  /** Appends {@code h}, if any, merging it into the last histogram when of the same bucket. */
+  private static void add(List<BucketHistogram> out, BucketHistogram h) {
+    if (h == null) {
+      return;
+    }
+    int last = out.size() - 1;
+    if (last >= 0 && out.get(last).bucket() == h.bucket()) {
+      out.set(last, out.get(last).plus(h));
+    } else {
+      out.add(h);
+    }
   }
 
   /** A sealed bucket as a bucket histogram. */
@@ -220,15 +240,15 @@ public final class BucketRecorder {
     return BucketHistogram.trusted(b.epoch, slots, counts, n, b.sum, b.min, b.max, b.rejected);
   }
 
-  /** The live accumulator as a histogram of {@code bucket}; clears it. */
-  private BucketHistogram takeLive(long bucket) {
-    long[] counts = live.counts;
+  /** An accumulator as a histogram of {@code bucket}; clears it. */
+  private BucketHistogram take(long bucket, Accumulator from) {
+    long[] counts = from.counts;
     int distinct = 0;
     int first = 0;
     int last = -1;
-    if (live.max != Long.MIN_VALUE) {
-      first = layout.indexOf(live.min);
-      last = layout.indexOf(live.max);
+    if (from.max != Long.MIN_VALUE) {
+      first = layout.indexOf(from.min);
+      last = layout.indexOf(from.max);
       for (int i = first; i <= last; i++) {
         if (counts[i] != 0) {
           distinct++;
@@ -247,8 +267,8 @@ public final class BucketRecorder {
     }
     BucketHistogram out =
         BucketHistogram.trusted(
-            bucket, slots, slotCounts, n, live.sum, live.min, live.max, live.rejected);
-    live.clear(layout);
+            bucket, slots, slotCounts, n, from.sum, from.min, from.max, from.rejected);
+    from.clear(layout);
     return out;
   }
 }

@@ -121,8 +121,8 @@ final class StripedRecorder {
 
   /**
    * Flips every stripe without draining it: what was recorded so far waits in the inactive
-   * accumulators until {@link #drainFlipped}, and the flip costs no pass over the slots. Only for a
-   * recorder without shares, whose inactive accumulators are empty (drained).
+   * accumulators ({@link #inactive}) until the owner reads them out, and the flip costs no pass
+   * over the slots. Only for a recorder without shares, whose inactive accumulators are empty.
    */
   void flip() {
     for (Stripe stripe : stripes) {
@@ -138,11 +138,12 @@ final class StripedRecorder {
     }
   }
 
-  /** Moves what the last {@link #flip} left in the inactive accumulators into {@code live}. */
-  void drainFlipped(Accumulator live) {
-    for (Stripe stripe : stripes) {
-      live.takeAll(stripe.inactive, layout);
-    }
+  /**
+   * Stripe {@code i}'s inactive accumulator: after a {@link #flip}, what was recorded before it;
+   * whoever reads it out clears it before the next flip.
+   */
+  Accumulator inactive(int i) {
+    return stripes[i].inactive;
   }
 
   /**
