@@ -17,7 +17,6 @@ final class SealedBucket {
   int slots;
 
   private int lastIndex;
-  private int readPos;
   long sum;
   long rejected;
   long min;
@@ -99,11 +98,14 @@ final class SealedBucket {
 
   /** Adds (sign 1) or subtracts (sign -1) this bucket's counts into a dense array. */
   void addTo(long[] dense, int sign) {
-    readPos = 0;
     int index = -1;
-    while (readPos < size) {
-      index += (int) readVarint() + 1;
-      dense[index] += sign * readVarint();
+    for (int pos = 0; pos < size; ) {
+      long gap = varintAt(data, pos);
+      pos += varintLength(gap);
+      long count = varintAt(data, pos);
+      pos += varintLength(count);
+      index += (int) gap + 1;
+      dense[index] += sign * count;
     }
   }
 
@@ -112,24 +114,27 @@ final class SealedBucket {
    * the sum of the counts.
    */
   long copyTo(int[] indexes, long[] counts) {
-    readPos = 0;
     int index = -1;
     long total = 0;
-    for (int k = 0; readPos < size; k++) {
-      index += (int) readVarint() + 1;
+    for (int k = 0, pos = 0; pos < size; k++) {
+      long gap = varintAt(data, pos);
+      pos += varintLength(gap);
+      counts[k] = varintAt(data, pos);
+      pos += varintLength(counts[k]);
+      index += (int) gap + 1;
       indexes[k] = index;
-      counts[k] = readVarint();
       total += counts[k];
     }
     return total;
   }
 
-  private long readVarint() {
+  /** The varint starting at {@code pos}; it spans {@link #varintLength} of its value (minimal). */
+  private static long varintAt(byte[] data, int pos) {
     long v = 0;
     int shift = 0;
     byte b;
     do {
-      b = data[readPos++];
+      b = data[pos++];
       v |= (long) (b & 0x7f) << shift;
       shift += 7;
     } while (b < 0);
