@@ -13,15 +13,12 @@ import io.ringtail.redis.RedisHistogramWindowStats;
 import io.ringtail.redis.RedisKeyedHistogramWindows;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
-import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -32,15 +29,13 @@ import picocli.CommandLine.Option;
  * the same keys and configuration. {@code --threads} recording threads share the processes and
  * record {@code --rate} samples/s in all (log-normal latencies, median 2 ms, whole microseconds),
  * each sample into both: the fleet window and the in-process one, each {@code record} timed on its
- * own into an HdrHistogram, in alternating order.
+ * own ({@link RecordTimings}), in alternating order.
  *
  * <p>Prints {@code READY}; then obeys lines on stdin: {@code GO} starts recording, {@code PHASE n}
- * makes later records count in phase {@code n}'s histograms, {@code END} stops, flushes every
- * process, and prints {@code COUNT key bucket n} per key and bucket (the exact oracle), {@code
- * STATS ...}, {@code TAIL phase fleet|local base64} (compressed histograms), and {@code SLOW phase
- * fleet|local} with the nanoseconds spent inside the timed calls, the calls over 1 ms, those of
- * them that overlapped a JVM-wide pause of {@code --safepoint-log} ({@link SlowRecords}), those not
- * classified, and the pauses in the log. A main, not thread-safe.
+ * makes later records count in phase {@code n}'s timings, {@code END} stops, flushes every process,
+ * and prints {@code COUNT key bucket n} per key and bucket (the exact oracle), {@code STATS ...},
+ * and the record tail's {@code TAIL} and {@code SLOW} lines ({@link RecordTimings#print}, its slow
+ * calls classified by {@code --safepoint-log}). A main, not thread-safe.
  */
 public final class KeyedFleetProcess {
   static final int PHASES = 3;
@@ -120,14 +115,7 @@ public final class KeyedFleetProcess {
     // per thread, key and bucket (a ring of RING buckets, each tagged with its index)
     long[][][] oracle = new long[threads][keys][RING];
     long[][][] oracleBucket = new long[threads][keys][RING];
-    Histogram[][][] tails = new Histogram[threads][PHASES][2];
-    SlowRecords[] slow = new SlowRecords[threads];
-    for (Histogram[][] perThread : tails) {
-      for (Histogram[] perPhase : perThread) {
-        perPhase[0] = new Histogram(3_600_000_000_000L, 3);
-        perPhase[1] = new Histogram(3_600_000_000_000L, 3);
-      }
-    }
+    RecordTimings[] timings = new RecordTimings[threads];
     System.out.println("READY");
     System.out.flush();
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
@@ -141,8 +129,8 @@ public final class KeyedFleetProcess {
     }
     for (int t = 0; t < threads; t++) {
       int id = t;
-      SlowRecords mySlow = new SlowRecords(PHASES, 2, 100_000);
-      slow[t] = mySlow;
+      RecordTimings timing = new RecordTimings(PHASES, 100_000);
+      timings[t] = timing;
       long perThread = rate / threads;
       SplittableRandom random = new SplittableRandom(seed * 1000L + t);
       List<RedisKeyedHistogramWindows> myFleet = new ArrayList<>();
@@ -172,7 +160,6 @@ public final class KeyedFleetProcess {
                       p = 0;
                     }
                     int ph = phase;
-                    Histogram[] h = tails[id][ph];
                     // each window's clock is read before its timed record, as record() would
                     long ft = f.timeSource().nanoTime();
                     long lt = l.timeSource().nanoTime();
@@ -182,19 +169,15 @@ public final class KeyedFleetProcess {
                       long t1 = System.nanoTime();
                       l.recordAt(key, value, lt);
                       long t2 = System.nanoTime();
-                      h[0].recordValue(t1 - t0);
-                      h[1].recordValue(t2 - t1);
-                      mySlow.add(ph, 0, t0, t1);
-                      mySlow.add(ph, 1, t1, t2);
+                      timing.add(ph, RecordTimings.FLEET, t0, t1);
+                      timing.add(ph, RecordTimings.LOCAL, t1, t2);
                     } else {
                       l.recordAt(key, value, lt);
                       long t1 = System.nanoTime();
                       f.recordAt(key, value, ft);
                       long t2 = System.nanoTime();
-                      h[1].recordValue(t1 - t0);
-                      h[0].recordValue(t2 - t1);
-                      mySlow.add(ph, 1, t0, t1);
-                      mySlow.add(ph, 0, t1, t2);
+                      timing.add(ph, RecordTimings.LOCAL, t0, t1);
+                      timing.add(ph, RecordTimings.FLEET, t1, t2);
                     }
                     long bucket = Math.floorDiv(ft, WIDTH);
                     int slot = (int) (bucket & (RING - 1));
@@ -253,51 +236,7 @@ public final class KeyedFleetProcess {
     System.out.println(
         "STATS " + stats[0] + " " + stats[1] + " " + stats[2] + " " + stats[3] + " " + stats[4]
             + " " + stats[5]);
-    for (int ph = 0; ph < PHASES; ph++) {
-      for (int side = 0; side < 2; side++) {
-        Histogram merged = new Histogram(3_600_000_000_000L, 3);
-        for (Histogram[][] perThread : tails) {
-          merged.add(perThread[ph][side]);
-        }
-        ByteBuffer buffer = ByteBuffer.allocate(merged.getNeededByteBufferCapacity());
-        int length = merged.encodeIntoCompressedByteBuffer(buffer);
-        byte[] bytes = new byte[length];
-        buffer.flip();
-        buffer.get(bytes);
-        System.out.println(
-            "TAIL "
-                + ph
-                + " "
-                + (side == 0 ? "fleet" : "local")
-                + " "
-                + Base64.getEncoder().encodeToString(bytes));
-      }
-    }
-    List<long[]> pauses =
-        cli.safepointLog == null ? List.of() : SlowRecords.pauses(cli.safepointLog);
-    for (int ph = 0; ph < PHASES; ph++) {
-      for (int side = 0; side < 2; side++) {
-        long[] figures = new long[4];
-        for (SlowRecords r : slow) {
-          r.addTo(ph, side, pauses, figures);
-        }
-        System.out.println(
-            "SLOW "
-                + ph
-                + " "
-                + (side == 0 ? "fleet" : "local")
-                + " "
-                + figures[0]
-                + " "
-                + figures[1]
-                + " "
-                + figures[2]
-                + " "
-                + figures[3]
-                + " "
-                + pauses.size());
-      }
-    }
+    RecordTimings.print(timings, PHASES, cli.safepointLog, System.out);
     System.out.println("DONE");
     System.out.flush();
     for (RedisKeyedHistogramWindows w : fleet) {

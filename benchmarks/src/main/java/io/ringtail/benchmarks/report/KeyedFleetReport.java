@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,14 +21,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -159,11 +156,7 @@ public final class KeyedFleetReport {
                 + " | snapshot of one key while the fleet records: cold p50 / p95, warm p50 / p95"
                 + " | the same after the run | count vs oracle |\n"
                 + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-        tails.append(
-            "| processes x windows | Redis | window | p99 | p99.9 | p99.99 | max | records over 1"
-                + " ms | of them during a JVM-wide pause | time inside the timed calls | fleet"
-                + " window's share of the records over 1 ms (one-sided sign test p) |\n"
-                + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        tails.append(RecordTimings.Tally.HEADER);
         for (String row : rows.split(",")) {
           String[] pw = row.split("x");
           row(
@@ -331,8 +324,7 @@ public final class KeyedFleetReport {
     tell(inputs, "END");
     Map<String, Map<Long, Long>> oracle = new HashMap<>();
     long[] stats = new long[6];
-    Map<String, Histogram> tail = new HashMap<>();
-    Map<String, long[]> slowRecords = new HashMap<>();
+    RecordTimings.Tally tally = new RecordTimings.Tally();
     for (BufferedReader r : outputs) {
       String line;
       while ((line = r.readLine()) != null && !line.equals("DONE")) {
@@ -347,25 +339,11 @@ public final class KeyedFleetReport {
               stats[i] += Long.parseLong(f[i + 1]);
             }
           }
-          case "TAIL" -> {
-            Histogram h =
-                Histogram.decodeFromCompressedByteBuffer(
-                    ByteBuffer.wrap(Base64.getDecoder().decode(f[3])), 0);
-            tail.merge(
-                f[1] + " " + f[2],
-                h,
-                (a, b) -> {
-                  a.add(b);
-                  return a;
-                });
-          }
-          case "SLOW" -> {
-            long[] figures = slowRecords.computeIfAbsent(f[1] + " " + f[2], k -> new long[5]);
-            for (int i = 0; i < 5; i++) {
-              figures[i] += Long.parseLong(f[i + 3]);
+          default -> {
+            if (!tally.accept(f)) {
+              System.out.println(line);
             }
           }
-          default -> System.out.println(line);
         }
       }
     }
@@ -440,40 +418,9 @@ public final class KeyedFleetReport {
         "row %dx%d: %s published %d, failed calls %d, retried duplicates %d, dropped %d, expired %d,"
             + " pending %d%n",
         processes, windows, byCommand, stats[0], stats[1], stats[2], stats[3], stats[4], stats[5]);
-    for (int phase = 1; phase <= 2; phase++) {
-      long fleetSlow = slowRecords.get(phase + " fleet")[1];
-      long localSlow = slowRecords.get(phase + " local")[1];
-      for (String side : new String[] {"local", "fleet"}) {
-        Histogram h = tail.get(phase + " " + side);
-        long[] s = slowRecords.get(phase + " " + side);
-        long over = h.getCountBetweenValues(SlowRecords.SLOW_NANOS + 1, h.getMaxValue() + 1);
-        tails.append(
-            String.format(
-                "| %d x %d | %s | %s | %.2f us | %.2f us | %.2f us | %.2f ms | %d of %,d | %s |"
-                    + " %.2f s | %s |%n",
-                processes,
-                windows,
-                phase == 1 ? "up" : "stopped 5 s, then up 5 s",
-                side.equals("local") ? "in-process KeyedWindows" : "keyed fleet window",
-                h.getValueAtPercentile(99) / 1e3,
-                h.getValueAtPercentile(99.9) / 1e3,
-                h.getValueAtPercentile(99.99) / 1e3,
-                h.getMaxValue() / 1e6,
-                over,
-                h.getTotalCount(),
-                s[4] == 0
-                    ? "no safepoint log"
-                    : s[3] == 0 ? Long.toString(s[2]) : s[2] + " (" + s[3] + " unclassified)",
-                s[0] / 1e9,
-                side.equals("local")
-                    ? ""
-                    : String.format(
-                        "%d of %d, p = %.2g",
-                        fleetSlow,
-                        fleetSlow + localSlow,
-                        SlowRecords.atLeast(fleetSlow, fleetSlow + localSlow))));
-      }
-    }
+    String row = processes + " x " + windows;
+    tally.appendRows(tails, 1, row, "up");
+    tally.appendRows(tails, 2, row, "stopped 5 s, then up 5 s");
   }
 
   /** The slow log's entries as {@code command: microseconds}, newest first. */
