@@ -22,16 +22,31 @@ import java.util.concurrent.ScheduledExecutorService;
  * share one round per interval whatever their tickers' phases. Thread-safe.
  */
 final class FleetPublisher {
+  /** Why a round runs: what it sends and which groups it merges. */
+  enum Round {
+    /** A ticker's round: closed buckets; merges the groups whose lease this process holds. */
+    TICK,
+    /** Before a snapshot: every bucket; merges the held groups only. */
+    READ,
+    /** A flush: every bucket; merges every group it sent to, lease or not. */
+    FLUSH
+  }
+
   /** A window whose deltas a round publishes. */
   interface Source {
     /**
-     * Drains, freezes and sends what is due (everything if {@code all}, else what a ticker sends);
-     * the futures complete when Redis has answered.
+     * Drains, freezes and sends what {@code round} sends, then merges what it merges; the futures
+     * complete when Redis has answered.
      */
-    void publish(List<CompletableFuture<?>> calls, boolean all);
+    void publish(List<CompletableFuture<?>> calls, Round round);
 
     /** Drains into memory without sending: a tick's work while a round still waits for Redis. */
     void collect();
+
+    /** Halfway between ticks: drains into memory, and renews what must not lapse. */
+    default void midpoint() {
+      collect();
+    }
 
     long intervalNanos();
   }
@@ -66,7 +81,7 @@ final class FleetPublisher {
     // once before the next rotation even when a tick comes late
     AutoCloseable ticker =
         Ticker.startWithMidpoint(
-            runner, scheduler, source.intervalNanos(), this::tickQuietly, source::collect);
+            runner, scheduler, source.intervalNanos(), this::tickQuietly, source::midpoint);
     return () -> {
       sources.remove(r);
       ticker.close();
@@ -75,7 +90,7 @@ final class FleetPublisher {
 
   private void tickQuietly() {
     try {
-      if (tryStartRound(null) == null) {
+      if (tryStartRound(null, Round.TICK) == null) {
         collectDue();
       }
     } catch (RuntimeException e) {
@@ -84,10 +99,11 @@ final class FleetPublisher {
   }
 
   /**
-   * Starts a round of every due source, and of {@code forced} whether due or not, unless a round is
-   * running. Returns the round started, or null if one was running (see {@link #running()}).
+   * Starts a round of every due source, and of {@code forced} whether due or not (as a {@code
+   * kind} round), unless a round is running. Returns the round started, or null if one was running
+   * (see {@link #running()}).
    */
-  synchronized CompletableFuture<Void> tryStartRound(Source forced) {
+  synchronized CompletableFuture<Void> tryStartRound(Source forced, Round kind) {
     if (!round.isDone()) {
       return null;
     }
@@ -100,7 +116,7 @@ final class FleetPublisher {
             long interval = r.source.intervalNanos();
             if (r.source == forced || now - r.nextDue >= -interval / 2) {
               r.nextDue = now + interval;
-              r.source.publish(calls, r.source == forced);
+              r.source.publish(calls, r.source == forced ? kind : Round.TICK);
             }
           }
           if (!calls.isEmpty() && serverTime != null) {

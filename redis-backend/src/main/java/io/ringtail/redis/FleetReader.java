@@ -3,250 +3,232 @@ package io.ringtail.redis;
 import io.lettuce.core.protocol.CommandType;
 import io.ringtail.BucketHistogram;
 import io.ringtail.WindowConfig;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The reading side of {@link RedisKeyedHistogramWindows}: reads a key's buckets (every process's
- * delta fields), merges them here, keeps the merged buckets of the most recently read keys so that
- * a later read re-reads only buckets whose version changed, and writes the merge of a settled
- * bucket back as one field. Thread-safe.
+ * The reading side of the fleet histogram engine: reads what the mergers wrote ({@link
+ * FleetMerger}), never a process's deltas. A read of some keys reads their groups' heads (one
+ * {@code MGET} on a standalone server, one {@code GET} per group on a cluster, all sent at once),
+ * then only the merged buckets whose version changed since this reader last read them (one {@code
+ * MGET} per group). It keeps what it read, per key, for the keys it read most recently, so Redis
+ * work per read is O(keys + buckets changed since the last read), whatever the number of
+ * processes. Thread-safe.
  */
 final class FleetReader {
-  private static final int CACHED_KEYS = 256;
-
-  /** A reader merges a bucket's fields once it is this many buckets behind the live one. */
-  private static final int SETTLED_BUCKETS = 3;
-
-  /** The field counting the fields merged away from a bucket (see {@code fleet_compact.lua}). */
-  static final String MERGED_AWAY = "#r";
-
-  /** Prefix of a merged field's name (never a publisher id, which is base 36). */
-  static final String MERGED_PREFIX = "=";
-
   private final ScriptRunner runner;
   private final FleetKeys keys;
   private final WindowConfig config;
+  private final boolean cluster;
   private final long widthNanos;
   private final int buckets;
-  private final String publisherId;
-  private final AtomicLong merges = new AtomicLong();
-  private final Map<String, KeyCache> cache =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, KeyCache> eldest) {
-              return size() > CACHED_KEYS;
-            }
-          });
+  private final Map<String, Map<Long, Cached>> cache;
 
-  /**
-   * Reads {@code keys}' buckets of {@code config}'s layout; names its merged fields after {@code
-   * publisherId}.
-   */
-  FleetReader(ScriptRunner runner, FleetKeys keys, WindowConfig config, String publisherId) {
+  /** Keeps the merged buckets of the {@code cachedKeys} keys read most recently. */
+  FleetReader(
+      ScriptRunner runner, FleetKeys keys, WindowConfig config, boolean cluster, long cachedKeys) {
     this.runner = runner;
     this.keys = keys;
     this.config = config;
+    this.cluster = cluster;
     this.widthNanos = config.bucketWidth().toNanos();
     this.buckets = config.buckets();
-    this.publisherId = publisherId;
-  }
-
-  /**
-   * Reads the key's buckets {@code floor(now / width) - buckets + 1 ..} and merges them: the two
-   * newest with {@code HGETALL}, older ones already merged here with {@code HLEN} first (and {@code
-   * HGETALL} if their field count changed), all sent at once.
-   */
-  CompletableFuture<RedisHistogramSnapshot> read(String key, long now) {
-    long live = Math.floorDiv(now, widthNanos);
-    long first = live - buckets + 1;
-    KeyCache kc = cache.computeIfAbsent(key, k -> new KeyCache());
-    kc.buckets.keySet().removeIf(b -> b < first);
-    String base = keys.keyBase(key);
-    List<CompletableFuture<Void>> steps = new ArrayList<>(buckets);
-    List<String> checked = new ArrayList<>();
-    List<Long> checkedBuckets = new ArrayList<>();
-    // every HGETALL in one flush: a first read of a key is up to a window's buckets at once
-    runner.batched(
-        () -> {
-          for (long b = first; b <= live; b++) {
-            Cached known = kc.buckets.get(b);
-            if (known == null || b >= live - 1) {
-              steps.add(readAll(kc, base + b, b));
-            } else {
-              checked.add(base + b);
-              checkedBuckets.add(b);
-            }
-          }
-        });
-    if (!checked.isEmpty()) {
-      steps.add(
-          runner
-              .call(
-                  RedisCall.script(
-                      HistogramScripts.FIELD_COUNTS, checked.toArray(String[]::new), new byte[0][]))
-              .thenCompose(
-                  counts -> {
-                    List<CompletableFuture<Void>> changed = new ArrayList<>();
-                    runner.batched(
-                        () -> {
-                          for (int i = 0; i < counts.size(); i++) {
-                            long b = checkedBuckets.get(i);
-                            Cached known = kc.buckets.get(b);
-                            if (known == null || (Long) counts.get(i) != known.version) {
-                              changed.add(readAll(kc, checked.get(i), b));
-                            }
-                          }
-                        });
-                    return CompletableFuture.allOf(changed.toArray(CompletableFuture[]::new));
-                  }));
-    }
-    return CompletableFuture.allOf(steps.toArray(CompletableFuture[]::new))
-        .thenApply(
-            done -> {
-              RedisHistogramSnapshot snapshot = merge(kc, first, live, now);
-              compact(kc, base, first, live - SETTLED_BUCKETS);
-              return snapshot;
+    int bound = (int) Math.min(Integer.MAX_VALUE - 1, Math.max(256, cachedKeys));
+    this.cache =
+        Collections.synchronizedMap(
+            new LinkedHashMap<>(16, 0.75f, true) {
+              @Override
+              protected boolean removeEldestEntry(Map.Entry<String, Map<Long, Cached>> eldest) {
+                return size() > bound;
+              }
             });
   }
 
   /**
-   * Merges in Redis the fields of every bucket from {@code first} to {@code last} that holds more
-   * than one, as this reader has just merged them (one {@code fleet_compact.lua} call per bucket,
-   * O(its fields)): later readers then read one field per bucket. Not waited for; a bucket whose
-   * fields changed meanwhile is left as it is. Either way the bucket is read again next time.
+   * The fleet's windows at {@code now} of {@code wanted} keys (each, empty or not), or with {@code
+   * wanted} null of every key the fleet published in the window, at most {@code limit} of them,
+   * the most recently published first (only those with samples).
    */
-  private void compact(KeyCache kc, String base, long first, long last) {
-    for (long b = first; b <= last; b++) {
-      Cached c = kc.buckets.get(b);
-      if (c == null || c.fields.size() < 2 || !kc.compacting.add(b)) {
-        continue;
-      }
-      long bucket = b;
-      byte[][] args = new byte[2 + c.fields.size()][];
-      args[0] =
-          ascii(MERGED_PREFIX + publisherId + ":" + Long.toString(merges.incrementAndGet(), 36));
-      args[1] = FleetDeltas.encodeMerged(c.histogram, c.covered, c.coveredAsOf);
-      for (int i = 0; i < c.fields.size(); i++) {
-        args[2 + i] = c.fields.get(i).getBytes(StandardCharsets.UTF_8);
-      }
-      runner
-          .call(RedisCall.script(HistogramScripts.COMPACT, new String[] {base + b}, args))
-          .whenComplete(
-              (reply, error) -> {
-                kc.buckets.remove(bucket, c);
-                kc.compacting.remove(bucket);
-              });
-    }
-  }
-
-  private static byte[] ascii(String s) {
-    return s.getBytes(StandardCharsets.US_ASCII);
-  }
-
-  private CompletableFuture<Void> readAll(KeyCache kc, String bucketKey, long bucket) {
-    return runner
-        .call(RedisCall.command(CommandType.HGETALL, bucketKey))
-        .thenAccept(reply -> kc.buckets.put(bucket, Cached.of(bucket, reply)));
-  }
-
-  private RedisHistogramSnapshot merge(KeyCache kc, long first, long live, long now) {
-    List<BucketHistogram> parts = new ArrayList<>(buckets);
-    Map<String, Long> latest = new HashMap<>();
-    for (long b = first; b <= live; b++) {
-      Cached c = kc.buckets.get(b);
-      if (c == null || c.fields.isEmpty()) {
-        continue;
-      }
-      parts.add(c.histogram);
-      for (int i = 0; i < c.publishers.length; i++) {
-        latest.merge(c.publishers[i], c.asOf[i], Math::max);
+  CompletableFuture<Map<String, RedisHistogramSnapshot>> read(
+      Collection<String> wanted, long now, long limit) {
+    long live = Math.floorDiv(now, widthNanos);
+    long first = live - buckets + 1;
+    boolean[] groups = new boolean[FleetKeys.GROUPS];
+    if (wanted == null) {
+      java.util.Arrays.fill(groups, true);
+    } else {
+      for (String key : wanted) {
+        groups[FleetKeys.group(key)] = true;
       }
     }
-    long oldest = now;
-    for (long asOf : latest.values()) {
-      oldest = Math.min(oldest, asOf);
+    return heads(groups)
+        .thenCompose(
+            heads -> {
+              Map<String, TreeMap<Long, Long>> chosen = new LinkedHashMap<>();
+              if (wanted != null) {
+                for (String key : wanted) {
+                  TreeMap<Long, Long> v = heads[FleetKeys.group(key)].keys().get(key);
+                  chosen.put(key, v == null ? new TreeMap<>() : v);
+                }
+              } else {
+                List<Map.Entry<String, TreeMap<Long, Long>>> all = new ArrayList<>();
+                for (FleetCodec.Head h : heads) {
+                  if (h != null) {
+                    for (Map.Entry<String, TreeMap<Long, Long>> e : h.keys().entrySet()) {
+                      if (!e.getValue().isEmpty() && e.getValue().lastKey() >= first) {
+                        all.add(e);
+                      }
+                    }
+                  }
+                }
+                all.sort(
+                    Comparator.comparing(
+                        (Map.Entry<String, TreeMap<Long, Long>> e) -> e.getValue().lastKey())
+                        .reversed());
+                for (Map.Entry<String, TreeMap<Long, Long>> e : all) {
+                  if (chosen.size() >= limit) {
+                    break;
+                  }
+                  chosen.put(e.getKey(), e.getValue());
+                }
+              }
+              return changed(chosen, first, live)
+                  .thenApply(done -> snapshots(chosen, heads, first, now, wanted == null));
+            });
+  }
+
+  /** The heads of the groups marked, indexed by group (null where not read). */
+  private CompletableFuture<FleetCodec.Head[]> heads(boolean[] groups) {
+    List<Integer> read = new ArrayList<>();
+    for (int g = 0; g < groups.length; g++) {
+      if (groups[g]) {
+        read.add(g);
+      }
     }
-    return new RedisHistogramSnapshot(
-        BucketHistogram.snapshot(config, parts, first * widthNanos, now), latest.size(), oldest);
+    List<CompletableFuture<List<Object>>> replies = new ArrayList<>();
+    if (cluster) {
+      runner.batched(
+          () -> {
+            for (int g : read) {
+              replies.add(runner.call(RedisCall.command(CommandType.GET, keys.head(g))));
+            }
+          });
+    } else {
+      replies.add(
+          runner.call(
+              RedisCall.command(
+                  CommandType.MGET, read.stream().map(keys::head).toArray(String[]::new))));
+    }
+    return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+        .thenApply(
+            done -> {
+              FleetCodec.Head[] heads = new FleetCodec.Head[FleetKeys.GROUPS];
+              List<Object> values = new ArrayList<>();
+              for (CompletableFuture<List<Object>> r : replies) {
+                values.addAll(r.join());
+              }
+              for (int i = 0; i < read.size(); i++) {
+                heads[read.get(i)] = FleetCodec.Head.decode((byte[]) values.get(i));
+              }
+              return heads;
+            });
   }
 
-  /** A key's buckets as last read, merged, and those whose fields are being merged in Redis. */
-  private static final class KeyCache {
-    final Map<Long, Cached> buckets = new ConcurrentHashMap<>();
-    final Set<Long> compacting = ConcurrentHashMap.newKeySet();
-  }
-
-  /**
-   * One bucket as read: its version (fields plus fields merged away), its fields merged, each
-   * publisher's latest as-of, and what a merge of its fields into one needs: the fields there now
-   * and every delta field their content covers, with its as-of time.
-   */
-  private record Cached(
-      long version,
-      BucketHistogram histogram,
-      String[] publishers,
-      long[] asOf,
-      List<String> fields,
-      List<String> covered,
-      List<Long> coveredAsOf) {
-    static Cached of(long bucket, List<Object> hgetall) {
-      FleetDeltas.Merge merge = new FleetDeltas.Merge();
-      Map<String, Long> covered = new LinkedHashMap<>();
-      List<String> fields = new ArrayList<>();
-      long mergedAway = 0;
-      // merged fields first: a delta field they cover is one a late retry wrote again
-      for (int i = 0; i + 1 < hgetall.size(); i += 2) {
-        String field = new String((byte[]) hgetall.get(i), StandardCharsets.UTF_8);
-        byte[] value = (byte[]) hgetall.get(i + 1);
-        if (field.equals(MERGED_AWAY)) {
-          mergedAway = Long.parseLong(new String(value, StandardCharsets.US_ASCII));
-        } else if (FleetDeltas.isMerged(value)) {
-          merge.add(value, covered);
-          fields.add(field);
+  /** Reads the merged buckets of the window whose version differs from what this reader holds. */
+  private CompletableFuture<Void> changed(
+      Map<String, TreeMap<Long, Long>> chosen, long first, long live) {
+    Map<Integer, List<String>> keysByGroup = new HashMap<>();
+    Map<Integer, List<Object[]>> pending = new HashMap<>();
+    for (Map.Entry<String, TreeMap<Long, Long>> e : chosen.entrySet()) {
+      String key = e.getKey();
+      Map<Long, Cached> held = cache.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
+      held.keySet().removeIf(b -> b < first || !e.getValue().containsKey(b));
+      int g = FleetKeys.group(key);
+      for (Map.Entry<Long, Long> b : e.getValue().subMap(first, true, live, true).entrySet()) {
+        Cached c = held.get(b.getKey());
+        if (c == null || c.version != b.getValue()) {
+          keysByGroup.computeIfAbsent(cluster ? g : 0, x -> new ArrayList<>())
+              .add(keys.bucket(g, key, b.getKey()));
+          pending
+              .computeIfAbsent(cluster ? g : 0, x -> new ArrayList<>())
+              .add(new Object[] {held, b.getKey(), b.getValue()});
         }
       }
-      for (int i = 0; i + 1 < hgetall.size(); i += 2) {
-        String field = new String((byte[]) hgetall.get(i), StandardCharsets.UTF_8);
-        byte[] value = (byte[]) hgetall.get(i + 1);
-        if (field.equals(MERGED_AWAY) || FleetDeltas.isMerged(value)) {
-          continue;
-        }
-        fields.add(field);
-        if (!covered.containsKey(field)) {
-          covered.put(field, merge.add(value));
-        }
-      }
-      Map<String, Long> latest = new HashMap<>();
-      covered.forEach((field, at) -> latest.merge(publisherOf(field), at, Math::max));
-      String[] publishers = latest.keySet().toArray(String[]::new);
-      long[] asOf = new long[publishers.length];
-      for (int i = 0; i < publishers.length; i++) {
-        asOf[i] = latest.get(publishers[i]);
-      }
-      return new Cached(
-          hgetall.size() / 2 + mergedAway,
-          merge.result(bucket),
-          publishers,
-          asOf,
-          fields,
-          List.copyOf(covered.keySet()),
-          List.copyOf(covered.values()));
     }
-
-    private static String publisherOf(String field) {
-      int colon = field.indexOf(':');
-      return colon < 0 ? field : field.substring(0, colon);
+    if (keysByGroup.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
     }
+    List<CompletableFuture<Void>> reads = new ArrayList<>();
+    runner.batched(
+        () -> {
+          for (Map.Entry<Integer, List<String>> e : keysByGroup.entrySet()) {
+            List<Object[]> targets = pending.get(e.getKey());
+            reads.add(
+                runner
+                    .call(
+                        RedisCall.command(
+                            CommandType.MGET, e.getValue().toArray(String[]::new)))
+                    .thenAccept(
+                        values -> {
+                          for (int i = 0; i < targets.size(); i++) {
+                            @SuppressWarnings("unchecked")
+                            Map<Long, Cached> held = (Map<Long, Cached>) targets.get(i)[0];
+                            long bucket = (Long) targets.get(i)[1];
+                            long version = (Long) targets.get(i)[2];
+                            BucketHistogram h =
+                                FleetCodec.decodeBucket(bucket, (byte[]) values.get(i));
+                            if (h != null) {
+                              held.put(bucket, new Cached(version, h));
+                            } else {
+                              held.remove(bucket); // expired since the head was written
+                            }
+                          }
+                        }));
+          }
+        });
+    return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new));
   }
+
+  private Map<String, RedisHistogramSnapshot> snapshots(
+      Map<String, TreeMap<Long, Long>> chosen,
+      FleetCodec.Head[] heads,
+      long first,
+      long now,
+      boolean onlyWithSamples) {
+    long live = Math.floorDiv(now, widthNanos);
+    Map<String, RedisHistogramSnapshot> out = new LinkedHashMap<>();
+    for (String key : chosen.keySet()) {
+      Map<Long, Cached> held = cache.getOrDefault(key, Map.of());
+      List<BucketHistogram> parts = new ArrayList<>();
+      for (Map.Entry<Long, Cached> c : new TreeMap<>(held).entrySet()) {
+        if (c.getKey() >= first && c.getKey() <= live) {
+          parts.add(c.getValue().histogram);
+        }
+      }
+      FleetCodec.Head head = heads[FleetKeys.group(key)];
+      // the group's processes and freshness, for a key with buckets in the window
+      boolean none = head.publishers() == 0 || parts.isEmpty();
+      RedisHistogramSnapshot s =
+          new RedisHistogramSnapshot(
+              BucketHistogram.snapshot(config, parts, first * widthNanos, now),
+              none ? 0 : head.publishers(),
+              none ? now : Math.min(now, head.oldestPublicationNanos()));
+      if (!onlyWithSamples || s.count() > 0 || s.rejected() > 0) {
+        out.put(key, s);
+      }
+    }
+    return out;
+  }
+
+  /** One merged bucket as read, with the version the head gave it. */
+  private record Cached(long version, BucketHistogram histogram) {}
 }

@@ -1,14 +1,12 @@
 package io.ringtail.redis;
 
-/** The histogram window's Lua scripts, loaded once per class loader. */
+/** The fleet histogram engine's Lua scripts, loaded once per class loader. */
 final class HistogramScripts {
-  static final LuaScript PUBLISH = LuaScript.load("histogram_common.lua", "histogram_publish.lua");
+  /** Commits a group's merge by compare-and-set ({@link FleetMerger}). */
+  static final LuaScript MERGE = LuaScript.load("fleet_merge.lua");
 
-  /** The versions of a key's bucket hashes (keyed histogram windows). */
-  static final LuaScript FIELD_COUNTS = LuaScript.load("fleet_field_counts.lua");
-
-  /** Merges a key's bucket's fields into one (keyed histogram windows). */
-  static final LuaScript COMPACT = LuaScript.load("fleet_compact.lua");
+  /** Renews a group's merger lease. */
+  static final LuaScript LEASE = LuaScript.load("fleet_lease.lua");
 
   private HistogramScripts() {}
 }

@@ -8,26 +8,32 @@ import io.ringtail.BucketHistogram;
 import io.ringtail.BucketRecorder;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
+import io.ringtail.WindowTotals;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The publication side of one {@link RedisKeyedHistogramWindows}: in each round of the backend's
- * {@link FleetPublisher} it drains every key's recorder (and those of keys just dropped), keeps at
- * most two deltas per key and bucket (one in flight, frozen with its field name and bytes, one
- * collecting), sends each as one {@code HSET} and {@code PEXPIRE}, and marks published keys in the
- * window's key index. A retried delta keeps its field and bytes, so it never counts twice. What an
- * outage makes wait is bounded by {@code maxPendingDeltas}; what leaves the window or the bound is
- * counted. Thread-safe: rounds and readers of its state hold its lock.
+ * The publication side of one fleet histogram window ({@link RedisKeyedHistogramWindows}, and
+ * through it {@link RedisHistogramWindow}): in each round of the backend's {@link FleetPublisher}
+ * it drains every key's recorder (and those of keys just dropped) and sends, per group of keys
+ * ({@link FleetKeys}), one batch of every key's new deltas as one inbox field ({@code HSET}, with a
+ * {@code PEXPIRE}), plus a try for the group's merger lease while it holds none. Then it merges the
+ * groups it holds the lease of ({@link FleetMerger}).
+ *
+ * <p>A group has at most one batch in flight, frozen with its field name ({@code
+ * <process>:<sequence>}) and bytes; new samples collect meanwhile, and the next batch goes only
+ * once Redis answered for this one. So a retried batch keeps its field and never counts twice, and
+ * a process's fields land in sequence order (what the merger's duplicate check relies on). What an
+ * outage makes wait is bounded by {@code maxPendingDeltas} (one key's delta to one bucket each);
+ * what leaves the window or the bound is counted. Thread-safe: rounds and readers of its state
+ * hold its lock.
  */
 final class KeyedDeltaPublisher implements FleetPublisher.Source {
   /** How long a dropped key's recorder is still drained: longer than any record takes. */
@@ -35,6 +41,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
 
   private final ScriptRunner runner;
   private final FleetKeys keys;
+  private final FleetMerger merger;
   private final TimeSource time;
   private final TimeSource localClock = TimeSource.system();
   private final Cache<String, BucketRecorder> recorders;
@@ -47,8 +54,10 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   private final ConcurrentLinkedQueue<Retired> retired = new ConcurrentLinkedQueue<>();
 
   // guarded by this
-  private final Map<Delta, Pending> pending = new HashMap<>();
-  private final Map<String, Long> indexed = new HashMap<>();
+  private final Group[] groups = new Group[FleetKeys.GROUPS];
+
+  /** What this process drained per key since it started to hold it: its counters' totals. */
+  private final Map<String, WindowTotals> totals = new HashMap<>();
 
   /** Each held key's latest bucket with samples, as drained (or when first seen). */
   private final Map<String, Long> lastActive = new HashMap<>();
@@ -69,6 +78,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   KeyedDeltaPublisher(
       ScriptRunner runner,
       FleetKeys keys,
+      FleetMerger merger,
       TimeSource time,
       WindowConfig config,
       Cache<String, BucketRecorder> recorders,
@@ -78,6 +88,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
       long graceMillis) {
     this.runner = runner;
     this.keys = keys;
+    this.merger = merger;
     this.time = time;
     this.recorders = recorders;
     this.publisherId = publisherId;
@@ -86,6 +97,9 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
     this.intervalNanos = intervalNanos;
     this.maxPendingDeltas = maxPendingDeltas;
     this.graceMillis = graceMillis;
+    for (int g = 0; g < groups.length; g++) {
+      groups[g] = new Group(g);
+    }
   }
 
   @Override
@@ -101,28 +115,33 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   /** Heap held by the deltas waiting for Redis. */
   synchronized long footprintBytes() {
     long bytes = 0;
-    for (Pending p : pending.values()) {
-      bytes += p.bytes();
+    for (Group g : groups) {
+      bytes += g.bytes();
     }
     return bytes;
   }
 
+  /** Deltas (one key, one bucket) waiting for Redis: collecting or in flight. */
   synchronized int pendingDeltas() {
-    return pending.size();
+    int n = 0;
+    for (Group g : groups) {
+      n += g.deltas();
+    }
+    return n;
   }
 
   /**
    * What happened to this process's samples so far: a pending "bucket" is one key's delta to one
-   * bucket, a publish call one delta's {@code HSET} and {@code PEXPIRE}, answered.
+   * bucket, a publish call one batch's {@code HSET} and {@code PEXPIRE}, answered.
    */
   RedisHistogramWindowStats stats() {
     long samples = 0;
-    int deltas;
+    int deltas = 0;
     synchronized (this) {
-      for (Pending p : pending.values()) {
-        samples += p.samples();
+      for (Group g : groups) {
+        samples += g.samples();
+        deltas += g.deltas();
       }
-      deltas = pending.size();
     }
     return new RedisHistogramWindowStats(
         published.sum(),
@@ -142,46 +161,63 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   }
 
   @Override
-  public synchronized void publish(List<CompletableFuture<?>> calls, boolean all) {
-    long now = time.nanoTime();
-    long live = Math.floorDiv(now, widthNanos);
-    long oldestInWindow = live - buckets + 1;
-    collectLocked(now);
-    Set<String> toIndex = new LinkedHashSet<>();
-    List<Pending> toSend = new ArrayList<>();
-    // a ticker holds the live bucket back until it closes: one delta per key and bucket
-    boolean holdLive = !all && intervalNanos >= widthNanos;
-    for (Pending p : pending.values()) {
-      if (p.sending || (holdLive && p.delta.bucket >= live && p.inFlight == null)) {
-        continue;
-      }
-      if (p.inFlight == null && p.unsent != null) {
-        p.inFlight = p.unsent;
-        p.unsent = null;
-        p.field = publisherId + ":" + Long.toString(++sequence, 36);
-        p.bytes = FleetDeltas.encode(p.inFlight, now);
-      }
-      if (p.inFlight != null) {
-        p.sending = true;
-        toSend.add(p);
-        Long last = indexed.get(p.delta.key);
-        if (last == null || live - last >= reindexBuckets()) {
-          toIndex.add(p.delta.key);
+  public void midpoint() {
+    collect();
+    merger.renew();
+  }
+
+  @Override
+  public void publish(List<CompletableFuture<?>> calls, FleetPublisher.Round round) {
+    CompletableFuture<?>[] sent = new CompletableFuture<?>[groups.length];
+    synchronized (this) {
+      long now = time.nanoTime();
+      long live = Math.floorDiv(now, widthNanos);
+      collectLocked(now);
+      // a ticker holds the live bucket back until it closes: one delta per key and bucket
+      boolean holdLive = round == FleetPublisher.Round.TICK && intervalNanos >= widthNanos;
+      List<Group> toSend = new ArrayList<>();
+      for (Group g : groups) {
+        if (g.sending) {
+          continue;
+        }
+        if (g.inFlight == null) {
+          g.freeze(holdLive ? live : Long.MAX_VALUE, now);
+        }
+        if (g.inFlight != null) {
+          g.sending = true;
+          toSend.add(g);
         }
       }
+      // a reply may complete its call at once, taking the lock: send after the loop
+      for (Group g : toSend) {
+        sent[g.index] = send(g, now);
+        calls.add(sent[g.index]);
+      }
     }
-    // a reply may complete its call at once, removing from pending: send after the loop
-    for (Pending p : toSend) {
-      calls.add(send(p, now));
+    if (round == FleetPublisher.Round.TICK) {
+      merger.renew();
     }
-    if (!toIndex.isEmpty()) {
-      calls.add(index(List.copyOf(toIndex), live, oldestInWindow));
+    for (int g = 0; g < groups.length; g++) {
+      boolean merge =
+          merger.holds(g) || (round == FleetPublisher.Round.FLUSH && sent[g] != null);
+      if (merge || sent[g] != null) {
+        int group = g;
+        CompletableFuture<?> before =
+            sent[g] == null ? CompletableFuture.completedFuture(null) : sent[g];
+        // a lease taken by this round's send is known once the send is answered
+        calls.add(
+            before.thenCompose(
+                ok ->
+                    merger.holds(group) || round == FleetPublisher.Round.FLUSH
+                        ? merger.merge(group)
+                        : CompletableFuture.completedFuture(null)));
+      }
     }
   }
 
   /**
-   * Drains every key's recorder (and those of keys just dropped) into the pending deltas, expires
-   * what left the window and drops the oldest beyond the bound; holding the lock.
+   * Drains every key's recorder (and those of keys just dropped) into the groups' collecting
+   * deltas, expires what left the window and drops the oldest beyond the bound; holding the lock.
    */
   private void collectLocked(long now) {
     long live = Math.floorDiv(now, widthNanos);
@@ -192,6 +228,9 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
       dropIfIdle(e.getKey(), e.getValue(), drained, live);
     }
     lastActive.keySet().removeIf(key -> !recorders.asMap().containsKey(key));
+    if (totals.size() > lastActive.size() + retired.size()) {
+      totals.keySet().removeIf(key -> !lastActive.containsKey(key) && !retiring(key));
+    }
     // a dropped key's recorder is drained for a second more, in case a record was under way
     long local = localClock.nanoTime();
     for (Iterator<Retired> it = retired.iterator(); it.hasNext(); ) {
@@ -201,28 +240,25 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
         it.remove();
       }
     }
-    Pending oldestUnsent = null;
-    for (Iterator<Pending> it = pending.values().iterator(); it.hasNext(); ) {
-      Pending p = it.next();
-      if (p.sending) {
-        continue;
-      }
-      if (p.delta.bucket < oldestInWindow) {
-        expired.add(p.samples());
-        it.remove();
-      } else if (oldestUnsent == null || p.delta.bucket < oldestUnsent.delta.bucket) {
-        oldestUnsent = p;
-      }
+    int deltas = 0;
+    for (Group g : groups) {
+      deltas += g.expire(oldestInWindow);
     }
-    while (pending.size() > maxPendingDeltas && oldestUnsent != null) {
-      dropped.add(oldestUnsent.samples());
-      pending.remove(oldestUnsent.delta);
-      oldestUnsent = null;
-      for (Pending p : pending.values()) {
-        if (!p.sending && (oldestUnsent == null || p.delta.bucket < oldestUnsent.delta.bucket)) {
-          oldestUnsent = p;
+    while (deltas > maxPendingDeltas) {
+      Group oldest = null;
+      long oldestBucket = Long.MAX_VALUE;
+      for (Group g : groups) {
+        long b = g.oldestUnsentBucket();
+        if (b < oldestBucket) {
+          oldestBucket = b;
+          oldest = g;
         }
       }
+      if (oldest == null) {
+        break;
+      }
+      dropped.add(oldest.dropOldestUnsent());
+      deltas--;
     }
   }
 
@@ -245,47 +281,81 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   }
 
   private void take(String key, List<BucketHistogram> drained) {
+    if (drained.isEmpty()) {
+      return;
+    }
+    Group g = groups[FleetKeys.group(key)];
     for (BucketHistogram d : drained) {
-      Pending p = pending.computeIfAbsent(new Delta(key, d.bucket()), Pending::new);
-      p.unsent = p.unsent == null ? d : p.unsent.plus(d);
+      g.unsent.merge(new Delta(key, d.bucket()), d, BucketHistogram::plus);
+      totals.merge(key, new WindowTotals(d.count(), d.sum(), d.rejected()), WindowTotals::plus);
     }
   }
 
-  /** One delta: HSET of its field, PEXPIRE of its bucket. Called holding the source's lock. */
-  private CompletableFuture<?> send(Pending p, long now) {
-    String bucketKey = keys.keyBase(p.delta.key) + p.delta.bucket;
-    long ttlMillis =
-        Math.max(1, ((p.delta.bucket + buckets) * widthNanos - now) / 1_000_000L) + graceMillis;
-    BucketHistogram d = p.inFlight;
+  private boolean retiring(String key) {
+    for (Retired r : retired) {
+      if (r.key.equals(key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** What this process drained for {@code key} since it started to hold it; null if nothing. */
+  synchronized WindowTotals totals(String key) {
+    return totals.get(key);
+  }
+
+  /**
+   * One batch: {@code HSET} of its field, {@code PEXPIRE} of the inbox, and a try for the lease
+   * while this process holds none. Called holding the lock.
+   */
+  private CompletableFuture<?> send(Group g, long now) {
+    String inbox = keys.inbox(g.index);
+    long ttlMillis = buckets * widthNanos / 1_000_000L + graceMillis;
+    long count = g.inFlightSamples;
     CompletableFuture<List<Object>> set =
         runner.call(
             RedisCall.command(
                 CommandType.HSET,
-                new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey).add(p.field).add(p.bytes)));
+                new CommandArgs<>(StringCodec.UTF8).addKey(inbox).add(g.field).add(g.bytes)));
     // sent after the HSET on the same connection: in strict mode its confirmation covers both,
-    // and a delta the replicas did not confirm stays pending and is sent again (same field)
+    // and a batch the replicas did not confirm stays pending and is sent again (same field)
     CompletableFuture<List<Object>> expire =
         runner.call(
             RedisCall.write(
                 CommandType.PEXPIRE,
-                new CommandArgs<>(StringCodec.UTF8).addKey(bucketKey).add(ttlMillis),
-                bucketKey));
+                new CommandArgs<>(StringCodec.UTF8).addKey(inbox).add(ttlMillis),
+                inbox));
+    // its reply comes last: once the batch is answered, this process knows whether it merges
+    CompletableFuture<Void> lease = CompletableFuture.completedFuture(null);
+    if (!merger.holds(g.index)) {
+      int group = g.index;
+      lease =
+          runner
+              .call(merger.takeLease(group))
+              .handle(
+                  (reply, error) -> {
+                    if (error == null) {
+                      merger.took(group, reply);
+                    }
+                    return null;
+                  });
+    }
     return set.thenCombine(expire, (reply, ignored) -> reply)
+        .thenCombine(lease, (reply, ignored) -> reply)
         .handle(
             (reply, error) -> {
               synchronized (this) {
-                p.sending = false;
+                g.sending = false;
                 if (error == null) {
                   publishCalls.increment();
                   if (Long.valueOf(0).equals(reply.get(0))) {
                     retriedDuplicates.increment();
                   }
-                  published.add(d.count() + d.rejected());
-                  p.inFlight = null;
-                  p.bytes = null;
-                  if (p.unsent == null && pending.get(p.delta) == p) {
-                    pending.remove(p.delta);
-                  }
+                  published.add(count);
+                  g.inFlight = null;
+                  g.bytes = null;
+                  g.inFlightSamples = 0;
                 } else {
                   failedCalls.increment();
                 }
@@ -294,74 +364,144 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
             });
   }
 
-  /** How often, in buckets, a process marks a key it publishes in the index again. */
-  int reindexBuckets() {
-    return Math.max(1, buckets / 4);
-  }
-
-  /** Marks keys as published in bucket {@code live}; forgets keys that left the window. */
-  private CompletableFuture<?> index(List<String> toIndex, long live, long oldestInWindow) {
-    CommandArgs<String, String> add =
-        new CommandArgs<>(StringCodec.UTF8).addKey(keys.index()).add("GT");
-    for (String key : toIndex) {
-      add.add(live).add(key);
-    }
-    long ttlMillis = (buckets + reindexBuckets()) * widthNanos / 1_000_000L + graceMillis;
-    CompletableFuture<List<Object>> added = runner.call(RedisCall.command(CommandType.ZADD, add));
-    CompletableFuture<List<Object>> trimmed =
-        runner.call(
-            RedisCall.command(
-                CommandType.ZREMRANGEBYSCORE,
-                new CommandArgs<>(StringCodec.UTF8)
-                    .addKey(keys.index())
-                    .add("-inf")
-                    .add("(" + (oldestInWindow - reindexBuckets()))));
-    CompletableFuture<List<Object>> expire =
-        runner.call(
-            RedisCall.write(
-                CommandType.PEXPIRE,
-                new CommandArgs<>(StringCodec.UTF8).addKey(keys.index()).add(ttlMillis),
-                keys.index()));
-    return CompletableFuture.allOf(added, trimmed, expire)
-        .handle(
-            (ok, error) -> {
-              if (error == null) {
-                synchronized (this) {
-                  for (String key : toIndex) {
-                    indexed.put(key, live);
-                  }
-                  indexed.values().removeIf(b -> b < oldestInWindow);
-                }
-              }
-              return null;
-            });
-  }
-
   private record Delta(String key, long bucket) {}
 
-  /** One key's deltas to one bucket: at most one in flight (frozen, with its field) and one not. */
-  private static final class Pending {
-    final Delta delta;
-    BucketHistogram unsent;
-    BucketHistogram inFlight;
+  /**
+   * One group's deltas: those collecting (one per key and bucket), and at most one batch in flight,
+   * frozen with its field and bytes.
+   */
+  private final class Group {
+    final int index;
+    final Map<Delta, BucketHistogram> unsent = new HashMap<>();
+    List<FleetCodec.BucketHistogramOfKey> inFlight;
+    long inFlightSamples;
     String field;
     byte[] bytes;
+    long asOf;
     boolean sending;
 
-    Pending(Delta delta) {
-      this.delta = delta;
+    Group(int index) {
+      this.index = index;
+    }
+
+    /** Freezes every collecting delta of a bucket before {@code holdFrom} into a batch. */
+    void freeze(long holdFrom, long now) {
+      List<FleetCodec.BucketHistogramOfKey> batch = new ArrayList<>();
+      long samples = 0;
+      for (Iterator<Map.Entry<Delta, BucketHistogram>> it = unsent.entrySet().iterator();
+          it.hasNext(); ) {
+        Map.Entry<Delta, BucketHistogram> e = it.next();
+        if (e.getKey().bucket < holdFrom) {
+          batch.add(new FleetCodec.BucketHistogramOfKey(e.getKey().key, e.getValue()));
+          samples += e.getValue().count() + e.getValue().rejected();
+          it.remove();
+        }
+      }
+      if (batch.isEmpty()) {
+        return;
+      }
+      inFlight = batch;
+      inFlightSamples = samples;
+      field = publisherId + ":" + Long.toString(++sequence, 36);
+      asOf = now;
+      bytes = new FleetCodec.Batch(now, batch).encode();
+    }
+
+    /** Drops what left the window, counting it; returns the deltas left. */
+    int expire(long oldestInWindow) {
+      for (Iterator<Map.Entry<Delta, BucketHistogram>> it = unsent.entrySet().iterator();
+          it.hasNext(); ) {
+        Map.Entry<Delta, BucketHistogram> e = it.next();
+        if (e.getKey().bucket < oldestInWindow) {
+          expired.add(e.getValue().count() + e.getValue().rejected());
+          it.remove();
+        }
+      }
+      if (inFlight != null && !sending) {
+        boolean allGone = true;
+        for (FleetCodec.BucketHistogramOfKey e : inFlight) {
+          allGone &= e.histogram().bucket() < oldestInWindow;
+        }
+        if (allGone) { // a batch no snapshot would read any more: not sent again
+          expired.add(inFlightSamples);
+          inFlight = null;
+          bytes = null;
+          inFlightSamples = 0;
+        }
+      }
+      return deltas();
+    }
+
+    /** The oldest bucket of a delta that may be dropped: collecting, or in a batch not being sent. */
+    long oldestUnsentBucket() {
+      long oldest = Long.MAX_VALUE;
+      for (Delta d : unsent.keySet()) {
+        oldest = Math.min(oldest, d.bucket);
+      }
+      if (inFlight != null && !sending) {
+        for (FleetCodec.BucketHistogramOfKey e : inFlight) {
+          oldest = Math.min(oldest, e.histogram().bucket());
+        }
+      }
+      return oldest;
+    }
+
+    /**
+     * Drops the oldest delta that may be dropped; returns its samples. One in a batch waiting to be
+     * sent again leaves the batch (its field stays, so a first call that did land still counts
+     * once; a delta dropped while in doubt may so have reached Redis).
+     */
+    long dropOldestUnsent() {
+      long oldest = oldestUnsentBucket();
+      for (Iterator<Map.Entry<Delta, BucketHistogram>> it = unsent.entrySet().iterator();
+          it.hasNext(); ) {
+        Map.Entry<Delta, BucketHistogram> e = it.next();
+        if (e.getKey().bucket == oldest) {
+          it.remove();
+          return e.getValue().count() + e.getValue().rejected();
+        }
+      }
+      for (Iterator<FleetCodec.BucketHistogramOfKey> it = inFlight.iterator(); it.hasNext(); ) {
+        BucketHistogram h = it.next().histogram();
+        if (h.bucket() == oldest) {
+          it.remove();
+          long n = h.count() + h.rejected();
+          inFlightSamples -= n;
+          if (inFlight.isEmpty()) {
+            inFlight = null;
+            bytes = null;
+          } else {
+            bytes = new FleetCodec.Batch(asOf, inFlight).encode();
+          }
+          return n;
+        }
+      }
+      return 0;
+    }
+
+    int deltas() {
+      return unsent.size() + (inFlight == null ? 0 : inFlight.size());
     }
 
     long samples() {
-      return (unsent == null ? 0 : unsent.count() + unsent.rejected())
-          + (inFlight == null ? 0 : inFlight.count() + inFlight.rejected());
+      long n = inFlightSamples;
+      for (BucketHistogram h : unsent.values()) {
+        n += h.count() + h.rejected();
+      }
+      return n;
     }
 
     long bytes() {
-      return 96
-          + (unsent == null ? 0 : 64 + 12L * unsent.slotCount())
-          + (inFlight == null ? 0 : 64 + 12L * inFlight.slotCount())
-          + (bytes == null ? 0 : 16 + bytes.length);
+      long n = 64 + (bytes == null ? 0 : 16 + bytes.length);
+      for (BucketHistogram h : unsent.values()) {
+        n += 96 + 12L * h.slotCount();
+      }
+      if (inFlight != null) {
+        for (FleetCodec.BucketHistogramOfKey e : inFlight) {
+          n += 64 + 12L * e.histogram().slotCount();
+        }
+      }
+      return n;
     }
   }
 

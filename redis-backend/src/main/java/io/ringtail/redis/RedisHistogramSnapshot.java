@@ -1,5 +1,8 @@
 package io.ringtail.redis;
 
+import io.ringtail.WindowTotals;
+import java.util.Optional;
+
 import io.ringtail.HistogramSnapshot;
 import io.ringtail.WindowSnapshot;
 
@@ -14,11 +17,34 @@ public final class RedisHistogramSnapshot implements WindowSnapshot {
   private final HistogramSnapshot merged;
   private final int publishers;
   private final long oldestPublicationNanos;
+  private final WindowTotals totals;
 
   RedisHistogramSnapshot(HistogramSnapshot merged, int publishers, long oldestPublicationNanos) {
+    this(merged, publishers, oldestPublicationNanos, null);
+  }
+
+  private RedisHistogramSnapshot(
+      HistogramSnapshot merged, int publishers, long oldestPublicationNanos, WindowTotals totals) {
     this.merged = merged;
     this.publishers = publishers;
     this.oldestPublicationNanos = oldestPublicationNanos;
+    this.totals = totals;
+  }
+
+  /** This snapshot with this process's totals ({@link #totals()}). */
+  RedisHistogramSnapshot withTotals(WindowTotals totals) {
+    return new RedisHistogramSnapshot(merged, publishers, oldestPublicationNanos, totals);
+  }
+
+  /**
+   * What this process recorded into the window since it built it (drained by its publication
+   * rounds, so at most half a publish interval behind its records), not the fleet's: summed over
+   * the fleet's processes, as a monitoring system sums per-process counters, it counts each sample
+   * once. Empty for a process that recorded nothing.
+   */
+  @Override
+  public Optional<WindowTotals> totals() {
+    return Optional.ofNullable(totals);
   }
 
   /** The merged histogram itself (to merge further, serialise, or read with HdrHistogram). */

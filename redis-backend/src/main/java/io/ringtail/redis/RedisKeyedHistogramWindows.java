@@ -3,9 +3,6 @@ package io.ringtail.redis;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandType;
 import io.ringtail.BucketRecorder;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
@@ -13,7 +10,6 @@ import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.internal.Checks;
 import io.ringtail.keyed.KeyedWindows;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,7 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -37,27 +35,31 @@ import java.util.function.Function;
  * process are bounded by {@link Builder#maximumKeys} and dropped once idle for a window, like
  * {@link KeyedWindows}; what a dropped key still held is published before it is forgotten.
  *
- * <h2>Publication</h2>
+ * <h2>Publication and merging</h2>
  *
  * Once per {@code publishInterval} a round publishes every key's new samples of this and every
- * other keyed histogram window of the backend, back to back on the connection (see {@link
+ * other fleet histogram window of the backend, back to back on the connection (see {@link
  * FleetPublisher}); rounds run on Lettuce's computation threads or on the scheduler given to {@link
- * Builder#scheduler}, never on a recording thread. Each delta (one key's new samples in one bucket)
- * is one {@code HSET} of a field named by this process and a sequence number, with a {@code
- * PEXPIRE}: Redis stores bytes and does no merging. A retried delta has the same field and bytes,
- * so it overwrites itself and never counts twice, in whatever order calls land. During an outage
- * deltas wait in memory (at most two per key and bucket, at most {@link Builder#maxPendingDeltas});
- * what cannot wait is counted in {@link #stats()}.
+ * Builder#scheduler}, never on a recording thread. A window's keys fall into 16 groups (hash tags);
+ * per group a round sends one batch, one {@code HSET} of a field named by this process and a
+ * sequence number into the group's inbox. One process per group, holding a lease, merges the
+ * group's inbox into one histogram per key and bucket for the whole fleet, and any other takes
+ * over within two intervals of its death ({@link FleetMerger}): the fleet merges each delta once,
+ * however many processes read. A retried batch has the same field and bytes, and the merge takes
+ * a process's sequence numbers at most once, so it never counts twice. During an outage deltas
+ * wait in memory (at most {@link Builder#maxPendingDeltas}); what cannot wait is counted in {@link
+ * #stats()}.
  *
  * <h2>Snapshots</h2>
  *
- * {@link #snapshot(String)} publishes this process's samples, then reads the key's buckets (one
- * hash tag per key: one node of a cluster) and merges every process's deltas here. Buckets already
- * read are kept merged in this process and read again only when their version changed (every new
- * delta raises it), so repeated snapshots read about two buckets whatever the fleet's size. A
- * reader also writes its merge of a settled bucket back as one field (if no other reader was
- * first), so later readers read one field per settled bucket. {@link #snapshots()} covers every key
- * the fleet published in the window.
+ * {@link #snapshot(String)} publishes this process's samples (and merges the key's group if this
+ * process holds its lease), then reads the group's head and the key's merged buckets whose version
+ * changed since this process last read them: Redis work per read grows with the keys and the
+ * buckets changed, not with the number of processes. The view is as fresh as the group's last
+ * merge, at most about one publish interval behind ({@link
+ * RedisHistogramSnapshot#stalenessNanos()}); {@link #flush} merges what it publishes, for a read
+ * that must see this process's latest samples. {@link #snapshots()} covers every key the fleet
+ * published in the window.
  *
  * <p>Thread-safe: any thread may record for any key while others take snapshots. The rounds run
  * until {@link #close()} (or the client's shutdown), so close windows the process no longer uses.
@@ -71,12 +73,14 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   private final FleetKeys keys;
   private final FleetPublisher publisher;
   private final FleetReader reader;
+  private final FleetMerger merger;
   private final long widthNanos;
   private final int buckets;
   private final long maximumKeys;
   private final Cache<String, BucketRecorder> recorders;
   private final Function<String, BucketRecorder> factory;
   private final KeyedDeltaPublisher source;
+  private final List<Consumer<String>> keyListeners = new CopyOnWriteArrayList<>();
   private final AutoCloseable registration;
 
   private RedisKeyedHistogramWindows(Builder b) {
@@ -96,11 +100,14 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
             config.significantDigits(),
             config.lowestDiscernibleValue());
     String publisherId = RandomIds.base36(8);
-    this.reader = new FleetReader(runner, keys, config, publisherId);
+    this.maximumKeys = b.maximumKeys;
+    this.reader = new FleetReader(runner, keys, config, b.backend.cluster, maximumKeys);
     // Redis counts a TTL on its own clock: past a time base it cannot vouch for, keep a window more
     long graceMillis =
         serverTime != null ? 1_000 : Math.max(1_000, widthNanos * buckets / 1_000_000L);
-    this.maximumKeys = b.maximumKeys;
+    this.merger =
+        new FleetMerger(
+            runner, keys, time, config, publisherId, b.publishInterval.toNanos(), graceMillis);
     TimeSource recorderTime = time;
     WindowConfig recorderConfig = config;
     this.factory = key -> BucketRecorder.create(recorderConfig, recorderTime);
@@ -121,6 +128,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
         new KeyedDeltaPublisher(
             runner,
             keys,
+            merger,
             time,
             config,
             recorders,
@@ -144,7 +152,31 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   @Override
   public void recordAt(String key, long value, long timeNanos) {
     Checks.requireNonEmpty("key", key);
+    recordUnchecked(key, value, timeNanos);
+  }
+
+  private void recordUnchecked(String key, long value, long timeNanos) {
+    BucketRecorder recorder = recorders.getIfPresent(key);
+    if (recorder != null) {
+      recorder.recordAt(value, timeNanos);
+      return;
+    }
     recorders.get(key, factory).recordAt(value, timeNanos);
+    for (Consumer<String> listener : keyListeners) {
+      try {
+        listener.accept(key);
+      } catch (RuntimeException e) {
+        System.getLogger(KeyedWindows.class.getName())
+            .log(System.Logger.Level.WARNING, "key listener threw on new key " + key, e);
+      }
+    }
+  }
+
+  /** Tells {@code listener} of each key this process starts to hold (see {@link KeyedWindows}). */
+  @Override
+  public boolean addKeyListener(Consumer<String> listener) {
+    keyListeners.add(Checks.requireNonNull("listener", listener));
+    return true;
   }
 
   /**
@@ -156,18 +188,32 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     return new KeyView(key);
   }
 
+  /** {@link #window(String)} without the argument check: the single window's empty key. */
+  RollingWindow unchecked(String key) {
+    return new KeyView(key);
+  }
+
   /**
-   * The fleet's window of {@code key} now: publishes this process's samples (waiting at most the
-   * command timeout), then reads and merges the key's buckets. Empty if no process recorded it.
+   * The fleet's window of {@code key} now, as of its group's last merge: publishes this process's
+   * samples (waiting at most the command timeout), merges the group if this process holds its
+   * lease, then reads the merged buckets that changed since this process last read them. Empty if
+   * no process recorded it.
    *
    * @throws RedisUnavailableException if Redis cannot answer the reads in time
    */
   @Override
   public RedisHistogramSnapshot snapshot(String key) {
     Checks.requireNonEmpty("key", key);
-    publishAll(localClock.nanoTime() + runner.timeoutNanos());
+    return read(key);
+  }
+
+  /** {@link #snapshot(String)} without the argument check (the single window's empty key). */
+  RedisHistogramSnapshot read(String key) {
+    publishAll(localClock.nanoTime() + runner.timeoutNanos(), FleetPublisher.Round.READ);
     long now = time.nanoTime();
-    return RedisErrors.await(reader.read(key, now), runner.timeoutNanos());
+    RedisHistogramSnapshot s =
+        RedisErrors.await(reader.read(List.of(key), now, 1), runner.timeoutNanos()).get(key);
+    return s.withTotals(source.totals(key));
   }
 
   /**
@@ -178,38 +224,12 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
    */
   @Override
   public Map<String, WindowSnapshot> snapshots() {
-    publishAll(localClock.nanoTime() + runner.timeoutNanos());
+    publishAll(localClock.nanoTime() + runner.timeoutNanos(), FleetPublisher.Round.READ);
     long now = time.nanoTime();
-    // a key's score may lag its latest bucket by up to the re-index period
-    long first = Math.floorDiv(now, widthNanos) - buckets + 1 - source.reindexBuckets();
-    CommandArgs<String, String> range =
-        new CommandArgs<>(StringCodec.UTF8)
-            .addKey(keys.index())
-            .add("+inf")
-            .add(first)
-            .add("BYSCORE")
-            .add("REV")
-            .add("LIMIT")
-            .add(0)
-            .add(Math.min(maximumKeys, Integer.MAX_VALUE));
-    List<Object> listed =
-        RedisErrors.await(
-            runner.call(RedisCall.command(CommandType.ZRANGE, range)), runner.timeoutNanos());
-    Map<String, CompletableFuture<RedisHistogramSnapshot>> reads = new LinkedHashMap<>();
-    runner.batched( // every key's reads in one flush
-        () -> {
-          for (Object member : listed) {
-            String key = new String((byte[]) member, StandardCharsets.UTF_8);
-            reads.put(key, reader.read(key, now));
-          }
-        });
+    Map<String, RedisHistogramSnapshot> read =
+        RedisErrors.await(reader.read(null, now, maximumKeys), runner.timeoutNanos());
     Map<String, WindowSnapshot> out = new LinkedHashMap<>();
-    for (Map.Entry<String, CompletableFuture<RedisHistogramSnapshot>> e : reads.entrySet()) {
-      RedisHistogramSnapshot s = RedisErrors.await(e.getValue(), runner.timeoutNanos());
-      if (s.count() > 0 || s.rejected() > 0) {
-        out.put(e.getKey(), s);
-      }
-    }
+    read.forEach((key, s) -> out.put(key, s.withTotals(source.totals(key))));
     return Collections.unmodifiableMap(out);
   }
 
@@ -242,12 +262,16 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   }
 
   /**
-   * Publishes everything recorded so far and waits, at most {@code timeout}, until Redis has
-   * answered for it (retrying every 20 ms while Redis or the breaker refuses). Returns whether
-   * nothing is left pending.
+   * Publishes everything recorded so far and merges it into the fleet's view (whoever holds the
+   * merger lease), waiting at most {@code timeout} until Redis has answered for it (retrying every
+   * 20 ms while Redis or the breaker refuses). Returns whether nothing is left pending.
    */
   public boolean flush(Duration timeout) {
-    return Rounds.flush(this::publishAll, this::pendingDeltas, timeout, localClock);
+    return Rounds.flush(
+        deadline -> publishAll(deadline, FleetPublisher.Round.FLUSH),
+        this::pendingDeltas,
+        timeout,
+        localClock);
   }
 
   /**
@@ -256,6 +280,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
    */
   public boolean close() {
     boolean flushed = flush(Duration.ofNanos(runner.timeoutNanos()));
+    merger.release();
     try {
       registration.close();
     } catch (Exception e) {
@@ -284,8 +309,14 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   /**
    * Runs a round that starts after this call and includes this window; waits until the deadline.
    */
-  private void publishAll(long deadline) {
-    Rounds.runOne(() -> publisher.tryStartRound(source), publisher::running, deadline, localClock);
+  private void publishAll(long deadline, FleetPublisher.Round kind) {
+    Rounds.runOne(
+        () -> publisher.tryStartRound(source, kind), publisher::running, deadline, localClock);
+  }
+
+  /** Runs a ticker's round of this window now, due or not (tests). */
+  CompletableFuture<Void> tick() {
+    return publisher.tryStartRound(source, FleetPublisher.Round.TICK);
   }
 
   /** The round running now, or the last one. */
@@ -316,17 +347,17 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
 
     @Override
     public void record(long value) {
-      RedisKeyedHistogramWindows.this.record(key, value);
+      recordAt(value, time.nanoTime());
     }
 
     @Override
     public void recordAt(long value, long timeNanos) {
-      RedisKeyedHistogramWindows.this.recordAt(key, value, timeNanos);
+      RedisKeyedHistogramWindows.this.recordUnchecked(key, value, timeNanos);
     }
 
     @Override
     public RedisHistogramSnapshot snapshot() {
-      return RedisKeyedHistogramWindows.this.snapshot(key);
+      return RedisKeyedHistogramWindows.this.read(key);
     }
 
     @Override

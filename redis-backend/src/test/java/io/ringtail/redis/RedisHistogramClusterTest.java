@@ -57,7 +57,7 @@ class RedisHistogramClusterTest {
   }
 
   @Test
-  void oneWindowsBuckets_spreadOverEveryMaster_andMergeExactly() {
+  void oneWindow_mergesExactly_andASnapshotReadsItsOneNode() {
     RedisClient direct = RedisClient.create();
     try {
       for (RedisProcess node : cluster.nodes()) {
@@ -105,9 +105,7 @@ class RedisHistogramClusterTest {
           reads += m.find() ? Integer.parseInt(m.group(1)) : 0;
         }
       }
-      assertThat(reads)
-          .as("one MGET per hash-tag group, sent together")
-          .isEqualTo(HistogramKeys.GROUPS);
+      assertThat(reads).as("one GET of the head, one MGET of the merged buckets").isEqualTo(1);
       assertThat(s.count()).isEqualTo(count);
       assertThat(s.sum()).isEqualTo(sum);
       assertThat(s.min()).isEqualTo(1_000);
@@ -116,29 +114,20 @@ class RedisHistogramClusterTest {
           .isCloseTo(50_000, org.assertj.core.api.Assertions.within(600.0));
       assertThat(s.publishers()).isEqualTo(3);
 
-      HistogramKeys keys =
-          new HistogramKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
-      int[] bucketsOnMaster = new int[3];
-      for (long b = firstBucket; b < firstBucket + 60; b++) {
-        String[] k = keys.bucket(b);
-        int m = master(k[0]);
-        String fresh = keys.freshness(HistogramKeys.group(b));
-        assertThat(master(k[1])).isEqualTo(m);
-        assertThat(master(fresh)).isEqualTo(m);
-        try (StatefulRedisConnection<String, String> node =
-            direct.connect(cluster.nodes().get(m).uri())) {
-          assertThat(node.sync().exists(k[0], k[1], fresh))
-              .as("bucket %d on master %d", b, m)
-              .isEqualTo(3);
+      FleetKeys keys = new FleetKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
+      int g = FleetKeys.group("");
+      int m = master(keys.head(g));
+      try (StatefulRedisConnection<String, String> node =
+          direct.connect(cluster.nodes().get(m).uri())) {
+        for (long b = firstBucket; b < firstBucket + 60; b++) {
+          assertThat(master(keys.bucket(g, "", b))).isEqualTo(m);
+          assertThat(node.sync().exists(keys.bucket(g, "", b))).as("bucket %d", b).isEqualTo(1);
         }
-        bucketsOnMaster[m]++;
-      }
-      for (int m = 0; m < 3; m++) {
-        assertThat(bucketsOnMaster[m]).as("buckets on master %d", m).isGreaterThanOrEqualTo(10);
+        assertThat(node.sync().hlen(keys.inbox(g))).as("every batch merged").isZero();
       }
       assertThat(processes.get(0).stats().scriptReloads())
-          .as("each node loaded the scripts after NOSCRIPT")
-          .isGreaterThanOrEqualTo(3);
+          .as("the window's node loaded the merge script after NOSCRIPT")
+          .isGreaterThanOrEqualTo(1);
       for (RedisHistogramWindow p : processes) {
         assertThat(p.stats().failedCalls()).isZero();
       }

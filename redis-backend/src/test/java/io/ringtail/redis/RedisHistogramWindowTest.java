@@ -321,6 +321,7 @@ class RedisHistogramWindowTest {
     long aPublished = time.nanoTime();
     time.advance(Duration.ofSeconds(5));
     b.record(2);
+    assertThat(b.flush(Duration.ofSeconds(2))).isTrue();
     RedisHistogramSnapshot s = b.snapshot();
     assertThat(s.publishers()).isEqualTo(2);
     assertThat(s.oldestPublicationNanos()).isEqualTo(aPublished);
@@ -346,25 +347,25 @@ class RedisHistogramWindowTest {
     w.record(5);
     assertThat(w.flush(Duration.ofSeconds(2))).isTrue();
     long bucket = Math.floorDiv(w.timeSource().nanoTime(), Duration.ofSeconds(1).toNanos());
-    HistogramKeys keys = new HistogramKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
+    FleetKeys keys = new FleetKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
+    int g = FleetKeys.group("");
     long found = 0;
     for (long b = bucket - 1; b <= bucket; b++) {
-      String[] bucketKeys = keys.bucket(b);
-      for (String key :
-          new String[] {bucketKeys[0], bucketKeys[1], keys.freshness(HistogramKeys.group(b))}) {
-        long ttl = connection.sync().pttl(key);
-        if (ttl > 0) {
-          found++;
-          // leaves the window 9 to 10 s after its bucket starts, then 1 s of grace
-          assertThat(ttl).isBetween(8_000L, 11_100L);
-        }
+      long ttl = connection.sync().pttl(keys.bucket(g, "", b));
+      if (ttl > 0) {
+        found++;
+        // leaves the window 9 to 10 s after its bucket starts, then 1 s of grace
+        assertThat(ttl).isBetween(8_000L, 11_100L);
       }
     }
-    assertThat(found).isEqualTo(3);
+    assertThat(found).isEqualTo(1);
+    for (String state : new String[] {keys.stamp(g), keys.table(g), keys.head(g)}) {
+      assertThat(connection.sync().pttl(state)).as(state).isBetween(10_000L, 11_100L);
+    }
   }
 
   @Test
-  void snapshot_readsSixtyBucketsOfManyPublishers_withOneCommand_andNoScript() {
+  void snapshot_readsSixtyMergedBucketsOfManyPublishers_withTwoCommands_andNoScript() {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("onecall");
     List<RedisHistogramWindow> processes = new ArrayList<>();
@@ -388,8 +389,9 @@ class RedisHistogramWindowTest {
     assertThat(s.count()).isEqualTo(count);
     assertThat(s.publishers()).isEqualTo(5);
     String stats = connection.sync().info("commandstats");
+    // the head, then the 60 merged buckets: whatever the number of publishers
     assertThat(stats)
-        .contains("cmdstat_mget:calls=1,")
+        .contains("cmdstat_mget:calls=2,")
         .doesNotContain("cmdstat_evalsha")
         .doesNotContain("cmdstat_eval:");
   }
@@ -415,26 +417,23 @@ class RedisHistogramWindowTest {
 
     time.advance(Duration.ofSeconds(1));
     alive.record(2);
+    assertThat(alive.flush(Duration.ofSeconds(2))).isTrue();
     RedisHistogramSnapshot after = alive.snapshot();
     assertThat(after.publishers())
         .as("the dead process's only bucket has left the window")
         .isEqualTo(1);
     assertThat(after.stalenessNanos()).isZero();
 
-    // once the live process publishes into that bucket's hash-tag group again, the entry is gone
-    HistogramKeys keys = new HistogramKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
-    String fresh = keys.freshness(HistogramKeys.group(deadBucket));
-    java.util.Map<String, Long> listed = new java.util.HashMap<>();
-    HistogramSlots.decodeFreshness(bytes(fresh), Long.MIN_VALUE, Long.MAX_VALUE, listed);
-    assertThat(listed).hasSize(2);
-    for (int second = 10; second <= HistogramKeys.GROUPS; second++) {
+    // the mergers' table forgets the dead process a window (and the grace) after it went silent
+    FleetKeys keys = new FleetKeys("ringtail", name, Duration.ofSeconds(1).toNanos(), 2, 1);
+    String table = keys.table(FleetKeys.group(""));
+    assertThat(FleetCodec.Table.decode(bytes(table)).publishers()).hasSize(2);
+    for (int second = 0; second < 12; second++) {
+      time.advance(Duration.ofSeconds(1));
       alive.record(2);
       assertThat(alive.flush(Duration.ofSeconds(2))).isTrue();
-      time.advance(Duration.ofSeconds(1));
     }
-    listed.clear();
-    HistogramSlots.decodeFreshness(bytes(fresh), Long.MIN_VALUE, Long.MAX_VALUE, listed);
-    assertThat(listed).hasSize(1);
+    assertThat(FleetCodec.Table.decode(bytes(table)).publishers()).hasSize(1);
   }
 
   private byte[] bytes(String key) {

@@ -1,0 +1,373 @@
+package io.ringtail.redis;
+
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.ringtail.BucketHistogram;
+import io.ringtail.TimeSource;
+import io.ringtail.WindowConfig;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Merges the inboxes of one fleet histogram window's groups into one histogram per key and bucket,
+ * for the whole fleet: the merge-once half of the engine. Thread-safe.
+ *
+ * <h2>Who merges</h2>
+ *
+ * Each group has a lease in Redis ({@code SET NX PX}, taken by whichever process publishes into a
+ * free group first, see {@link KeyedDeltaPublisher}); its holder merges the group every round and
+ * renews the lease at every tick and halfway between ({@link #renew}), and a lease lasts 1.5
+ * publish intervals, so another process takes over within two intervals of the holder's death.
+ * The lease only spreads the work: any process may merge (a flush does), and correctness rests on
+ * the commit alone.
+ *
+ * <h2>One merge</h2>
+ *
+ * <ol>
+ *   <li>Reads the group's stamp, table, head and inbox (four commands, one flush).
+ *   <li>Drops every inbox field whose sequence number is at most its process's last merged one in
+ *       the table: a retry of a batch already merged. A process sends its next batch to a group
+ *       only once Redis answered for the previous one, so its fields land in sequence order and
+ *       this one number per process tells a retry from a new batch.
+ *   <li>Adds the other batches' deltas per key and bucket, reads those buckets' merged values (one
+ *       {@code MGET}) and adds them.
+ *   <li>Commits in one script ({@code fleet_merge.lua}) if the stamp is still the one read: sets
+ *       the merged buckets, the table (each process's last merged sequence), the head (each key's
+ *       bucket versions, for readers) and a new stamp, and deletes the merged fields. Otherwise
+ *       nothing is written and the fields stay for the next merge.
+ * </ol>
+ *
+ * A merger that dies anywhere before the commit leaves the inbox as it was; one that dies after
+ * it has finished. Either way nothing is lost and nothing counts twice. Redis work per merge is
+ * O(fields in the inbox + buckets changed); the script stores bytes and parses none. Memory per
+ * key once merged is its merged buckets and its line of the head, whatever the number of
+ * processes; the table holds one short row per process that published in the window, per group.
+ */
+final class FleetMerger {
+  private final ScriptRunner runner;
+  private final FleetKeys keys;
+  private final TimeSource time;
+  private final String token;
+  private final long widthNanos;
+  private final int buckets;
+  private final long graceMillis;
+  private final long leaseMillis;
+  private final AtomicIntegerArray holding = new AtomicIntegerArray(FleetKeys.GROUPS);
+  private final AtomicReferenceArray<CompletableFuture<Void>> running =
+      new AtomicReferenceArray<>(FleetKeys.GROUPS);
+
+  final LongAdder commits = new LongAdder();
+  final LongAdder conflicts = new LongAdder();
+  final LongAdder duplicates = new LongAdder();
+  final LongAdder corrupt = new LongAdder();
+
+  /**
+   * @param token this process's lease token (its publisher id)
+   * @param graceMillis added to every TTL, beyond the end of the window
+   */
+  FleetMerger(
+      ScriptRunner runner,
+      FleetKeys keys,
+      TimeSource time,
+      WindowConfig config,
+      String token,
+      long intervalNanos,
+      long graceMillis) {
+    this.runner = runner;
+    this.keys = keys;
+    this.time = time;
+    this.token = token;
+    this.widthNanos = config.bucketWidth().toNanos();
+    this.buckets = config.buckets();
+    this.graceMillis = graceMillis;
+    this.leaseMillis = Math.max(1, intervalNanos * 3 / 2 / 1_000_000L);
+    for (int g = 0; g < FleetKeys.GROUPS; g++) {
+      running.set(g, CompletableFuture.completedFuture(null));
+    }
+  }
+
+  /** Whether this process holds group {@code g}'s lease, as far as it knows. */
+  boolean holds(int g) {
+    return holding.get(g) == 1;
+  }
+
+  /** The command that takes group {@code g}'s lease if it is free; see {@link #took}. */
+  RedisCall takeLease(int g) {
+    return RedisCall.command(
+        CommandType.SET,
+        new CommandArgs<>(StringCodec.UTF8)
+            .addKey(keys.lease(g))
+            .add(token)
+            .add("NX")
+            .add("PX")
+            .add(leaseMillis));
+  }
+
+  /** The reply of {@link #takeLease}: this process now merges the group if Redis said OK. */
+  void took(int g, List<Object> reply) {
+    if (!reply.isEmpty() && reply.get(0) != null) {
+      holding.set(g, 1);
+    }
+  }
+
+  /** Renews every lease this process holds; one that another process holds now is let go. */
+  void renew() {
+    for (int g = 0; g < FleetKeys.GROUPS; g++) {
+      if (!holds(g)) {
+        continue;
+      }
+      int group = g;
+      runner
+          .call(
+              RedisCall.script(
+                  HistogramScripts.LEASE,
+                  new String[] {keys.lease(g)},
+                  BinaryReply.utf8(new String[] {token, Long.toString(leaseMillis)})))
+          .whenComplete(
+              (reply, error) -> {
+                if (error == null && Long.valueOf(0).equals(reply.get(0))) {
+                  holding.set(group, 0);
+                }
+              });
+    }
+  }
+
+  /** Lets every lease go (a closing window): another process takes over at once. */
+  void release() {
+    for (int g = 0; g < FleetKeys.GROUPS; g++) {
+      if (holding.getAndSet(g, 0) == 1) {
+        runner.call(
+            RedisCall.script(
+                HistogramScripts.LEASE,
+                new String[] {keys.lease(g)},
+                BinaryReply.utf8(new String[] {token, "1"})));
+      }
+    }
+  }
+
+  /**
+   * Merges group {@code g}'s inbox, or joins the merge of it this process is running. The future
+   * completes when the commit was answered (or failed, or lost to another merge: the fields then
+   * wait for the next one).
+   */
+  CompletableFuture<Void> merge(int g) {
+    CompletableFuture<Void> current = running.get(g);
+    if (!current.isDone()) {
+      return current;
+    }
+    CompletableFuture<Void> mine = new CompletableFuture<>();
+    if (!running.compareAndSet(g, current, mine)) {
+      return running.get(g);
+    }
+    attempt(g, 3, mine);
+    return mine;
+  }
+
+  /** Merges, trying again at once (up to {@code tries}) when another merge committed first. */
+  private void attempt(int g, int tries, CompletableFuture<Void> done) {
+    try {
+      mergeOnce(g)
+          .whenComplete(
+              (committed, error) -> {
+                if (error == null && !committed && tries > 1) {
+                  attempt(g, tries - 1, done);
+                } else {
+                  done.complete(null);
+                }
+              });
+    } catch (RuntimeException e) {
+      done.complete(null);
+    }
+  }
+
+  /** One merge; true unless another merge committed first. */
+  private CompletableFuture<Boolean> mergeOnce(int g) {
+    List<CompletableFuture<List<Object>>> reads = new ArrayList<>(4);
+    runner.batched(
+        () -> {
+          reads.add(runner.call(RedisCall.command(CommandType.GET, keys.stamp(g))));
+          reads.add(runner.call(RedisCall.command(CommandType.GET, keys.table(g))));
+          reads.add(runner.call(RedisCall.command(CommandType.GET, keys.head(g))));
+          reads.add(runner.call(RedisCall.command(CommandType.HGETALL, keys.inbox(g))));
+        });
+    return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+        .thenCompose(
+            done ->
+                gathered(
+                    g,
+                    BinaryReply.text(reads.get(0).join().get(0)),
+                    FleetCodec.Table.decode((byte[]) reads.get(1).join().get(0)),
+                    FleetCodec.Head.decode((byte[]) reads.get(2).join().get(0)),
+                    reads.get(3).join()));
+  }
+
+  /** Step 2: what the inbox adds, per key and bucket; then the merged values it adds to. */
+  private CompletableFuture<Boolean> gathered(
+      int g, String stamp, FleetCodec.Table table, FleetCodec.Head head, List<Object> inbox) {
+    if (inbox.isEmpty()) {
+      return CompletableFuture.completedFuture(true);
+    }
+    long now = time.nanoTime();
+    long first = Math.floorDiv(now, widthNanos) - buckets + 1;
+    Map<String, FleetCodec.Publisher> rows = new LinkedHashMap<>(table.publishers());
+    Map<Ref, BucketHistogram> deltas = new HashMap<>();
+    List<String> consumed = new ArrayList<>(inbox.size() / 2);
+    for (int i = 0; i + 1 < inbox.size(); i += 2) {
+      String field = new String((byte[]) inbox.get(i), StandardCharsets.UTF_8);
+      consumed.add(field);
+      int colon = field.lastIndexOf(':');
+      String process = colon < 0 ? field : field.substring(0, colon);
+      long sequence;
+      FleetCodec.Batch batch;
+      try {
+        sequence = Long.parseLong(field.substring(colon + 1), 36);
+        batch = FleetCodec.Batch.decode((byte[]) inbox.get(i + 1));
+      } catch (RuntimeException e) { // not a batch of this engine: dropped, counted
+        corrupt.increment();
+        continue;
+      }
+      FleetCodec.Publisher merged = table.publishers().get(process);
+      if (merged != null && sequence <= merged.lastSequence()) {
+        duplicates.increment(); // a retry of a batch an earlier merge took
+        continue;
+      }
+      for (FleetCodec.BucketHistogramOfKey e : batch.entries()) {
+        BucketHistogram h = e.histogram();
+        if (h.bucket() >= first) {
+          deltas.merge(new Ref(e.key(), h.bucket()), h, BucketHistogram::plus);
+        }
+      }
+      rows.merge(
+          process,
+          new FleetCodec.Publisher(sequence, batch.asOfNanos()),
+          (a, b) ->
+              new FleetCodec.Publisher(
+                  Math.max(a.lastSequence(), b.lastSequence()),
+                  Math.max(a.latestAsOfNanos(), b.latestAsOfNanos())));
+    }
+    List<Ref> touched = new ArrayList<>(deltas.keySet());
+    List<Ref> stored = new ArrayList<>();
+    for (Ref r : touched) {
+      TreeMap<Long, Long> versions = head.keys().get(r.key);
+      if (versions != null && versions.containsKey(r.bucket)) {
+        stored.add(r);
+      }
+    }
+    CompletableFuture<List<Object>> old =
+        stored.isEmpty()
+            ? CompletableFuture.completedFuture(List.of())
+            : runner.call(
+                RedisCall.command(
+                    CommandType.MGET,
+                    stored.stream().map(r -> keys.bucket(g, r.key, r.bucket)).toArray(String[]::new)));
+    return old.thenCompose(
+        values -> {
+          for (int i = 0; i < stored.size(); i++) {
+            Ref r = stored.get(i);
+            BucketHistogram before = FleetCodec.decodeBucket(r.bucket, (byte[]) values.get(i));
+            if (before != null) {
+              deltas.merge(r, before, BucketHistogram::plus);
+            }
+          }
+          return commit(g, stamp, head, rows, deltas, touched, consumed, now, first);
+        });
+  }
+
+  /** Step 3: the commit, by compare-and-set on the stamp. */
+  private CompletableFuture<Boolean> commit(
+      int g,
+      String stamp,
+      FleetCodec.Head head,
+      Map<String, FleetCodec.Publisher> rows,
+      Map<Ref, BucketHistogram> merged,
+      List<Ref> touched,
+      List<String> consumed,
+      long now,
+      long first) {
+    long version = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+    long windowStart = first * widthNanos;
+    // rows of processes silent for a window (and a grace) go: no retry of theirs can still count
+    long forgetBefore = windowStart - graceMillis * 1_000_000L;
+    rows.values().removeIf(p -> p.latestAsOfNanos() < forgetBefore);
+    int active = 0;
+    long oldest = Long.MAX_VALUE;
+    for (FleetCodec.Publisher p : rows.values()) {
+      if (p.latestAsOfNanos() >= windowStart) {
+        active++;
+        oldest = Math.min(oldest, p.latestAsOfNanos());
+      }
+    }
+    Map<String, TreeMap<Long, Long>> keyVersions = new LinkedHashMap<>();
+    head.keys()
+        .forEach(
+            (key, versions) -> {
+              TreeMap<Long, Long> kept = new TreeMap<>(versions.tailMap(first, true));
+              if (!kept.isEmpty()) {
+                keyVersions.put(key, kept);
+              }
+            });
+    for (Ref r : touched) {
+      keyVersions.computeIfAbsent(r.key, k -> new TreeMap<>()).put(r.bucket, version);
+    }
+    FleetCodec.Head next =
+        new FleetCodec.Head(now, active, active == 0 ? now : oldest, keyVersions);
+    long stateTtl = buckets * widthNanos / 1_000_000L + graceMillis;
+    String[] k = new String[5 + touched.size()];
+    k[0] = keys.stamp(g);
+    k[1] = keys.table(g);
+    k[2] = keys.head(g);
+    k[3] = keys.inbox(g);
+    k[4] = keys.lease(g);
+    byte[][] args = new byte[8 + consumed.size() + 2 * touched.size()][];
+    args[0] = ascii(stamp == null ? "" : stamp);
+    args[1] = ascii(Long.toString(version));
+    args[2] = ascii(token);
+    args[3] = ascii(Long.toString(stateTtl));
+    args[4] = ascii(Long.toString(leaseMillis));
+    args[5] = new FleetCodec.Table(rows).encode();
+    args[6] = next.encode();
+    args[7] = ascii(Integer.toString(consumed.size()));
+    int a = 8;
+    for (String field : consumed) {
+      args[a++] = field.getBytes(StandardCharsets.UTF_8);
+    }
+    for (int i = 0; i < touched.size(); i++) {
+      Ref r = touched.get(i);
+      k[5 + i] = keys.bucket(g, r.key, r.bucket);
+      long ttl = Math.max(1, ((r.bucket + buckets) * widthNanos - now) / 1_000_000L) + graceMillis;
+      args[a++] = FleetCodec.encodeBucket(merged.get(r));
+      args[a++] = ascii(Long.toString(ttl));
+    }
+    return runner
+        .call(RedisCall.script(HistogramScripts.MERGE, k, args))
+        .thenApply(
+            reply -> {
+              long outcome = (Long) reply.get(0);
+              if (outcome == 0) {
+                conflicts.increment();
+                return false;
+              }
+              commits.increment();
+              holding.set(g, outcome == 2 ? 1 : 0);
+              return true;
+            });
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** One key's bucket. */
+  private record Ref(String key, long bucket) {}
+}
