@@ -181,6 +181,27 @@ class FleetObservationWindowsTest {
   }
 
   @Test
+  void aRouteThisPodJustServed_isOnItsFirstScrape_andItsRecordedTotalCountsWhatThisPodServed()
+      throws Exception {
+    podA = pod();
+    for (int i = 0; i < 7; i++) {
+      assertThat(get(podA, "/orders/" + i).statusCode()).isEqualTo(200);
+    }
+    // the observation stops after the response may have reached the client: wait for the record
+    Await.until("the requests recorded", () -> fleetWindows(podA).estimatedKeys() >= 1);
+    Await.until(
+        "seven requests drained", () -> fleetWindows(podA).flush(Duration.ofSeconds(5)));
+    String body = get(podA, "/actuator/prometheus").body();
+    String labels =
+        "{method=\"GET\",outcome=\"SUCCESS\",status=\"200\",uri=\"/orders/{id}\","
+            + "window=\"http.server.requests\"}";
+    // the key listener registers the route's meters when it is first recorded, not a scrape later
+    assertThat(body).contains("ringtail_http_server_requests_samples" + labels + " 7.0");
+    // what this pod recorded, a counter Prometheus sums over pods (NaN before)
+    assertThat(body).contains("ringtail_http_server_requests_recorded_total" + labels + " 7.0");
+  }
+
+  @Test
   void closingAPod_publishesWhatItStillHeld() {
     // a minute between publication rounds: only the close can send pod A's samples in time
     podA = pod("--ringtail.observations.publish-interval=1m");
