@@ -217,14 +217,15 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   }
 
   /**
-   * A snapshot of every key any process published in the window, as of now (at most {@code
-   * maximumKeys} of them, the most recently published first).
+   * A snapshot of every key any process published in the window, as of each group's last merge (at
+   * most {@code maximumKeys} of them, the most recently published first). Only reads: it neither
+   * publishes nor merges, so a scrape of every key costs Redis O(keys + buckets changed) and waits
+   * for no round ({@link #flush} first to include this process's latest samples).
    *
    * @throws RedisUnavailableException if Redis cannot answer the reads in time
    */
   @Override
   public Map<String, WindowSnapshot> snapshots() {
-    publishAll(localClock.nanoTime() + runner.timeoutNanos(), FleetPublisher.Round.READ);
     long now = time.nanoTime();
     Map<String, RedisHistogramSnapshot> read =
         RedisErrors.await(reader.read(null, now, maximumKeys), runner.timeoutNanos());

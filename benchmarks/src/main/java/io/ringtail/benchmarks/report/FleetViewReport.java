@@ -1,0 +1,481 @@
+package io.ringtail.benchmarks.report;
+
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.ringtail.WindowSnapshot;
+import io.ringtail.benchmarks.toolkit.Cli;
+import io.ringtail.benchmarks.toolkit.Machine;
+import io.ringtail.benchmarks.toolkit.Markdown;
+import io.ringtail.redis.RedisBackend;
+import io.ringtail.redis.RedisHistogramWindow;
+import io.ringtail.redis.RedisKeyedHistogramWindows;
+import io.ringtail.redis.testkit.RedisProcess;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * What a fleet view costs Redis when every pod publishes and reads it, in one run against one fresh
+ * {@code redis-server} this report starts on a free port. Per row ({@code processes x keys}, or
+ * {@code processes x windows single} for single histogram windows), over {@code --jvms} child JVMs
+ * ({@link FleetViewProcess}), every simulated process publishing every second and reading every
+ * key of its windows every {@code --read-every} seconds:
+ *
+ * <ol>
+ *   <li>a victim process that starts first (so it holds the merger leases) and one that starts with
+ *       the fleet, both flushing every second and saying what each flush carries;
+ *   <li>5 s of warm-up, then {@code --seconds} measured: Redis CPU, commands/s, Redis time per
+ *       process, key and second, calls over 1 ms ({@code SLOWLOG}), reads done on time against
+ *       reads due, {@code snapshots()} latency, {@code MEMORY USAGE} per key;
+ *   <li>kill -9 of the merger (the time until every lease it held is another's), Redis stopped
+ *       (SIGSTOP) for 5 s, 5 s up again, kill -9 of the other victim;
+ *   <li>the fleet stops and flushes; each key's fleet count against the exact oracle (the victims'
+ *       last unconfirmed flush may or may not count); {@code MEMORY USAGE} once merged.
+ * </ol>
+ *
+ * Writes markdown to {@code --out}. A main, not thread-safe.
+ */
+public final class FleetViewReport {
+  private static final Pattern COMMANDSTAT =
+      Pattern.compile("cmdstat_([a-z|]+):calls=(\\d+),usec=(\\d+),");
+
+  private FleetViewReport() {}
+
+  /** The command line. */
+  @Command(
+      name = "FleetViewReport",
+      mixinStandardHelpOptions = true,
+      description = "Fleet histogram windows that every pod publishes and reads.")
+  static final class Options {
+    @Option(names = "--out", description = "Where to write the report.")
+    Path out = Path.of("benchmarks/target/fleet-view-report.md");
+
+    @Option(
+        names = "--rows",
+        description = "processes x keys, comma-separated; 's' after a row: single windows.")
+    String rows = "20x20,60x20,200x20,400x10,20x50s";
+
+    @Option(names = "--rate", description = "Samples per second in every row.")
+    long rate = 20_000;
+
+    @Option(names = "--seconds", description = "Seconds measured in each row.")
+    int seconds = 20;
+
+    @Option(names = "--read-every", description = "Seconds between one process's reads.")
+    int readEvery = 2;
+
+    @Option(names = "--jvms", description = "Child JVMs the simulated processes share.")
+    int jvms = 2;
+  }
+
+  /** A started child JVM and its output so far. */
+  private static final class Child {
+    final Process process;
+    final List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
+    final Writer in;
+
+    Child(List<String> command) throws Exception {
+      process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+      Thread reader =
+          new Thread(
+              () -> {
+                try (BufferedReader r =
+                    new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                  String line;
+                  while ((line = r.readLine()) != null) {
+                    lines.add(line);
+                  }
+                } catch (Exception e) {
+                  // the child is gone
+                }
+              });
+      reader.setDaemon(true);
+      reader.start();
+    }
+
+    void await(String line, long seconds) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+      while (!lines.contains(line)) {
+        if (System.nanoTime() > deadline || !process.isAlive() && !lines.contains(line)) {
+          throw new IllegalStateException("child did not say " + line + ": " + lines);
+        }
+        Thread.sleep(20);
+      }
+    }
+
+    void say(String line) throws Exception {
+      in.write(line + "\n");
+      in.flush();
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options cli = Cli.parse(new Options(), args);
+    StringBuilder md = new StringBuilder();
+    Instant began = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    md.append(
+        "| processes x keys | Redis CPU | commands/s | Redis time per process, key, second |"
+            + " calls over 1 ms (max) | reads done / due | `snapshots()` p50 / p95 / max |"
+            + " `MEMORY USAGE` per key: running / merged (merged buckets alone) |"
+            + " merger takeover | count vs oracle |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    try (RedisProcess server = RedisProcess.start()) {
+      RedisClient client = RedisClient.create();
+      try (StatefulRedisConnection<String, String> admin = client.connect(server.uri())) {
+        RedisCommands<String, String> redis = admin.sync();
+        for (String row : cli.rows.split(",")) {
+          boolean single = row.endsWith("s");
+          String[] pk = row.replace("s", "").split("x");
+          int processes = Integer.parseInt(pk[0]);
+          int keys = Integer.parseInt(pk[1]);
+          System.err.println("row " + row + ", load " + Machine.loadAverage());
+          md.append(row(cli, server, client, redis, processes, keys, single)).append('\n');
+        }
+      }
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+    String text =
+        "FleetViewReport, "
+            + began
+            + " to "
+            + Instant.now().truncatedTo(ChronoUnit.SECONDS)
+            + ", "
+            + Machine.cores()
+            + " cores, "
+            + Machine.cpuModel()
+            + ", load before: see stderr; rate "
+            + cli.rate
+            + " samples/s, reads every "
+            + cli.readEvery
+            + " s\n\n"
+            + md;
+    Files.createDirectories(cli.out.toAbsolutePath().getParent());
+    Files.writeString(cli.out, text);
+    System.out.println(text);
+  }
+
+  private static List<String> java(Options cli, int port, String name, String... extra) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx2g",
+                "-cp",
+                System.getProperty("java.class.path"),
+                FleetViewProcess.class.getName(),
+                "--port",
+                Integer.toString(port),
+                "--name",
+                name,
+                "--read-every",
+                Integer.toString(cli.readEvery)));
+    command.addAll(Arrays.asList(extra));
+    return command;
+  }
+
+  private static String row(
+      Options cli,
+      RedisProcess server,
+      RedisClient client,
+      RedisCommands<String, String> redis,
+      int processes,
+      int keys,
+      boolean single)
+      throws Exception {
+    redis.flushall();
+    String name = "view-" + processes + "x" + keys + (single ? "s" : "");
+    String[] kind = single ? new String[] {"--single"} : new String[0];
+    List<String> keysArg = List.of("--keys", Integer.toString(keys));
+    Child merger = start(cli, server, name, kind, keysArg, "--victim", "--seed", "7");
+    Thread.sleep(1_500); // it takes the leases of the groups its keys fall in
+    java.util.Set<String> victimTokens = new java.util.HashSet<>(leases(redis, name).values());
+    List<Child> fleet = new ArrayList<>();
+    for (int j = 0; j < cli.jvms; j++) {
+      int share = processes / cli.jvms + (j < processes % cli.jvms ? 1 : 0);
+      fleet.add(
+          start(cli, server, name, kind, keysArg, "--processes", Integer.toString(share),
+              "--rate", Long.toString(cli.rate / cli.jvms), "--seed", Integer.toString(11 + j)));
+    }
+    Child other = start(cli, server, name, kind, keysArg, "--victim", "--seed", "8");
+    Thread.sleep(5_000);
+    for (Child c : fleet) {
+      c.say("PHASE 1");
+    }
+    redis.configResetstat();
+    redis.configSet("slowlog-log-slower-than", "1000");
+    redis.slowlogReset();
+    double cpu0 = cpu(redis);
+    Thread.sleep(cli.seconds * 1_000L);
+    double cpu1 = cpu(redis);
+    String stats = redis.info("commandstats");
+    List<Object> slow = redis.slowlogGet(128);
+    long[] runningMemory = memory(redis, name);
+    for (Child c : fleet) {
+      c.say("PHASE 2");
+    }
+    // kill -9 of the merger: how long until each lease it held is another's
+    Map<String, String> leases = leases(redis, name);
+    leases.values().removeIf(holder -> !victimTokens.contains(holder));
+    merger.process.destroyForcibly().waitFor();
+    long killed = System.nanoTime();
+    long takeover = -1;
+    while (System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(10)) {
+      Map<String, String> now = leases(redis, name);
+      boolean all = !leases.isEmpty();
+      for (Map.Entry<String, String> e : leases.entrySet()) {
+        String holder = now.get(e.getKey());
+        all &= holder != null && !holder.equals(e.getValue());
+      }
+      if (all) {
+        takeover = (System.nanoTime() - killed) / 1_000_000;
+        break;
+      }
+      Thread.sleep(20);
+    }
+    server.pause();
+    Thread.sleep(5_000);
+    server.resume();
+    Thread.sleep(5_000);
+    other.process.destroyForcibly().waitFor();
+    for (Child c : fleet) {
+      c.say("END");
+    }
+    Map<Integer, Map<Long, Long>> oracle = new HashMap<>();
+    long due = 0;
+    long onTime = 0;
+    List<Long> reads = new ArrayList<>();
+    for (Child c : fleet) {
+      c.await("DONE", 120);
+      for (String line : c.lines) {
+        String[] f = line.split(" ");
+        if (f[0].equals("COUNT")) {
+          oracle
+              .computeIfAbsent(Integer.parseInt(f[1]), k -> new HashMap<>())
+              .merge(Long.parseLong(f[2]), Long.parseLong(f[3]), Long::sum);
+        } else if (f[0].equals("READS")) {
+          due += Long.parseLong(f[1]);
+          onTime += Long.parseLong(f[2]);
+        } else if (f[0].equals("READ")) {
+          reads.add(Long.parseLong(f[1]));
+        }
+      }
+    }
+    long[] doubt = new long[keys];
+    for (Child victim : List.of(merger, other)) {
+      victims(victim.lines, oracle, doubt);
+    }
+    String counts = check(client, server, name, keys, single, oracle, doubt);
+    long[] mergedMemory = memory(redis, name);
+    Map<String, long[]> commands = parse(stats);
+    long calls = 0;
+    long usec = 0;
+    for (long[] c : commands.values()) {
+      calls += c[0];
+      usec += c[1];
+    }
+    long slowMax = 0;
+    for (Object entry : slow) {
+      slowMax = Math.max(slowMax, (Long) ((List<?>) entry).get(2));
+    }
+    reads.sort(null);
+    StringBuilder row = new StringBuilder();
+    Markdown.row(
+        row,
+        processes + " x " + keys + (single ? " single windows" : ""),
+        String.format("%.1f %%", 100 * (cpu1 - cpu0) / cli.seconds),
+        String.format("%,d", calls / cli.seconds),
+        String.format("%.2f us", (double) usec / ((processes + 2.0) * keys * cli.seconds)),
+        slow.size() + (slow.isEmpty() ? "" : " (" + slowMax / 1000.0 + " ms)"),
+        onTime + " / " + due,
+        reads.isEmpty()
+            ? "none"
+            : String.format(
+                "%.2f / %.2f / %.2f ms",
+                reads.get(reads.size() / 2) / 1000.0,
+                reads.get((int) (reads.size() * 0.95)) / 1000.0,
+                reads.get(reads.size() - 1) / 1000.0),
+        String.format(
+            "%,d B / %,d B (%,d B)",
+            runningMemory[0] / keys, mergedMemory[0] / keys, mergedMemory[1] / keys),
+        takeover < 0 ? "none in 10 s" : takeover + " ms",
+        counts);
+    return row.toString().stripTrailing();
+  }
+
+  private static Child start(
+      Options cli, RedisProcess server, String name, String[] kind, List<String> keys, String... a)
+      throws Exception {
+    List<String> extra = new ArrayList<>(Arrays.asList(kind));
+    extra.addAll(keys);
+    extra.addAll(Arrays.asList(a));
+    Child c = new Child(java(cli, server.port(), name, extra.toArray(String[]::new)));
+    c.await("READY", 120);
+    c.say("GO");
+    return c;
+  }
+
+  /** A victim's flushes: confirmed ones count, the last unconfirmed one may or may not. */
+  private static void victims(
+      List<String> lines, Map<Integer, Map<Long, Long>> oracle, long[] doubt) {
+    List<String[]> pending = new ArrayList<>();
+    synchronized (lines) {
+      for (String line : lines) {
+        String[] f = line.split(" ");
+        if (f[0].equals("PENDING")) {
+          pending.add(f);
+        } else if (f[0].equals("CONFIRMED")) {
+          for (String[] p : pending) {
+            oracle
+                .computeIfAbsent(Integer.parseInt(p[1]), k -> new HashMap<>())
+                .merge(Long.parseLong(p[2]), Long.parseLong(p[3]), Long::sum);
+          }
+          pending.clear();
+        }
+      }
+    }
+    for (String[] p : pending) {
+      doubt[Integer.parseInt(p[1])] += Long.parseLong(p[3]);
+    }
+  }
+
+  /**
+   * Each key's fleet count after a reader's own flush (one sample per key, which merges every
+   * group), against the oracle over the buckets the snapshot covers.
+   */
+  private static String check(
+      RedisClient client,
+      RedisProcess server,
+      String name,
+      int keys,
+      boolean single,
+      Map<Integer, Map<Long, Long>> oracle,
+      long[] doubt) {
+    try (StatefulRedisConnection<String, String> c = client.connect(server.uri())) {
+      RedisBackend backend = RedisBackend.builder(c).commandTimeout(Duration.ofSeconds(5)).build();
+      long[] counted = new long[keys];
+      long[] start = new long[keys];
+      if (single) {
+        for (int k = 0; k < keys; k++) {
+          RedisHistogramWindow w =
+              backend.histogramWindow(name + "-" + k).config(FleetViewProcess.config()).build();
+          w.record(1);
+          w.flush(Duration.ofSeconds(20));
+          WindowSnapshot s = w.snapshot();
+          counted[k] = s.count() - 1;
+          start[k] = s.startNanos();
+          w.close();
+        }
+      } else {
+        RedisKeyedHistogramWindows w =
+            backend.keyedHistogramWindows(name).config(FleetViewProcess.config()).build();
+        for (int k = 0; k < keys; k++) {
+          w.record(FleetViewProcess.key(k), 1);
+        }
+        w.flush(Duration.ofSeconds(20));
+        for (int k = 0; k < keys; k++) {
+          WindowSnapshot s = w.snapshot(FleetViewProcess.key(k));
+          counted[k] = s.count() - 1;
+          start[k] = s.startNanos();
+        }
+        w.close();
+      }
+      long total = 0;
+      long expected = 0;
+      int exact = 0;
+      for (int k = 0; k < keys; k++) {
+        long first = Math.floorDiv(start[k], FleetViewProcess.WIDTH);
+        long want = 0;
+        for (Map.Entry<Long, Long> e : oracle.getOrDefault(k, Map.of()).entrySet()) {
+          if (e.getKey() >= first) {
+            want += e.getValue();
+          }
+        }
+        total += counted[k];
+        expected += want;
+        if (counted[k] >= want && counted[k] <= want + doubt[k]) {
+          exact++;
+        }
+      }
+      return String.format(
+          "%,d vs %,d (+ up to %,d in doubt); %d of %d keys within",
+          total, expected, Arrays.stream(doubt).sum(), exact, keys);
+    }
+  }
+
+  private static double cpu(RedisCommands<String, String> redis) {
+    String info = redis.info("cpu");
+    return value(info, "used_cpu_sys") + value(info, "used_cpu_user");
+  }
+
+  private static double value(String info, String name) {
+    Matcher m = Pattern.compile(name + ":([0-9.]+)").matcher(info);
+    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+  }
+
+  private static Map<String, long[]> parse(String commandstats) {
+    Map<String, long[]> out = new HashMap<>();
+    Matcher m = COMMANDSTAT.matcher(commandstats);
+    while (m.find()) {
+      out.put(m.group(1), new long[] {Long.parseLong(m.group(2)), Long.parseLong(m.group(3))});
+    }
+    return out;
+  }
+
+  /** The window's keys' memory: all of them, and its merged buckets alone. */
+  private static long[] memory(RedisCommands<String, String> redis, String name) {
+    long all = 0;
+    long buckets = 0;
+    ScanCursor cursor = ScanCursor.INITIAL;
+    do {
+      KeyScanCursor<String> page =
+          redis.scan(cursor, ScanArgs.Builder.matches("*" + name + "*").limit(1000));
+      for (String key : page.getKeys()) {
+        Long bytes = redis.memoryUsage(key);
+        long b = bytes == null ? 0 : bytes;
+        all += b;
+        if (key.contains(":b:")) {
+          buckets += b;
+        }
+      }
+      cursor = page;
+    } while (!cursor.isFinished());
+    return new long[] {all, buckets};
+  }
+
+  /** Every group's lease holder now. */
+  private static Map<String, String> leases(RedisCommands<String, String> redis, String name) {
+    Map<String, String> out = new HashMap<>();
+    ScanCursor cursor = ScanCursor.INITIAL;
+    do {
+      KeyScanCursor<String> page =
+          redis.scan(cursor, ScanArgs.Builder.matches("*" + name + "*:lease").limit(1000));
+      for (String key : page.getKeys()) {
+        out.put(key, redis.get(key));
+      }
+      cursor = page;
+    } while (!cursor.isFinished());
+    return out;
+  }
+}
