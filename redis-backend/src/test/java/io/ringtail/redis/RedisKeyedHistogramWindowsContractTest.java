@@ -48,38 +48,6 @@ class RedisKeyedHistogramWindowsContractTest extends RollingWindowContract {
             .build();
     RollingWindow key = windows.window("GET /checkout");
     RollingWindow neighbour = windows.window("GET /checkout/");
-    return new RollingWindow() {
-      @Override
-      public void record(long value) {
-        key.record(value);
-        neighbour.record(value + 1);
-      }
-
-      @Override
-      public void recordAt(long value, long timeNanos) {
-        key.recordAt(value, timeNanos);
-        neighbour.recordAt(value + 1, timeNanos);
-      }
-
-      @Override
-      public io.ringtail.WindowSnapshot snapshot() {
-        return key.snapshot();
-      }
-
-      @Override
-      public Duration length() {
-        return key.length();
-      }
-
-      @Override
-      public io.ringtail.TimeSource timeSource() {
-        return key.timeSource();
-      }
-
-      @Override
-      public long footprintBytes() {
-        return key.footprintBytes();
-      }
-    };
+    return new NeighbouredWindow(key, neighbour);
   }
 }
