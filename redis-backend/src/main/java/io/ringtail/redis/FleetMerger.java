@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -42,10 +41,11 @@ import java.util.concurrent.atomic.LongAdder;
  *       this one number per process tells a retry from a new batch.
  *   <li>Adds the other batches' deltas per key and bucket, reads those buckets' merged values (one
  *       {@code MGET}) and adds them.
- *   <li>Commits in one script ({@code fleet_merge.lua}) if the stamp is still the one read: sets
- *       the merged buckets, the table (each process's last merged sequence), the head (each key's
- *       bucket versions, for readers) and a new stamp, and deletes the merged fields. Otherwise
- *       nothing is written and the fields stay for the next merge.
+ *   <li>Commits in one script ({@code fleet_merge.lua}) if the stamp (a count of the group's
+ *       merges) is still the one read: sets the merged buckets, the table (each process's last
+ *       merged sequence), the head (each key's bucket versions: the stamp of the merge that last
+ *       changed it) and the next stamp, and deletes the merged fields. Otherwise nothing is
+ *       written and the fields stay for the next merge.
  * </ol>
  *
  * A merger that dies anywhere before the commit leaves the inbox as it was; one that dies after
@@ -295,7 +295,9 @@ final class FleetMerger {
       List<String> consumed,
       long now,
       long first) {
-    long version = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+    // a counter, so that versions stay short in the head; it starts again only after the group's
+    // state expired, when no bucket a reader may hold is still in the window
+    long version = stamp == null || stamp.isEmpty() ? 1 : parseStamp(stamp) + 1;
     long windowStart = first * widthNanos;
     // rows of processes silent for a window (and a grace) go: no retry of theirs can still count
     long forgetBefore = windowStart - graceMillis * 1_000_000L;
@@ -362,6 +364,14 @@ final class FleetMerger {
               holding.set(g, outcome == 2 ? 1 : 0);
               return true;
             });
+  }
+
+  private static long parseStamp(String stamp) {
+    try {
+      return Math.max(0, Long.parseLong(stamp));
+    } catch (NumberFormatException e) {
+      return 0; // not this engine's: the next commit starts the count again
+    }
   }
 
   private static byte[] ascii(String s) {
