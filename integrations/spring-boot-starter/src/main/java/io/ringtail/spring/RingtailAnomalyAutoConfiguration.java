@@ -99,9 +99,19 @@ public class RingtailAnomalyAutoConfiguration {
       this.dedupe = dedupe;
     }
 
+    /**
+     * Whether this instance claimed the page; also true when Redis could not answer (the backend's
+     * outage policy decided): two pages rather than none.
+     */
     @Override
     public boolean claim(String key) {
-      return limiter().tryAcquire(key).allowed();
+      RateLimiter claims = limiter();
+      RedisBackend b = backend.getObject();
+      long outages = b.outageDecisions();
+      if (claims.tryAcquire(key).allowed()) {
+        return true;
+      }
+      return b.outageDecisions() != outages;
     }
 
     private synchronized RateLimiter limiter() {
