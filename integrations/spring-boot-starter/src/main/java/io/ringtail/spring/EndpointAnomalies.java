@@ -371,7 +371,7 @@ public final class EndpointAnomalies {
       double s = scorer.score(v);
       score = s;
       if (!firing) {
-        boolean worse = measure == Measure.RATE || Double.isNaN(baseline) || v > baseline;
+        boolean worse = measure == Measure.RATE || v > baseline; // false while no baseline
         if (s >= level && worse && !Double.isNaN(baseline)) {
           firing = true;
           firedValue = v;
