@@ -9,9 +9,6 @@ final class StreamingDetector implements AnomalyDetector {
   /** Values beyond this magnitude are clamped, so no sum or square overflows. */
   private static final double MAX_MAGNITUDE = 1e150;
 
-  /** The score from which an alarm starts the quiet period. */
-  static final double ALARM = 0.75;
-
   /** During quiet the score is scaled by this: below 0.5 whatever the likelihoods say. */
   private static final double QUIET_FACTOR = 0.5;
 
@@ -19,17 +16,6 @@ final class StreamingDetector implements AnomalyDetector {
   static final int CALM_POINTS = 20;
 
   static final int LIKELIHOOD_HORIZON = 30_000;
-
-  static final double RANGE_RELAX = 20_000;
-  static final double RANGE_SCALE = 3;
-  static final double RANGE_MIN_SD = 0.3;
-  static final double RANGE_LEVEL = 0.5;
-
-  static final int CUSUM_HORIZON = 3_000;
-  static final double CUSUM_SLACK = 0.5;
-  static final double CUSUM_SCALE = 5;
-  static final double CUSUM_MIN_SD = 0.003;
-  static final double CUSUM_LEVEL = 0.99999;
 
   static final double MAD_SCALE = 1;
   static final double MAD_MIN_SD = 0.1;
@@ -44,12 +30,20 @@ final class StreamingDetector implements AnomalyDetector {
   private final Likelihood robustLikelihood;
   private final int warmUp;
   private final int quietPoints;
+  private final double alarm;
+  private final double rangeLevel;
+  private final double cusumLevel;
   private long seen;
   private int quiet;
   private boolean calming;
   private int calm;
 
   StreamingDetector(AnomalyDetectorConfig config) {
+    this(config, Tuning.DEFAULTS);
+  }
+
+  /** A detector with other internal constants: for the benchmark's cross-validation only. */
+  StreamingDetector(AnomalyDetectorConfig config, Tuning t) {
     AnomalyDetectorConfig.Method m = config.method();
     boolean useRange =
         m == AnomalyDetectorConfig.Method.RANGE || m == AnomalyDetectorConfig.Method.ENSEMBLE;
@@ -58,13 +52,16 @@ final class StreamingDetector implements AnomalyDetector {
     this.robust = m == AnomalyDetectorConfig.Method.MEDIAN_MAD;
     int horizon = config.learningPoints();
     this.recent = useRange || robust ? new SortedRing(config.history()) : null;
-    this.range = useRange ? new RangeNovelty(RANGE_RELAX, RANGE_SCALE) : null;
-    this.rangeLikelihood = useRange ? new Likelihood(horizon, RANGE_MIN_SD) : null;
-    this.cusum = useCusum ? new Cusum(CUSUM_HORIZON, CUSUM_SLACK, CUSUM_SCALE) : null;
-    this.cusumLikelihood = useCusum ? new Likelihood(horizon, CUSUM_MIN_SD) : null;
+    this.range = useRange ? new RangeNovelty(t.rangeRelax(), t.rangeScale()) : null;
+    this.rangeLikelihood = useRange ? new Likelihood(horizon, t.rangeMinSd()) : null;
+    this.cusum = useCusum ? new Cusum(t.cusumHorizon(), t.cusumSlack(), t.cusumScale()) : null;
+    this.cusumLikelihood = useCusum ? new Likelihood(horizon, t.cusumMinSd()) : null;
     this.robustLikelihood = robust ? new Likelihood(horizon, MAD_MIN_SD) : null;
     this.warmUp = config.warmUp();
     this.quietPoints = config.quietPoints();
+    this.alarm = t.alarm();
+    this.rangeLevel = t.rangeLevel();
+    this.cusumLevel = t.cusumLevel();
   }
 
   @Override
@@ -77,10 +74,10 @@ final class StreamingDetector implements AnomalyDetector {
     double out = 0.0;
     if (range != null) {
       double raw = range.next(x, recent.median());
-      out = Math.max(out, atLevel(rangeLikelihood.next(raw), RANGE_LEVEL));
+      out = Math.max(out, atLevel(rangeLikelihood.next(raw), rangeLevel));
     }
     if (cusum != null) {
-      out = Math.max(out, atLevel(cusumLikelihood.next(cusum.next(x)), CUSUM_LEVEL));
+      out = Math.max(out, atLevel(cusumLikelihood.next(cusum.next(x)), cusumLevel));
     }
     if (robust) {
       out = Math.max(out, atLevel(robustLikelihood.next(robustRaw(x)), MAD_LEVEL));
@@ -117,9 +114,9 @@ final class StreamingDetector implements AnomalyDetector {
   }
 
   /**
-   * After an alarm (a score of at least {@link #ALARM}) scores are halved for at least {@code
-   * quietPoints} points and then until {@link #CALM_POINTS} points in a row score below 0.5: one
-   * anomaly, one alarm.
+   * After an alarm (a score of at least {@link Tuning#alarm()}) scores are halved for at least
+   * {@code quietPoints} points and then until {@link #CALM_POINTS} points in a row score below 0.5:
+   * one anomaly, one alarm.
    */
   private double quieted(double out) {
     if (quiet > 0) {
@@ -133,7 +130,7 @@ final class StreamingDetector implements AnomalyDetector {
       }
       calming = false;
     }
-    if (out >= ALARM) {
+    if (out >= alarm) {
       quiet = quietPoints;
       calming = true;
       calm = 0;
@@ -143,8 +140,9 @@ final class StreamingDetector implements AnomalyDetector {
 
   @Override
   public long footprintBytes() {
-    // header 12, six references and four ints of 4, a long, two booleans: 62, padded to 64
-    long bytes = 64;
+    // header 12, six references and four ints of 4, a long, three doubles, two booleans: 86,
+    // padded to 88
+    long bytes = 88;
     if (recent != null) {
       bytes += recent.footprintBytes();
     }

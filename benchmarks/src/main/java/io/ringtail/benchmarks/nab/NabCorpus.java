@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -57,6 +58,11 @@ public final class NabCorpus {
   /** The series, sorted by path. */
   public List<Series> series() {
     return series;
+  }
+
+  /** The series {@code keep} accepts, in order, as a corpus of their own (for cross-validation). */
+  public NabCorpus subset(Predicate<Series> keep) {
+    return new NabCorpus(dir, series.stream().filter(keep).toList());
   }
 
   /** The directory the corpus was read from. */

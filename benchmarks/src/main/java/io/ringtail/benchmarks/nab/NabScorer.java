@@ -201,6 +201,18 @@ public final class NabScorer {
     return out;
   }
 
+  /**
+   * {@code raw} (a sum of {@link #perSeries} scores over this corpus) normalized as {@link #score}
+   * does: 0 for the null detector, 100 for the perfect one; NaN when the corpus has no window.
+   */
+  public double normalize(Profile profile, double raw) {
+    if (windows == 0) {
+      return Double.NaN;
+    }
+    double nullRaw = nullScore(profile);
+    return 100.0 * (raw - nullRaw) / (profile.tp() * windows - nullRaw);
+  }
+
   private void check(List<double[]> scores) {
     if (scores.size() != windowOf.length) {
       throw new IllegalArgumentException(

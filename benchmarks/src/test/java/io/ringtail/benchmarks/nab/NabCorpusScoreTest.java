@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.assertj.core.api.Assertions.within;
 
+import io.ringtail.anomaly.NabTunings;
 import io.ringtail.benchmarks.nab.NabScorer.ProfileScore;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -108,5 +112,49 @@ class NabCorpusScoreTest {
     assertThat(scores.get(0).normalized()).as("standard").isGreaterThanOrEqualTo(60.0);
     assertThat(scores.get(1).normalized()).as("reward low FP").isGreaterThanOrEqualTo(50.0);
     assertThat(scores.get(2).normalized()).as("reward low FN").isGreaterThanOrEqualTo(60.0);
+  }
+
+  @Test
+  void stratifiedFolds_holdOutEveryFileOnce_andSpreadEachCategoryEvenly() {
+    List<NabCrossValidation.Fold> folds = NabCrossValidation.stratifiedFolds(corpus, 5, 38);
+    Map<String, int[]> perCategory = new TreeMap<>();
+    for (NabCorpus.Series s : corpus.series()) {
+      int[] counts = perCategory.computeIfAbsent(s.category(), c -> new int[folds.size()]);
+      int holding = 0;
+      for (int f = 0; f < folds.size(); f++) {
+        if (folds.get(f).heldOut().test(s)) {
+          holding++;
+          counts[f]++;
+        }
+      }
+      assertThat(holding).as(s.path()).isEqualTo(1);
+    }
+    perCategory.forEach(
+        (category, counts) -> {
+          int min = Arrays.stream(counts).min().orElseThrow();
+          int max = Arrays.stream(counts).max().orElseThrow();
+          assertThat(max - min).as(category).isLessThanOrEqualTo(1);
+        });
+    assertThat(NabCrossValidation.categoryFolds(corpus)).hasSize(perCategory.size());
+  }
+
+  @Test
+  void tuningHandle_atTheShippedValues_scoresBitForBitAsTheLibrary() {
+    List<double[]> library =
+        NabDetectors.run(corpus, NabDetectors.library().get("ringtail_ensemble"));
+    List<double[]> handle = NabDetectors.run(corpus, NabTunings.ensemble(NabTunings.defaults()));
+    for (int s = 0; s < library.size(); s++) {
+      assertThat(handle.get(s)).isEqualTo(library.get(s));
+    }
+  }
+
+  @Test
+  void normalize_ofTheSeriesSums_isTheScore() {
+    List<double[]> scores =
+        NabDetectors.run(corpus, NabDetectors.library().get("ringtail_ensemble"));
+    for (ProfileScore p : scorer.score(scores)) {
+      double raw = Arrays.stream(scorer.perSeries(scores, p.threshold(), p.profile())).sum();
+      assertThat(scorer.normalize(p.profile(), raw)).isCloseTo(p.normalized(), within(1e-9));
+    }
   }
 }

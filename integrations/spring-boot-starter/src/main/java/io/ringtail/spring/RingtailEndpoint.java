@@ -19,8 +19,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 /**
  * The {@code ringtail} Actuator endpoint, read-only: {@code /actuator/ringtail} lists the windows
  * (every {@link RollingWindow} and {@link KeyedWindows} bean, and the observation windows), and
- * {@code /actuator/ringtail/{name}} shows one window's snapshot as of now. Like every Actuator
- * endpoint but health, it is not exposed over HTTP until {@code
+ * {@code /actuator/ringtail/{name}} shows one window's snapshot as of now. With anomaly alerts
+ * ({@link EndpointAnomalies}) the list also shows each watched endpoint's measures under {@code
+ * anomalies}. Like every Actuator endpoint but health, it is not exposed over HTTP until {@code
  * management.endpoints.web.exposure.include} names it.
  *
  * <p>Values are as recorded (nanoseconds for latency windows); statistics of an empty window are
@@ -70,7 +71,36 @@ public class RingtailEndpoint {
                           k.windowConfig().length().toString(),
                           k.estimatedKeys())));
     }
-    return Map.of("windows", out);
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("windows", out);
+    EndpointAnomalies anomalies = beans.getBeanProvider(EndpointAnomalies.class).getIfAvailable();
+    if (anomalies != null) {
+      result.put("anomalies", anomalies(anomalies));
+    }
+    return result;
+  }
+
+  /** Each watched endpoint's measures: value, baseline, score, and whether it fires. */
+  private static List<Map<String, Object>> anomalies(EndpointAnomalies anomalies) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (EndpointAnomalies.State s : anomalies.states()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("window", s.observation());
+      e.put("endpoint", s.endpoint());
+      e.put("measure", s.measure().label());
+      e.put("value", finite(s.value()));
+      e.put("baseline", finite(s.baseline()));
+      e.put("score", finite(s.score()));
+      e.put("firing", s.firing());
+      e.put("paged", s.paged());
+      e.put("evaluations", s.evaluations());
+      out.add(e);
+    }
+    return out;
+  }
+
+  private static Double finite(double v) {
+    return Double.isFinite(v) ? v : null;
   }
 
   /** One window's snapshot now, or 404 if no window has that name. */

@@ -1,0 +1,35 @@
+package io.ringtail.anomaly;
+
+/**
+ * The internal constants of a {@link StreamingDetector}, tuned once on the Numenta Anomaly
+ * Benchmark: {@link #DEFAULTS} is what every {@link AnomalyDetectorConfig} builds. Other values
+ * exist for the benchmark's cross-validation only (it re-tunes them on part of the corpus and
+ * scores the rest); they are not public API. Immutable.
+ *
+ * @param alarm the score from which an alarm starts the quiet period
+ * @param rangeRelax values over which the range envelope forgets an old extreme
+ * @param rangeScale range widths beyond the envelope that make a raw score of one half
+ * @param rangeMinSd the range likelihood's least spread
+ * @param rangeLevel the range likelihood mapped to 0.5
+ * @param cusumHorizon values the CUSUM's baseline weighs
+ * @param cusumSlack the CUSUM's slack, in standardized units
+ * @param cusumScale the CUSUM sum that makes a raw score of one half
+ * @param cusumMinSd the CUSUM likelihood's least spread
+ * @param cusumLevel the CUSUM likelihood mapped to 0.5
+ */
+record Tuning(
+    double alarm,
+    double rangeRelax,
+    double rangeScale,
+    double rangeMinSd,
+    double rangeLevel,
+    int cusumHorizon,
+    double cusumSlack,
+    double cusumScale,
+    double cusumMinSd,
+    double cusumLevel) {
+
+  /** The shipped constants. */
+  static final Tuning DEFAULTS =
+      new Tuning(0.75, 20_000, 3, 0.3, 0.5, 3_000, 0.5, 5, 0.003, 0.99999);
+}
