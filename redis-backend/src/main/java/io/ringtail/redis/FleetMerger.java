@@ -27,14 +27,19 @@ import java.util.concurrent.atomic.LongAdder;
  * Each group has a lease in Redis ({@code SET NX PX}, taken by whichever process publishes into a
  * free group first, see {@link KeyedDeltaPublisher}); its holder merges the group every round and
  * renews the lease at every tick and halfway between ({@link #renew}), and a lease lasts 1.5
- * publish intervals, so another process takes over within two intervals of the holder's death.
+ * publish intervals (at least a second), so another process takes over within two intervals of
+ * the holder's death (a second and an interval for intervals under two thirds of a second). A
+ * process keeps trying for the lease of each group it sent to in the last window, with its
+ * batches or alone, so batches never wait in a group whose merger died and where nobody else
+ * publishes.
  * The lease only spreads the work: any process may merge (a flush does), and correctness rests on
  * the commit alone.
  *
  * <h2>One merge</h2>
  *
  * <ol>
- *   <li>Reads the group's stamp, table, head and inbox (four commands, one flush).
+ *   <li>Reads the group's stamp and inbox (two commands, one flush: all an idle group costs), then
+ *       its table and head.
  *   <li>Drops every inbox field whose sequence number is at most its process's last merged one in
  *       the table: a retry of a batch already merged. A process sends its next batch to a group
  *       only once Redis answered for the previous one, so its fields land in sequence order and
@@ -64,7 +69,7 @@ final class FleetMerger {
   private final long graceMillis;
   private final long leaseMillis;
   private final AtomicIntegerArray holding = new AtomicIntegerArray(FleetKeys.GROUPS);
-  private final AtomicReferenceArray<CompletableFuture<Void>> running =
+  private final AtomicReferenceArray<CompletableFuture<Boolean>> running =
       new AtomicReferenceArray<>(FleetKeys.GROUPS);
 
   final LongAdder commits = new LongAdder();
@@ -91,9 +96,10 @@ final class FleetMerger {
     this.widthNanos = config.bucketWidth().toNanos();
     this.buckets = config.buckets();
     this.graceMillis = graceMillis;
-    this.leaseMillis = Math.max(1, intervalNanos * 3 / 2 / 1_000_000L);
+    // short intervals (tests, mostly) keep a second: ticks late by a few ms must not lose it
+    this.leaseMillis = Math.max(1_000, intervalNanos * 3 / 2 / 1_000_000L);
     for (int g = 0; g < FleetKeys.GROUPS; g++) {
-      running.set(g, CompletableFuture.completedFuture(null));
+      running.set(g, CompletableFuture.completedFuture(true));
     }
   }
 
@@ -158,15 +164,16 @@ final class FleetMerger {
 
   /**
    * Merges group {@code g}'s inbox, or joins the merge of it this process is running. The future
-   * completes when the commit was answered (or failed, or lost to another merge: the fields then
-   * wait for the next one).
+   * completes with true once the inbox was found empty or the commit landed, false if Redis failed
+   * or refused a call or other merges kept committing first (the fields then wait for the next
+   * merge).
    */
-  CompletableFuture<Void> merge(int g) {
-    CompletableFuture<Void> current = running.get(g);
+  CompletableFuture<Boolean> merge(int g) {
+    CompletableFuture<Boolean> current = running.get(g);
     if (!current.isDone()) {
       return current;
     }
-    CompletableFuture<Void> mine = new CompletableFuture<>();
+    CompletableFuture<Boolean> mine = new CompletableFuture<>();
     if (!running.compareAndSet(g, current, mine)) {
       return running.get(g);
     }
@@ -175,7 +182,7 @@ final class FleetMerger {
   }
 
   /** Merges, trying again at once (up to {@code tries}) when another merge committed first. */
-  private void attempt(int g, int tries, CompletableFuture<Void> done) {
+  private void attempt(int g, int tries, CompletableFuture<Boolean> done) {
     try {
       mergeOnce(g)
           .whenComplete(
@@ -183,33 +190,48 @@ final class FleetMerger {
                 if (error == null && !committed && tries > 1) {
                   attempt(g, tries - 1, done);
                 } else {
-                  done.complete(null);
+                  done.complete(error == null && committed);
                 }
               });
     } catch (RuntimeException e) {
-      done.complete(null);
+      done.complete(false);
     }
   }
 
   /** One merge; true unless another merge committed first. */
   private CompletableFuture<Boolean> mergeOnce(int g) {
-    List<CompletableFuture<List<Object>>> reads = new ArrayList<>(4);
+    List<CompletableFuture<List<Object>>> reads = new ArrayList<>(2);
     runner.batched(
         () -> {
           reads.add(runner.call(RedisCall.command(CommandType.GET, keys.stamp(g))));
-          reads.add(runner.call(RedisCall.command(CommandType.GET, keys.table(g))));
-          reads.add(runner.call(RedisCall.command(CommandType.GET, keys.head(g))));
           reads.add(runner.call(RedisCall.command(CommandType.HGETALL, keys.inbox(g))));
         });
     return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
         .thenCompose(
-            done ->
-                gathered(
-                    g,
-                    BinaryReply.text(reads.get(0).join().get(0)),
-                    FleetCodec.Table.decode((byte[]) reads.get(1).join().get(0)),
-                    FleetCodec.Head.decode((byte[]) reads.get(2).join().get(0)),
-                    reads.get(3).join()));
+            done -> {
+              List<Object> inbox = reads.get(1).join();
+              if (inbox.isEmpty()) { // an idle group costs its holder two small reads a round
+                return CompletableFuture.completedFuture(true);
+              }
+              String stamp = BinaryReply.text(reads.get(0).join().get(0));
+              // read after the stamp: a commit in between changes the stamp, and this merge's
+              // commit then changes nothing
+              List<CompletableFuture<List<Object>>> state = new ArrayList<>(2);
+              runner.batched(
+                  () -> {
+                    state.add(runner.call(RedisCall.command(CommandType.GET, keys.table(g))));
+                    state.add(runner.call(RedisCall.command(CommandType.GET, keys.head(g))));
+                  });
+              return CompletableFuture.allOf(state.toArray(CompletableFuture[]::new))
+                  .thenCompose(
+                      read ->
+                          gathered(
+                              g,
+                              stamp,
+                              FleetCodec.Table.decode((byte[]) state.get(0).join().get(0)),
+                              FleetCodec.Head.decode((byte[]) state.get(1).join().get(0)),
+                              inbox));
+            });
   }
 
   /** Step 2: what the inbox adds, per key and bucket; then the merged values it adds to. */

@@ -64,6 +64,14 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
 
   private long sequence;
 
+  /** Groups a flush sent to whose merge has not succeeded since: a flush is not done. */
+  private final boolean[] unmerged = new boolean[FleetKeys.GROUPS];
+
+  /** When (local clock) this process last sent a batch to each group; 0: never. */
+  private final long[] lastSent = new long[FleetKeys.GROUPS];
+
+  private final long windowNanos;
+
   private final LongAdder published = new LongAdder();
   private final LongAdder publishCalls = new LongAdder();
   private final LongAdder retriedDuplicates = new LongAdder();
@@ -94,6 +102,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
     this.publisherId = publisherId;
     this.widthNanos = config.bucketWidth().toNanos();
     this.buckets = config.buckets();
+    this.windowNanos = config.length().toNanos();
     this.intervalNanos = intervalNanos;
     this.maxPendingDeltas = maxPendingDeltas;
     this.graceMillis = graceMillis;
@@ -119,6 +128,15 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
       bytes += g.bytes();
     }
     return bytes;
+  }
+
+  /** What a flush still waits for: deltas not answered, and groups it sent to not yet merged. */
+  synchronized int flushPending() {
+    int n = pendingDeltas();
+    for (boolean u : unmerged) {
+      n += u ? 1 : 0;
+    }
+    return n;
   }
 
   /** Deltas (one key, one bucket) waiting for Redis: collecting or in flight. */
@@ -168,7 +186,10 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
 
   @Override
   public void publish(List<CompletableFuture<?>> calls, FleetPublisher.Round round) {
-    CompletableFuture<?>[] sent = new CompletableFuture<?>[groups.length];
+    List<CompletableFuture<Boolean>> sent = new ArrayList<>(groups.length);
+    for (int g = 0; g < groups.length; g++) {
+      sent.add(null);
+    }
     synchronized (this) {
       long now = time.nanoTime();
       long live = Math.floorDiv(now, widthNanos);
@@ -190,29 +211,73 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
       }
       // a reply may complete its call at once, taking the lock: send after the loop
       for (Group g : toSend) {
-        sent[g.index] = send(g, now);
-        calls.add(sent[g.index]);
+        sent.set(g.index, send(g, now));
+        calls.add(sent.get(g.index));
       }
     }
     if (round == FleetPublisher.Round.TICK) {
       merger.renew();
     }
+    long local = localClock.nanoTime();
     for (int g = 0; g < groups.length; g++) {
-      boolean merge =
-          merger.holds(g) || (round == FleetPublisher.Round.FLUSH && sent[g] != null);
-      if (merge || sent[g] != null) {
+      if (sent.get(g) != null) {
+        lastSent[g] = local;
+      }
+      CompletableFuture<Boolean> before = sent.get(g);
+      if (before == null
+          && round == FleetPublisher.Round.TICK
+          && !merger.holds(g)
+          && lastSent[g] != 0
+          && local - lastSent[g] < windowNanos) {
+        // this process's batches may wait in a group nobody merges (its merger died, nobody
+        // publishes there any more): it keeps trying for the lease while they are in the window
+        before = tryLease(g);
+      }
+      boolean flushing;
+      synchronized (this) {
+        flushing =
+            round == FleetPublisher.Round.FLUSH && (sent.get(g) != null || unmerged[g]);
+      }
+      if (before != null || merger.holds(g) || flushing) {
         int group = g;
-        CompletableFuture<?> before =
-            sent[g] == null ? CompletableFuture.completedFuture(null) : sent[g];
-        // a lease taken by this round's send is known once the send is answered
+        // a lease taken by this round's send is known once the send is answered; a send that
+        // failed merges nothing (Redis is likely away, and the batch is sent again)
         calls.add(
-            before.thenCompose(
-                ok ->
-                    merger.holds(group) || round == FleetPublisher.Round.FLUSH
-                        ? merger.merge(group)
-                        : CompletableFuture.completedFuture(null)));
+            (before == null ? CompletableFuture.completedFuture(true) : before)
+                .thenCompose(
+                    answered -> {
+                      if (!answered || !(merger.holds(group) || flushing)) {
+                        return CompletableFuture.completedFuture(null);
+                      }
+                      synchronized (this) {
+                        unmerged[group] |= flushing;
+                      }
+                      return merger
+                          .merge(group)
+                          .thenAccept(
+                              merged -> {
+                                if (merged) {
+                                  synchronized (this) {
+                                    unmerged[group] = false;
+                                  }
+                                }
+                              });
+                    }));
       }
     }
+  }
+
+  /** Tries for group {@code g}'s lease; completes with whether Redis answered. */
+  private CompletableFuture<Boolean> tryLease(int g) {
+    return runner
+        .call(merger.takeLease(g))
+        .handle(
+            (reply, error) -> {
+              if (error == null) {
+                merger.took(g, reply);
+              }
+              return error == null;
+            });
   }
 
   /**
@@ -309,7 +374,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
    * One batch: {@code HSET} of its field, {@code PEXPIRE} of the inbox, and a try for the lease
    * while this process holds none. Called holding the lock.
    */
-  private CompletableFuture<?> send(Group g, long now) {
+  private CompletableFuture<Boolean> send(Group g, long now) {
     String inbox = keys.inbox(g.index);
     long ttlMillis = buckets * widthNanos / 1_000_000L + graceMillis;
     long count = g.inFlightSamples;
@@ -327,20 +392,8 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
                 new CommandArgs<>(StringCodec.UTF8).addKey(inbox).add(ttlMillis),
                 inbox));
     // its reply comes last: once the batch is answered, this process knows whether it merges
-    CompletableFuture<Void> lease = CompletableFuture.completedFuture(null);
-    if (!merger.holds(g.index)) {
-      int group = g.index;
-      lease =
-          runner
-              .call(merger.takeLease(group))
-              .handle(
-                  (reply, error) -> {
-                    if (error == null) {
-                      merger.took(group, reply);
-                    }
-                    return null;
-                  });
-    }
+    CompletableFuture<Boolean> lease =
+        merger.holds(g.index) ? CompletableFuture.completedFuture(true) : tryLease(g.index);
     return set.thenCombine(expire, (reply, ignored) -> reply)
         .thenCombine(lease, (reply, ignored) -> reply)
         .handle(
@@ -360,7 +413,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
                   failedCalls.increment();
                 }
               }
-              return null;
+              return error == null;
             });
   }
 

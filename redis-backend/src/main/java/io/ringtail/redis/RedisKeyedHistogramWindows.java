@@ -270,7 +270,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   public boolean flush(Duration timeout) {
     return Rounds.flush(
         deadline -> publishAll(deadline, FleetPublisher.Round.FLUSH),
-        this::pendingDeltas,
+        source::flushPending,
         timeout,
         localClock);
   }
@@ -296,10 +296,6 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
    */
   public RedisHistogramWindowStats stats() {
     return source.stats();
-  }
-
-  private int pendingDeltas() {
-    return source.pendingDeltas();
   }
 
   /** Hands a key's recorder dropped from the cache to the publisher, to be drained once more. */

@@ -752,6 +752,7 @@ class RedisKeyedHistogramWindowsTest {
         backend
             .keyedHistogramWindows(RedisTestSupport.uniqueName("expired"))
             .timeSource(time)
+            .publishInterval(QUIET)
             .build();
     server.pause();
     try {
@@ -759,6 +760,8 @@ class RedisKeyedHistogramWindowsTest {
         w.record("k", 7);
       }
       assertThat(w.flush(Duration.ofMillis(300))).isFalse();
+      // no call of this process is waiting when the server resumes: only the next round decides
+      RedisTestSupport.await(Duration.ofSeconds(10), "the round failed", w.lastRound()::isDone);
       time.advance(Duration.ofSeconds(61));
     } finally {
       server.resume();
