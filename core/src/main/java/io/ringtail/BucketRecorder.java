@@ -196,7 +196,7 @@ public final class BucketRecorder {
   public long footprintBytes() {
     lock.lock();
     try {
-      long bytes = 160 + recorder.footprintBytes();
+      long bytes = 456 + recorder.footprintBytes(); // the recorder, its lock and its two deques
       for (SealedBucket b : sealed) {
         bytes += SealedBucket.BYTES + 16 + b.data.length;
       }

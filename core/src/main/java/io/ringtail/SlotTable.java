@@ -32,6 +32,13 @@ final class SlotTable {
   /** Heap bytes of a table besides its two arrays (object header and fields). */
   static final long BYTES = 32;
 
+  /**
+   * Unused counts after the last cell: a cache line, so that the hot end of one table's counts and
+   * whatever the drainer allocated next (another stripe's table, whose fields every record reads)
+   * never share a line.
+   */
+  private static final int PAD = 8;
+
   private static final VarHandle KEYS = MethodHandles.arrayElementVarHandle(int[].class);
   private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
   private static final VarHandle OVERFLOW;
@@ -62,7 +69,7 @@ final class SlotTable {
   /** An empty table of {@code capacity} cells (a power of two) for a layout of that many slots. */
   SlotTable(int capacity, int layoutLength) {
     this.keys = new int[capacity];
-    this.counts = new long[capacity];
+    this.counts = new long[capacity + PAD];
     this.shift = 32 - Integer.numberOfTrailingZeros(capacity);
     this.maxProbes = capacity >= layoutLength ? capacity : Math.min(MAX_PROBES, capacity);
     this.layoutLength = layoutLength;
@@ -76,7 +83,7 @@ final class SlotTable {
 
   /** Heap bytes of a table of {@code capacity} cells, overflow aside. */
   static long bytesOf(int capacity) {
-    return BYTES + 16 + 4L * capacity + 16 + 8L * capacity;
+    return BYTES + 16 + 4L * capacity + 16 + 8L * (capacity + PAD);
   }
 
   int capacity() {
