@@ -7,6 +7,11 @@ import java.util.Arrays;
 /**
  * Counts, sum, min, max and rejected of some samples. In a stripe, several writers may add at once
  * (atomically); the live bucket's instance is touched only under the window lock.
+ *
+ * <p>The counts are a dense array in the layout ({@link #counts}), or, for a {@linkplain #compact
+ * compact} accumulator, a {@link SlotTable} while that is the cheaper: exactly one of the two is
+ * set. Only a compact accumulator's owner changes which (in {@link #refit}), while no writer can
+ * come; every method that walks {@link #counts} is for dense accumulators.
  */
 final class Accumulator {
   static final long BYTES = 64;
@@ -16,6 +21,10 @@ final class Accumulator {
 
   static final int CONTENDED = 1;
   static final int OVER_LIMIT = 2;
+
+  /** Quiet drains in a row before a compact accumulator shrinks its counts. */
+  static final int QUIET_DRAINS = 16;
+
   private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
   private static final VarHandle SUM;
   private static final VarHandle MIN;
@@ -36,7 +45,14 @@ final class Accumulator {
     }
   }
 
-  final long[] counts;
+  /** Dense counts, indexed by slot; null while {@link #table} holds them. */
+  long[] counts;
+
+  /** Counts of a compact accumulator that sees few distinct slots; else null. */
+  SlotTable table;
+
+  /** Drains in a row that found a compact accumulator needing a quarter of its counts' size. */
+  private int quietDrains;
 
   /** Samples held; kept by the live bucket's instance only (stripes leave it at zero). */
   long count;
@@ -54,6 +70,15 @@ final class Accumulator {
 
   Accumulator(int length) {
     this.counts = new long[length];
+  }
+
+  private Accumulator(SlotTable table) {
+    this.table = table;
+  }
+
+  /** A compact accumulator: counts in the smallest {@link SlotTable} until {@link #refit}. */
+  static Accumulator compact(BucketLayout layout) {
+    return new Accumulator(new SlotTable(SlotTable.MIN_CAPACITY, layout.length()));
   }
 
   /**
@@ -82,7 +107,12 @@ final class Accumulator {
     while (value > seen && !MAX.weakCompareAndSet(this, seen, value)) {
       seen = (long) MAX.getOpaque(this);
     }
-    LONGS.getAndAdd(counts, index, 1L);
+    long[] dense = counts;
+    if (dense != null) {
+      LONGS.getAndAdd(dense, index, 1L);
+    } else {
+      table.increment(index);
+    }
     return outcome;
   }
 
@@ -144,13 +174,65 @@ final class Accumulator {
   }
 
   void clear(BucketLayout layout) {
-    if (max != Long.MIN_VALUE) {
-      Arrays.fill(counts, layout.indexOf(min), layout.indexOf(max) + 1, 0L);
+    if (max != Long.MIN_VALUE) { // else no sample came in: the counts are untouched
+      if (table != null) {
+        table.clear();
+      } else {
+        Arrays.fill(counts, layout.indexOf(min), layout.indexOf(max) + 1, 0L);
+      }
     }
     count = 0;
     sum = 0;
     rejected = 0;
     min = Long.MAX_VALUE;
     max = Long.MIN_VALUE;
+  }
+
+  /**
+   * Clears a compact accumulator that held {@code distinct} slots and sizes its counts for what
+   * comes next: a table grows at once to keep at most half its cells used (and when writers had to
+   * chain overflow tables); it shrinks, to at most half used, after {@link #QUIET_DRAINS} drains in
+   * a row that used at most an eighth. Whenever a table would take more bytes than the dense array,
+   * the counts become the dense array, and back to a table once that needs a quarter of the dense
+   * bytes for as many drains. Only by the owner, while no writer can come.
+   */
+  void refit(int distinct, BucketLayout layout) {
+    long denseBytes = 16 + 8L * layout.length();
+    SlotTable t = table;
+    int capacity = t == null ? 0 : t.capacity();
+    int next = capacity;
+    if (t != null && (2 * distinct > capacity || t.overflow() != null)) {
+      next = Math.max(SlotTable.capacityFor(2 * distinct), 2 * capacity);
+      quietDrains = 0;
+    } else if (t == null
+        ? 4 * SlotTable.bytesOf(SlotTable.capacityFor(2 * distinct)) <= denseBytes
+        : 8 * distinct <= capacity && capacity > SlotTable.MIN_CAPACITY) {
+      if (++quietDrains >= QUIET_DRAINS) {
+        next = SlotTable.capacityFor(2 * distinct);
+        quietDrains = 0;
+      }
+    } else {
+      quietDrains = 0;
+    }
+    clear(layout);
+    if (next == capacity) {
+      return;
+    }
+    if (SlotTable.bytesOf(next) > denseBytes) {
+      if (counts == null) {
+        counts = new long[layout.length()];
+      }
+      table = null;
+    } else {
+      table = new SlotTable(next, layout.length());
+      counts = null;
+    }
+  }
+
+  /** Heap bytes of this accumulator and its counts. */
+  long bytes() {
+    SlotTable t = table;
+    long[] dense = counts;
+    return BYTES + (dense != null ? 16 + 8L * dense.length : 0) + (t != null ? t.bytes() : 0);
   }
 }

@@ -10,9 +10,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * Records samples into the buckets of a window definition and hands each bucket's samples out as
  * {@link BucketHistogram}s, for a window that keeps its buckets elsewhere (for example a fleet's
  * merged buckets in Redis). The record path is the in-process window's: padded stripes a thread
- * picks by its probe and leaves when it meets another thread there (the configured number of
- * stripes: a keyed fleet window holds a recorder per key), HdrHistogram's {@code
- * WriterReaderPhaser}, no lock, no allocation.
+ * picks by its probe and leaves when it meets another thread there, HdrHistogram's {@code
+ * WriterReaderPhaser}, no lock, and no allocation while drains keep up (below).
  *
  * <p>Buckets are numbered by absolute index {@code floor(t / bucketWidth)} of the time source's
  * reading {@code t}, so processes sharing a time base fill the same buckets. As in the in-process
@@ -20,6 +19,22 @@ import java.util.concurrent.locks.ReentrantLock;
  * earlier than the live bucket records into the live bucket. A rotation only flips the stripes; the
  * finished bucket's slots are read out by the next {@link #drain()}, on the drainer's thread, so a
  * recording thread never walks a bucket's slots unless no drain came for a whole bucket.
+ *
+ * <p><b>Memory</b>. A keyed fleet window holds a recorder per key, so {@link #create} keeps what a
+ * key costs in step with the distinct values it sees. Each stripe's two accumulators count into
+ * {@link SlotTable}s, open-addressing tables of (slot, count) that writers fill lock-free: a new
+ * slot claims a cell by a compare-and-set, an old one adds to its count. Each drain reads the
+ * flipped accumulators out and, on the drainer's thread, sizes each table for the distinct slots it
+ * just held (at most half its cells used; shrunk after a run of quiet drains), or swaps it for the
+ * dense array once that is the smaller (about a thousand distinct slots at the defaults). So while
+ * drains come at least once per table's worth of new distinct values, a record only probes and
+ * adds. <b>Fallback</b>: a burst of new values that fills a table between two drains makes the
+ * first writer that finds no cell allocate an overflow table twice the size and publish it by a
+ * compare-and-set (a table the size of the layout ends the chain, so it always takes the slot).
+ * That is the record path's only allocation; the next drain sums the chain and grows the table, and
+ * {@code recordGrowths} counts these. The recorder starts with one stripe and adds stripes, up to
+ * {@link WindowConfig#stripes()}, at a drain after writers kept colliding. {@link #dense} keeps the
+ * earlier shape: two dense arrays per configured stripe from the start.
  *
  * <p><b>Service-provider interface</b> for backends that keep a window's buckets outside the
  * process (the Redis backend's fleet histogram windows are one): applications use the windows such
@@ -42,6 +57,9 @@ public final class BucketRecorder {
   private final long highest;
   private final StripedRecorder recorder;
 
+  /** Whether the stripes' accumulators are compact, refitted at each drain. */
+  private final boolean compact;
+
   /** Start of the live bucket; the only shared field a record reads besides its stripe. */
   private volatile long liveStart;
 
@@ -60,7 +78,10 @@ public final class BucketRecorder {
   private final ArrayDeque<SealedBucket> sealed = new ArrayDeque<>();
   private final ArrayDeque<SealedBucket> spare = new ArrayDeque<>();
 
-  private BucketRecorder(WindowConfig config, TimeSource timeSource) {
+  /** Overflow tables recording threads allocated, as counted when their tables were read out. */
+  private long recordGrowths;
+
+  private BucketRecorder(WindowConfig config, TimeSource timeSource, boolean compact) {
     this.config = config;
     this.timeSource = timeSource;
     this.layout = BucketLayout.of(config);
@@ -68,16 +89,41 @@ public final class BucketRecorder {
     this.highest = config.highestTrackableValue();
     // a bucket is handed out long before its sum could near Long.MAX_VALUE: no headroom shares;
     // and the configured stripes are the most (a keyed fleet window holds a recorder per key)
+    this.compact = compact;
     this.recorder =
-        new StripedRecorder(layout, config.stripes(), config.stripes(), false, Long.MAX_VALUE);
+        compact
+            // one stripe until writers collide, then up to the configured stripes
+            ? StripedRecorder.compact(layout, 1, config.stripes())
+            : new StripedRecorder(
+                layout, config.stripes(), config.stripes(), false, Long.MAX_VALUE);
     this.liveBucket = Math.floorDiv(timeSource.nanoTime(), width);
     this.liveStart = liveBucket * width;
   }
 
-  /** A recorder of {@code config}'s buckets reading {@code timeSource}. */
+  /**
+   * A recorder of {@code config}'s buckets reading {@code timeSource}, whose memory follows the
+   * distinct values it sees: each stripe counts into small hash tables of the slots seen, sized at
+   * each drain to what the last drain held, or into dense arrays once those are the smaller. It
+   * starts with one stripe and adds more, up to {@link WindowConfig#stripes()}, when recording
+   * threads keep colliding. About 7 KB for a key of 100 distinct values that one stripe records.
+   */
   public static BucketRecorder create(WindowConfig config, TimeSource timeSource) {
     return new BucketRecorder(
-        Objects.requireNonNull(config, "config"), Objects.requireNonNull(timeSource, "timeSource"));
+        Objects.requireNonNull(config, "config"),
+        Objects.requireNonNull(timeSource, "timeSource"),
+        true);
+  }
+
+  /**
+   * A recorder of {@code config}'s buckets reading {@code timeSource} that keeps two dense count
+   * arrays per stripe, {@link WindowConfig#stripes()} stripes from the start: a fixed footprint
+   * (about 37 KB per array at the defaults), for a recorder that sees most of its value range.
+   */
+  public static BucketRecorder dense(WindowConfig config, TimeSource timeSource) {
+    return new BucketRecorder(
+        Objects.requireNonNull(config, "config"),
+        Objects.requireNonNull(timeSource, "timeSource"),
+        false);
   }
 
   /** The configuration whose buckets and precision this recorder uses. */
@@ -137,6 +183,9 @@ public final class BucketRecorder {
       }
       recorder.flip();
       add(out, takeFlipped(liveBucket));
+      if (compact) {
+        recorder.growIfContended(true, Long.MAX_VALUE);
+      }
       return out;
     } finally {
       lock.unlock();
@@ -145,20 +194,33 @@ public final class BucketRecorder {
 
   /** Bytes this recorder holds in the heap, as currently allocated. */
   public long footprintBytes() {
-    long denseArray = 16 + 8L * layout.length();
-    long bytes = 160 + recorder.footprintBytes(denseArray);
     lock.lock();
     try {
+      long bytes = 456 + recorder.footprintBytes(); // the recorder, its lock and its two deques
       for (SealedBucket b : sealed) {
         bytes += SealedBucket.BYTES + 16 + b.data.length;
       }
       for (SealedBucket b : spare) {
         bytes += SealedBucket.BYTES + 16 + b.data.length;
       }
+      return bytes;
     } finally {
       lock.unlock();
     }
-    return bytes;
+  }
+
+  /**
+   * Overflow tables recording threads had to allocate because a stripe's table filled up between
+   * two drains, counted as drains read them out; stays put while drains keep up with the distinct
+   * values recorded.
+   */
+  long recordGrowths() {
+    lock.lock();
+    try {
+      return recordGrowths;
+    } finally {
+      lock.unlock();
+    }
   }
 
   private void tryAdvance(long now) {
@@ -191,9 +253,13 @@ public final class BucketRecorder {
           if (b == null) {
             b = new SealedBucket();
           }
-          b.encode(flippedBucket, flipped, layout);
+          if (flipped.table != null) {
+            b.encode(flippedBucket, flipped.table.sorted(), flipped);
+          } else {
+            b.encode(flippedBucket, flipped, layout);
+          }
           sealed.addLast(b);
-          flipped.clear(layout);
+          release(flipped, b.slots);
         }
       }
     }
@@ -214,6 +280,8 @@ public final class BucketRecorder {
       if (!flipped.isEmpty()) {
         BucketHistogram h = take(bucket, flipped);
         out = out == null ? h : out.plus(h);
+      } else if (compact) {
+        release(flipped, 0); // an idle accumulator shrinks too
       }
     }
     return out;
@@ -240,8 +308,27 @@ public final class BucketRecorder {
     return BucketHistogram.trusted(b.epoch, slots, counts, n, b.sum, b.min, b.max, b.rejected);
   }
 
+  /**
+   * Clears an accumulator read out, which held {@code distinct} slots; a compact one is refitted
+   * for what comes next.
+   */
+  private void release(Accumulator a, int distinct) {
+    if (!compact) {
+      a.clear(layout);
+      return;
+    }
+    SlotTable t = a.table;
+    if (t != null) {
+      recordGrowths += t.overflowCount();
+    }
+    a.refit(distinct, layout);
+  }
+
   /** An accumulator as a histogram of {@code bucket}; clears it. */
   private BucketHistogram take(long bucket, Accumulator from) {
+    if (from.table != null) {
+      return takeTable(bucket, from);
+    }
     long[] counts = from.counts;
     int distinct = 0;
     int first = 0;
@@ -268,7 +355,27 @@ public final class BucketRecorder {
     BucketHistogram out =
         BucketHistogram.trusted(
             bucket, slots, slotCounts, n, from.sum, from.min, from.max, from.rejected);
-    from.clear(layout);
+    release(from, distinct);
+    return out;
+  }
+
+  /** A compact accumulator's table as a histogram of {@code bucket}; refits it. */
+  private BucketHistogram takeTable(long bucket, Accumulator from) {
+    SlotTable sorted = from.table.sorted();
+    int[] keys = sorted.keys;
+    int distinct = keys.length - sorted.sortedFrom;
+    int[] slots = new int[distinct];
+    long[] slotCounts = new long[distinct];
+    long n = 0;
+    for (int i = sorted.sortedFrom, k = 0; i < keys.length; i++, k++) {
+      slots[k] = keys[i] - 1;
+      slotCounts[k] = sorted.counts[i];
+      n += slotCounts[k];
+    }
+    BucketHistogram out =
+        BucketHistogram.trusted(
+            bucket, slots, slotCounts, n, from.sum, from.min, from.max, from.rejected);
+    release(from, distinct);
     return out;
   }
 }

@@ -52,11 +52,39 @@ final class SealedBucket {
         }
       }
     }
-    sum = live.sum;
-    rejected = live.rejected;
-    min = live.min;
-    max = live.max;
+    statsOf(live);
     return count;
+  }
+
+  /**
+   * Resets this bucket to {@code epoch} and encodes the cells of a {@linkplain SlotTable#sorted()
+   * sorted} slot table with {@code stats}' sum, min, max and rejected (allocating only when {@link
+   * #fit} must); returns the samples encoded.
+   */
+  long encode(long epoch, SlotTable sorted, Accumulator stats) {
+    reset(epoch);
+    int[] keys = sorted.keys;
+    long[] counts = sorted.counts;
+    int bytes = 0;
+    for (int i = sorted.sortedFrom, previous = -1; i < keys.length; i++) {
+      bytes += varintLength(keys[i] - 1 - previous - 1) + varintLength(counts[i]);
+      previous = keys[i] - 1;
+    }
+    fit(bytes);
+    long count = 0;
+    for (int i = sorted.sortedFrom; i < keys.length; i++) {
+      add(keys[i] - 1, counts[i]);
+      count += counts[i];
+    }
+    statsOf(stats);
+    return count;
+  }
+
+  private void statsOf(Accumulator a) {
+    sum = a.sum;
+    rejected = a.rejected;
+    min = a.min;
+    max = a.max;
   }
 
   /** Bytes the non-zero slots {@code first..last} of {@code counts} take once encoded. */

@@ -21,7 +21,11 @@ final class Stripe extends StripeFields {
   long p11, p12, p13, p14, p15, p16, p17, p18;
 
   Stripe(int length) {
-    active = new Accumulator(length);
-    inactive = new Accumulator(length);
+    this(new Accumulator(length), new Accumulator(length));
+  }
+
+  Stripe(Accumulator active, Accumulator inactive) {
+    this.active = active;
+    this.inactive = inactive;
   }
 }

@@ -32,6 +32,9 @@ final class StripedRecorder {
   private final int maxStripes;
   private final boolean limited;
 
+  /** Whether the stripes' accumulators are {@linkplain Accumulator#compact compact}. */
+  private final boolean compact;
+
   /** Grown (under the lock) by copying; a stripe once added is never removed. */
   private volatile Stripe[] stripes;
 
@@ -47,14 +50,33 @@ final class StripedRecorder {
    */
   StripedRecorder(
       BucketLayout layout, int initial, int maxStripes, boolean limited, long headroom) {
+    this(layout, initial, maxStripes, limited, headroom, false);
+  }
+
+  private StripedRecorder(
+      BucketLayout layout,
+      int initial,
+      int maxStripes,
+      boolean limited,
+      long headroom,
+      boolean compact) {
     this.layout = layout;
     this.maxStripes = Math.max(initial, maxStripes);
     this.limited = limited;
+    this.compact = compact;
     Stripe[] table = new Stripe[initial];
     for (int i = 0; i < table.length; i++) {
       table[i] = newStripe(table.length, headroom);
     }
     this.stripes = table;
+  }
+
+  /**
+   * A recorder without shares whose stripes hold {@linkplain Accumulator#compact compact}
+   * accumulators, which their owner {@linkplain Accumulator#refit refits} after reading each out.
+   */
+  static StripedRecorder compact(BucketLayout layout, int initial, int maxStripes) {
+    return new StripedRecorder(layout, initial, maxStripes, false, Long.MAX_VALUE, true);
   }
 
   /**
@@ -197,8 +219,21 @@ final class StripedRecorder {
         + table.length * (Stripe.BYTES + 2 * (Accumulator.BYTES + denseArray));
   }
 
+  /** Bytes the stripes hold, their accumulators' counts as currently allocated. */
+  long footprintBytes() {
+    Stripe[] table = stripes;
+    long bytes = 16 + 4L * table.length;
+    for (Stripe stripe : table) {
+      bytes += Stripe.BYTES + stripe.active.bytes() + stripe.inactive.bytes();
+    }
+    return bytes;
+  }
+
   private Stripe newStripe(int stripeCount, long headroom) {
-    Stripe stripe = new Stripe(layout.length());
+    Stripe stripe =
+        compact
+            ? new Stripe(Accumulator.compact(layout), Accumulator.compact(layout))
+            : new Stripe(layout.length());
     if (limited) {
       long share = (headroom - granted) / (stripeCount + 1);
       stripe.active.raiseLimit(share);

@@ -16,14 +16,29 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class BucketRecorderTest {
   private static final long WIDTH = Duration.ofSeconds(1).toNanos();
 
-  @Test
-  void randomStream_drainedBuckets_matchExactModel() {
+  /** The recorder's two named factories: every test here holds for both. */
+  enum Shape {
+    COMPACT,
+    DENSE;
+
+    BucketRecorder create(WindowConfig config, TimeSource time) {
+      return this == COMPACT
+          ? BucketRecorder.create(config, time)
+          : BucketRecorder.dense(config, time);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Shape.class)
+  void randomStream_drainedBuckets_matchExactModel(Shape shape) {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
-    BucketRecorder recorder = BucketRecorder.create(WindowConfig.defaults(), time);
+    BucketRecorder recorder = shape.create(WindowConfig.defaults(), time);
     ExactWindowModel model = new ExactWindowModel();
     Map<Long, BucketHistogram> buckets = new HashMap<>();
     SplittableRandom random = new SplittableRandom(3);
@@ -71,11 +86,11 @@ class BucketRecorderTest {
     }
   }
 
-  @Test
-  void concurrentRecorders_withConcurrentDrains_loseNothing() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Shape.class)
+  void concurrentRecorders_withConcurrentDrains_loseNothing(Shape shape) throws Exception {
     ManualTimeSource time = new ManualTimeSource(0);
-    BucketRecorder recorder =
-        BucketRecorder.create(WindowConfig.builder().stripes(2).build(), time);
+    BucketRecorder recorder = shape.create(WindowConfig.builder().stripes(2).build(), time);
     int threads = 4;
     int perThread = 200_000;
     AtomicBoolean done = new AtomicBoolean();
@@ -127,13 +142,14 @@ class BucketRecorderTest {
    * nothing there while a drain elsewhere keeps up (HotSpot's per-thread counter around the records
    * only; the drains between them are the publisher's). The samples all come out, bucket by bucket.
    */
-  @Test
-  void recordThroughRotations_whileDrainsKeepUp_allocatesNothing() {
+  @ParameterizedTest
+  @EnumSource(Shape.class)
+  void recordThroughRotations_whileDrainsKeepUp_allocatesNothing(Shape shape) {
     com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
     threads.setThreadAllocatedMemoryEnabled(true);
     ManualTimeSource time = new ManualTimeSource(0);
-    BucketRecorder recorder = BucketRecorder.create(WindowConfig.defaults(), time);
+    BucketRecorder recorder = shape.create(WindowConfig.defaults(), time);
     long[] values = new long[500];
     SplittableRandom random = new SplittableRandom(5);
     for (int i = 0; i < values.length; i++) {
@@ -173,11 +189,11 @@ class BucketRecorderTest {
    * Rotations with no drain between them: the first leaves its bucket in the flipped stripes, each
    * later one seals the bucket before; one drain hands them all out, each bucket on its own.
    */
-  @Test
-  void rotationsWithoutDrains_keepEveryBucketApart() {
+  @ParameterizedTest
+  @EnumSource(Shape.class)
+  void rotationsWithoutDrains_keepEveryBucketApart(Shape shape) {
     ManualTimeSource time = new ManualTimeSource(100 * WIDTH);
-    BucketRecorder recorder =
-        BucketRecorder.create(WindowConfig.builder().stripes(2).build(), time);
+    BucketRecorder recorder = shape.create(WindowConfig.builder().stripes(2).build(), time);
     for (int b = 0; b < 7; b++) {
       for (int i = 0; i <= b; i++) {
         recorder.record(1_000L * (b + 1));
@@ -200,10 +216,11 @@ class BucketRecorderTest {
     assertThat(recorder.drain()).isEmpty();
   }
 
-  @Test
-  void lateReading_recordsIntoTheLiveBucket() {
+  @ParameterizedTest
+  @EnumSource(Shape.class)
+  void lateReading_recordsIntoTheLiveBucket(Shape shape) {
     ManualTimeSource time = new ManualTimeSource(10 * WIDTH);
-    BucketRecorder recorder = BucketRecorder.create(WindowConfig.defaults(), time);
+    BucketRecorder recorder = shape.create(WindowConfig.defaults(), time);
     recorder.recordAt(5, 3 * WIDTH);
     List<BucketHistogram> out = recorder.drain();
     assertThat(out).hasSize(1);
