@@ -228,14 +228,21 @@ end
 local COMPACT_MAX = 262144
 
 -- Writes `header` (and what follows it) and the packed entry `packed` into `slot` if given, in
--- place; PEXPIRE `ttl` if given. With `s`, the string as read this call, and the slot within it
--- and SMALL: one SETRANGE from the header to the slot's end, the entries between as read.
+-- place; PEXPIRE `ttl` if given. With `s`, the string as read this call, a slot that starts
+-- within it or at its end, and SMALL: one call from the header to the slot's end, the entries
+-- between as read (a slot past `s`'s end means `s` is the whole string: it is shorter than SMALL).
+-- That is a SETRANGE, or, for the slot that completes the ring, a SET (keeping the TTL) of the
+-- whole string at its exact size.
 local function writeInPlace(key, header, slot, packed, ring, width, ttl, s)
   local filled = false
   local upTo = slot and HEADER_SIZE + (slot + 1) * width
-  if s and upTo and upTo <= #s and upTo <= SMALL then
-    redis.call('SETRANGE', key, '4',
-        header .. string.sub(s, HEADER_SIZE + 1, HEADER_SIZE + slot * width) .. packed)
+  if s and upTo and upTo <= SMALL and upTo - width <= #s then
+    local body = header .. string.sub(s, HEADER_SIZE + 1, upTo - width) .. packed
+    if upTo > #s and slot == ring - 1 then
+      redis.call('SET', key, TAG .. body, 'KEEPTTL')
+    else
+      redis.call('SETRANGE', key, '4', body)
+    end
     slot = nil
     header = nil
   end
