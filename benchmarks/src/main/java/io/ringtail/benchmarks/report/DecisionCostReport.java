@@ -64,11 +64,27 @@ import picocli.CommandLine.Option;
 public final class DecisionCostReport {
   private static final Duration WINDOW = Duration.ofSeconds(1);
 
-  /** The most requests per key in an admission round (a tenth of the limit below this). */
-  private static final int MOST_PER_ROUND = 10;
+  /**
+   * The most requests in an admission round: a tenth of the limit per key, at most 10 per key and
+   * at least one, fewer when that would pass this over all keys.
+   */
+  private static final int MOST_PER_ROUND = 10_000;
 
-  /** Limits above this are not spent by the denial phases (they would take minutes). */
-  private static final int MOST_SPENT = 10_000;
+  /**
+   * The most requests spent filling every key before the denial phases and the floods: beyond, they
+   * are left out (they would take minutes).
+   */
+  private static final long MOST_SPENT = 200_000;
+
+  /** Requests per key in an admission round. */
+  static int perRound(int keys, int limit) {
+    return Math.max(1, Math.min(Math.min(limit / 10, 10), MOST_PER_ROUND / keys));
+  }
+
+  /** Whether filling every key to {@code limit} stays within {@link #MOST_SPENT}. */
+  static boolean spendable(int keys, int limit) {
+    return (long) keys * limit <= MOST_SPENT;
+  }
 
   /**
    * Keys' idle expiry: the report's time stands still while real seconds pass, and a key must not
@@ -201,7 +217,7 @@ public final class DecisionCostReport {
         sumCapPhases(cap, each, time, redis, rounds);
         time.advance(WINDOW.multipliedBy(2));
       }
-      if (limit <= MOST_SPENT) {
+      if (spendable(keys, 10 * limit)) {
         flood("sliding log", backend.rateLimiter("flood", rule), backend, names, time, redis, pool);
         flood(
             "bucketed limiter",
@@ -260,7 +276,7 @@ public final class DecisionCostReport {
     AtomicLong admitted = new AtomicLong();
     Rounds measured = new Rounds(redis);
     for (int r = 0; r < rounds * 10; r++) {
-      for (int i = 0; i < Math.max(1, Math.min(limit / 10, MOST_PER_ROUND)); i++) {
+      for (int i = 0; i < perRound(each.names.length, limit); i++) {
         each.run(k -> admitted.addAndGet(limiter.tryAcquire(k).allowed() ? 1 : 0));
         time.advanceNanos(step);
       }
@@ -268,7 +284,7 @@ public final class DecisionCostReport {
     }
     String memory = "MEMORY USAGE of a full key: " + redis.memoryUsage(sampleKey) + " B";
     row(name + ", admissions", each.threads, admitted.get(), measured, "admitted; " + memory);
-    if (limit > MOST_SPENT) {
+    if (!spendable(each.names.length, limit)) {
       return; // spending the limit would take minutes
     }
     // denials answered by Redis: each key spent, then asked once a round, each round by a limiter
@@ -296,13 +312,16 @@ public final class DecisionCostReport {
     AtomicLong added = new AtomicLong();
     Rounds measured = new Rounds(redis);
     for (int r = 0; r < rounds * 10; r++) {
-      for (int i = 0; i < SUM_CAP_UNITS / 10; i++) {
+      for (int i = 0; i < perRound(each.names.length, SUM_CAP_UNITS); i++) {
         each.run(k -> added.addAndGet(cap.tryAdd(k, BigDecimal.ONE).allowed() ? 1 : 0));
         time.advanceNanos(step);
       }
       measured.end();
     }
     row("sum cap, admissions", each.threads, added.get(), measured, "admitted");
+    if (!spendable(each.names.length, SUM_CAP_UNITS)) {
+      return; // filling every key would take minutes
+    }
     // each key filled to the cap
     each.run(
         k -> {
