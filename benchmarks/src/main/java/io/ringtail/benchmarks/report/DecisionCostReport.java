@@ -33,8 +33,9 @@ import picocli.CommandLine.Option;
 /**
  * What a Redis decision costs the Redis server, by {@code INFO commandstats} (script calls, {@code
  * FCALL} or {@code EVALSHA}, and their microseconds, reset before each round of a phase) on a fresh
- * {@code redis-server} this report starts on a free port, 1,000 keys at 100 permits per second per
- * key.
+ * {@code redis-server} this report starts on a free port, 1,000 keys ({@code --keys}; fewer keys
+ * than threads: every thread on every key, as on a hot key) at 100 permits per second per key
+ * ({@code --limit}).
  *
  * <p>Every phase runs from 1, 8 and 64 threads sharing the connection ({@code --threads}): from one
  * thread the server waits for each call and starts it cold; the more threads, the more calls arrive
@@ -46,8 +47,10 @@ import picocli.CommandLine.Option;
  *       limiter instance that has not seen the key denied yet), and the memory per key of both
  *       ({@code MEMORY USAGE});
  *   <li>sum-cap admissions and denials;
- *   <li>a flood of 10x the limit on every key from 8 threads: Redis calls per decision, local
- *       denials, client decisions per second.
+ *   <li>a flood of 10x the limit on every key from 8 threads, on the sliding log and on the
+ *       bucketed limiter: Redis calls per decision, local denials, client decisions per second.
+ *       Phases that fill every key (denials, floods) run only while that takes at most {@value
+ *       #MOST_SPENT} requests; an admission round makes at most {@value #MOST_PER_ROUND}.
  * </ol>
  *
  * Times are on a {@link ManualTimeSource} advanced by the report, so every phase decides the same
