@@ -242,14 +242,6 @@ public final class ObservationWindows
     }
   }
 
-  /** The key {@code context} is recorded under, as {@link #tagsOf} reads it. */
-  String keyOf(Observation.Context context) {
-    Route route = routes == null ? null : routes.get(context.getName());
-    return route == null
-        ? ObservationKeys.joined(context.getLowCardinalityKeyValues(), excluded)
-        : route.keys.keyOf(context);
-  }
-
   @Override
   public void bindTo(MeterRegistry registry) {
     windows()
