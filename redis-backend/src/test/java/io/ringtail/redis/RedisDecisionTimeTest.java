@@ -298,6 +298,24 @@ class RedisDecisionTimeTest {
         .isLessThanOrEqualTo(denials);
   }
 
+  /** Idle gaps of every size, up to past 2^51 ns where both lay the grid again. */
+  @Test
+  void bucketed_afterIdleGapsOfEverySize_agreesWithInProcess() {
+    RateLimitConfig config = config(3, WINDOW);
+    RateLimiter redis =
+        backend.bucketedRateLimiter(RedisTestSupport.uniqueName("bucketed-gaps"), config);
+    RateLimiter local = RateLimiter.inProcessBucketed(config);
+    SplittableRandom random = new SplittableRandom(17);
+    long[] gaps = {
+      0, WINDOW.toNanos() / 7, 20 * WINDOW.toNanos(), (1L << 51) - 1, 1L << 51, (1L << 51) + 12_345
+    };
+    long t = 1_000_000_000_000L;
+    for (int i = 0; i < 600; i++) {
+      t += i % 20 == 0 ? gaps[random.nextInt(gaps.length)] : random.nextLong(WINDOW.toNanos() / 8);
+      assertThat(redis.tryAcquire("k", t)).as("step %d", i).isEqualTo(local.tryAcquire("k", t));
+    }
+  }
+
   @Test
   void bucketedRepeatedDenials_areAnsweredLocally_exactly_untilTheyCouldSucceed() {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
