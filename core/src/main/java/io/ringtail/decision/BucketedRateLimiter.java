@@ -12,9 +12,9 @@ import java.time.Duration;
  * every admitted request in {@code (t - W, t]} and perhaps some of {@code (t - W - g + 1, t - W]}:
  * it never admits more than the limit in any window (no over-admission), and it denies a request
  * only when the exact log would deny it with the window {@code g - 1} ns longer; its retry-after is
- * the exact log's at most {@code g - 1} ns later. Buckets are laid from each key's first request
- * (and again from a request that finds every bucket expired); every comparison is a difference, so
- * readings may wrap.
+ * the exact log's at most {@code g - 1} ns later. Buckets are laid from each key's first request,
+ * and stay on that grid however long the key idles (below 2^51 ns: a longer gap lays them again
+ * from the request that ends it); every comparison is a difference, so readings may wrap.
  */
 final class BucketedRateLimiter
     extends KeyedDecider<BucketedRateLimiter.Counters, Void, RateDecision> implements RateLimiter {
@@ -83,6 +83,12 @@ final class BucketedRateLimiter
     long newestStart;
     boolean started;
 
+    /**
+     * A gap from the newest bucket's start after which the grid starts again at the decision's
+     * time: 2^51 ns (26 days), where the Redis twin's differences stop being exact.
+     */
+    static final long REALIGN_AFTER = 1L << 51;
+
     /** Moves the newest bucket to the one holding {@code t}, clearing the buckets it passes. */
     void roll(long t, long width) {
       if (!started) {
@@ -94,15 +100,22 @@ final class BucketedRateLimiter
       if (steps == 0) {
         return;
       }
-      if (steps >= counts.length) {
+      if (t - newestStart >= REALIGN_AFTER) {
         java.util.Arrays.fill(counts, 0);
         newest = 0;
         newestStart = t;
         return;
       }
-      for (long i = steps; i > 0; i--) {
-        newest = newest + 1 == counts.length ? 0 : newest + 1;
-        counts[newest] = 0;
+      if (steps >= counts.length) {
+        // every bucket has left; the grid stays where the first request laid it, so decisions
+        // this state does not see (denials a Redis client answers itself) cannot move it
+        java.util.Arrays.fill(counts, 0);
+        newest = 0;
+      } else {
+        for (long i = steps; i > 0; i--) {
+          newest = newest + 1 == counts.length ? 0 : newest + 1;
+          counts[newest] = 0;
+        }
       }
       newestStart += steps * width;
     }

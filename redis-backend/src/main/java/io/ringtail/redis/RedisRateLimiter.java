@@ -12,13 +12,16 @@ import java.time.Duration;
  * the last {@code limit} admitted times) decided by rate_limit.lua, or 17 counters by sub-window
  * decided by bucketed_rate_limit.lua. Thread-safe.
  *
- * <p>Denials are answered locally while they must hold: a sliding log only opens up as time passes
- * (other clients add entries, never remove them), so once Redis denied a key until {@code u}, every
- * request for that key timed before {@code u} is denied, with retry-after {@code u - t}, without a
- * Redis call. (Sliding log only: the bucketed limiter's grid of sub-windows moves with every
- * decision Redis sees, so it asks Redis every time and decides exactly as the in-process bucketed
- * limiter does.) These are kept per limiter for at most {@value #MAX_LOCAL_DENIALS} keys (Caffeine,
- * size-bounded) and counted in {@link RedisBackend#localDenials()}.
+ * <p>Denials are answered locally while they must hold: either kind only opens up as time passes
+ * (other clients add entries or counts, never remove them), so once Redis denied a key until {@code
+ * u}, every request for that key timed before {@code u} is denied, with retry-after {@code u - t},
+ * without a Redis call. For the sliding log, {@code u} is when the oldest time in the window
+ * leaves; for the bucketed limiter, when enough of the oldest counted sub-windows leave. Its grid
+ * of sub-windows is fixed by the key's first request (a grid starts again only once every bucket
+ * has left, past any retry-after), so which buckets count at a time before {@code u} does not
+ * depend on the decisions in between. These are kept per limiter for at most {@value
+ * #MAX_LOCAL_DENIALS} keys (Caffeine, size-bounded) and counted in {@link
+ * RedisBackend#localDenials()}.
  */
 final class RedisRateLimiter extends RedisDecision<RateDecision> implements RateLimiter {
   static final String[] KEY_SUFFIXES = {"rl"};
@@ -102,7 +105,7 @@ final class RedisRateLimiter extends RedisDecision<RateDecision> implements Rate
     RateDecision d =
         new RateDecision(allowed, (int) reply.count(), config.limit(), Duration.ofNanos(retry));
     long untilFromSent = reply.second();
-    if (!allowed && untilFromSent > 0 && !bucketed) {
+    if (!allowed && untilFromSent > 0) {
       denials.put(key, new Denial(timeNanos + untilFromSent, timeNanos + untilFromSent - retry));
     }
     if (reply.notifies()) {

@@ -12,6 +12,8 @@
 -- Evicts by the grid: a bucket is cleared when the grid's start passes it.
 -- A bucket counts while any request it may hold is in the window: t - start < W + g - 1.
 local N = 17
+-- Past this offset from the grid's start a key starts a new grid at its decision's time.
+local REALIGN = 2251799813685248 -- 2^51
 local ARGS = '>dI4I4dddd'
 local key = KEYS[1]
 local deadline, th, tl, w, g, limit, cooldown = struct.unpack(ARGS, ARGV[1])
@@ -45,18 +47,28 @@ if known then
   sent = offset(th, tl, sh, sl)
   t = math.max(sent, offset(olh, oll, sh, sl))
   local steps = math.floor(t / g)
-  if steps >= N then
-    -- nothing counted is left: the grid starts again at this time
+  if t >= REALIGN then
+    -- idle for 2^51 ns or more (offsets this far may be inexact): the grid starts again at the
+    -- decision's time
     counts = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
     head = 0
+    nh, nl = decisionTime(th, tl, olh, oll)
     if notified then
       notified = notified - t
     end
-    sent, t = 0, 0
+    sent, t = offset(th, tl, nh, nl), 0
   elseif steps > 0 then
-    for _ = 1, steps do
-      head = (head + 1) % N
-      counts[head + 1] = 0
+    if steps >= N then
+      -- nothing counted is left: every bucket clears, and the grid stays where the key's first
+      -- request laid it, so that decisions Redis does not see (denials a client answers itself)
+      -- cannot move it
+      counts = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+      head = 0
+    else
+      for _ = 1, steps do
+        head = (head + 1) % N
+        counts[head + 1] = 0
+      end
     end
     local adv = steps * g
     nh, nl = plus(sh, sl, adv)

@@ -78,6 +78,12 @@ end
 local READ = 8192
 local READ_LAST = '8191'
 local HEADER_LAST = '47'
+-- A ring whose whole string fits in SMALL bytes is read in the first GETRANGE and written back,
+-- header to the changed entry, in one SETRANGE: a range given as a number costs Redis a
+-- conversion, and a second call its own overhead (in a script, a 1 KB GETRANGE costs about what
+-- a 48-byte one does; a GETRANGE with computed offsets about twice that).
+local SMALL = 1024
+local SMALL_LAST = '1023'
 local HEADER = '>I4I4I4I4I4I4I4I4I4I4I4'
 local TAG = 'rtd1'
 local HEADER_SIZE = 48
@@ -106,14 +112,15 @@ end
 
 -- The start of a decision on the ring state at `key` at the caller's time (sh, sl): whether the
 -- call is past its `deadline` (pastDeadline), else the clock's second, the state read up to its
--- header ('' for a new key), the time the decision is taken at (decisionTime) and the header's
--- fields after the latest decided time (none for a new key).
-local function begin(key, deadline, sh, sl)
+-- header ('' for a new key), or whole if a ring of `capacity` entries `width` bytes wide is SMALL,
+-- the time the decision is taken at (decisionTime) and the header's fields after the latest
+-- decided time (none for a new key).
+local function begin(key, deadline, sh, sl, capacity, width)
   local late, second = pastDeadline(deadline)
   if late then
     return true
   end
-  local s = readState(key, HEADER_LAST)
+  local s = readState(key, HEADER_SIZE + capacity * width <= SMALL and SMALL_LAST or HEADER_LAST)
   if #s == 0 then
     return false, second, s, sh, sl
   end
@@ -221,16 +228,33 @@ end
 local COMPACT_MAX = 262144
 
 -- Writes `header` (and what follows it) and the packed entry `packed` into `slot` if given, in
--- place; PEXPIRE `ttl` if given.
-local function writeInPlace(key, header, slot, packed, ring, width, ttl)
+-- place; PEXPIRE `ttl` if given. With `s`, the string as read this call, a slot that starts
+-- within it or at its end, and SMALL: one call from the header to the slot's end, the entries
+-- between as read (a slot past `s`'s end means `s` is the whole string: it is shorter than SMALL).
+-- That is a SETRANGE, or, for the slot that completes the ring, a SET (keeping the TTL) of the
+-- whole string at its exact size.
+local function writeInPlace(key, header, slot, packed, ring, width, ttl, s)
   local filled = false
+  local upTo = slot and HEADER_SIZE + (slot + 1) * width
+  if s and upTo and upTo <= SMALL and upTo - width <= #s then
+    local body = header .. string.sub(s, HEADER_SIZE + 1, upTo - width) .. packed
+    if upTo > #s and slot == ring - 1 then
+      redis.call('SET', key, TAG .. body, 'KEEPTTL')
+    else
+      redis.call('SETRANGE', key, '4', body)
+    end
+    slot = nil
+    header = nil
+  end
   if slot then
     local full = HEADER_SIZE + ring * width
     -- slots fill in order, so only the last one's first write can complete the string
     filled = slot == ring - 1 and full <= COMPACT_MAX and redis.call('STRLEN', key) < full
     redis.call('SETRANGE', key, HEADER_SIZE + slot * width, packed)
   end
-  redis.call('SETRANGE', key, '4', header)
+  if header then
+    redis.call('SETRANGE', key, '4', header)
+  end
   if filled then
     -- the small ring just filled: SETRANGE grew the string greedily (up to twice its length), so
     -- it is written once more at its exact size
@@ -246,7 +270,7 @@ end
 -- capacity), else in place. The key expires `ttl` ms after its last use, less under a second: the
 -- TTL is refreshed once per server `second`, so it never runs out sooner than `ttl` - 1 s after a
 -- use.
-local function storeLocals(st, key, width, slot, packed, ttl, second, refreshed,
+local function storeLocals(st, key, width, slot, packed, ttl, second, refreshed, s,
     lh, ll, nh, nl, flags, head, count, ring, xh, xl)
   local header = struct.pack(HEADER, lh, ll, nh, nl, flags, head, count, ring, xh, xl, second)
   if st then
@@ -258,7 +282,7 @@ local function storeLocals(st, key, width, slot, packed, ttl, second, refreshed,
     writeWhole(key, header .. body, ttl)
     return
   end
-  writeInPlace(key, header, slot, packed, ring, width, second ~= refreshed and ttl)
+  writeInPlace(key, header, slot, packed, ring, width, second ~= refreshed and ttl, s)
 end
 
 -- The first held entry (0 the oldest; count if none) in the window (t - W, t] at (th, tl), its

@@ -19,7 +19,7 @@ local deadline, sh, sl, w, limit, cooldown = struct.unpack(ARGS, ARGV[1])
 -- the hot path keeps the header in locals; a new key or a ring rewritten at a smaller limit goes
 -- through a state table
 local late, second, s, th, tl, nh, nl, flags, head, count, ring, xh, xl, refreshed =
-    begin(key, deadline, sh, sl)
+    begin(key, deadline, sh, sl, limit, 8)
 if late then
   return LATE
 end
@@ -75,7 +75,7 @@ if remaining > 0 then
 end
 local notify
 notify, flags, nh, nl = noted(flags, nh, nl, allowed, th, tl, cooldown)
-storeLocals(st, key, 8, slot, packed, ARGV[2], second, refreshed,
+storeLocals(st, key, 8, slot, packed, ARGV[2], second, refreshed, s,
     th, tl, nh, nl, flags, head, count, ring, xh, xl)
 local untilFromSent = -1
 if not allowed then

@@ -19,7 +19,7 @@ local key = KEYS[1]
 local deadline, sh, sl, w, ch, cl, ah, al, exceeds, max, cooldown = struct.unpack(ARGS, ARGV[1])
 exceeds = exceeds == 1
 local late, second, s, th, tl, nh, nl, flags, head, count, ring, xh, xl, refreshed =
-    begin(key, deadline, sh, sl)
+    begin(key, deadline, sh, sl, max, 16)
 if late then
   return LATE
 end
@@ -139,6 +139,6 @@ if allowed then
 end
 local notify
 notify, flags, nh, nl = noted(flags, nh, nl, allowed, th, tl, cooldown)
-storeLocals(st, key, 16, slot, packed, ARGV[2], second, refreshed,
+storeLocals(st, key, 16, slot, packed, ARGV[2], second, refreshed, s,
     th, tl, nh, nl, flags, head, count, ring, xh, xl)
 return struct.pack(REPLY, allowed and 1 or 0, notify, rh, rl, retry, frees)

@@ -228,6 +228,82 @@ class CapacityChangeTest extends SlowlogRedisTest {
     assertThat(slowCalls()).as("SLOWLOG over 10 ms").isEmpty();
   }
 
+  /**
+   * Rings of a million entries (a sliding log near its largest limit, 8 MB) and two million (a 32
+   * MB sum-cap ring), wrapped round the ring's end: capacities larger, smaller, far smaller and
+   * back on successive calls, then calls after every entry has left the window. Each call's server
+   * time stays under SLOWLOG's 10 ms.
+   */
+  @Test
+  void millionsOfEntries_everyCapacityChange_staysUnder10msPerCall() {
+    int logRing = 1_000_000;
+    long recent = T0 + WINDOW.toNanos() / 2;
+    int[] limits = {
+      logRing + 1, logRing - 1, 100, RateLimitConfig.MAX_LIMIT, 1, logRing, logRing + 40_000
+    };
+
+    String log = RedisTestSupport.uniqueName("log-1m");
+    writeWrappedRing(
+        RedisTestKit.decisionKeys("ringtail", log, "k", "rl")[0],
+        logRing,
+        8,
+        T0,
+        recent,
+        0,
+        (b, sequence) -> {});
+    resetSlowlog();
+    long t = recent + 1;
+    for (int limit : limits) {
+      RateDecision d = acquire(log, limit, t);
+      assertThat(d.allowed()).as("limit %d", limit).isFalse();
+      // room once all but the limit's (or the ring's) number have left: the older half timed T0
+      int leaving = logRing - Math.min(limit, logRing) + 1;
+      long freedAt = leaving <= logRing / 2 ? T0 : recent;
+      assertThat(d.retryAfter())
+          .as("limit %d", limit)
+          .isEqualTo(Duration.ofNanos(freedAt + WINDOW.toNanos() - t));
+    }
+    // every held entry has left: admitted while fewer than the call's limit came since
+    long later = recent + WINDOW.toNanos();
+    int admitted = 0;
+    for (int limit : limits) {
+      boolean allowed = acquire(log, limit, later).allowed();
+      assertThat(allowed).as("later, limit %d", limit).isEqualTo(admitted < limit);
+      admitted += allowed ? 1 : 0;
+      later++;
+    }
+    assertThat(slowCalls()).as("sliding log: SLOWLOG over 10 ms").isEmpty();
+
+    int ring = 2_000_000;
+    int[] capacities = {ring + 1, ring - 1, 100, ring * 2, 1, ring, ring + 500_000};
+    String sum = RedisTestSupport.uniqueName("sum-2m");
+    writeWrappedRing(
+        RedisTestKit.decisionKeys("ringtail", sum, "k", "sc")[0],
+        ring,
+        16,
+        T0,
+        recent,
+        ring,
+        ByteBuffer::putLong);
+    resetSlowlog();
+    BigDecimal cap = BigDecimal.valueOf(3L * ring);
+    long total = ring;
+    for (int capacity : capacities) {
+      SumDecision d = add(sum, cap, capacity, BigDecimal.ONE, t);
+      assertThat(d.allowed()).as("capacity %d", capacity).isTrue();
+      total++;
+      assertThat(d.total()).isEqualByComparingTo(BigDecimal.valueOf(total));
+    }
+    later = recent + WINDOW.toNanos();
+    for (int capacity : capacities) {
+      assertThat(add(sum, cap, capacity, BigDecimal.ONE, later).allowed())
+          .as("later, capacity %d", capacity)
+          .isTrue();
+      later++;
+    }
+    assertThat(slowCalls()).as("sum cap: SLOWLOG over 10 ms").isEmpty();
+  }
+
   private ThresholdDetector detector(String name, int maxEvents) {
     return backend.thresholdDetector(
         name,

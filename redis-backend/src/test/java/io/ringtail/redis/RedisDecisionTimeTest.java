@@ -298,6 +298,89 @@ class RedisDecisionTimeTest {
         .isLessThanOrEqualTo(denials);
   }
 
+  /** Idle gaps of every size, up to past 2^51 ns where both lay the grid again. */
+  @Test
+  void bucketed_afterIdleGapsOfEverySize_agreesWithInProcess() {
+    RateLimitConfig config = config(3, WINDOW);
+    RateLimiter redis =
+        backend.bucketedRateLimiter(RedisTestSupport.uniqueName("bucketed-gaps"), config);
+    RateLimiter local = RateLimiter.inProcessBucketed(config);
+    SplittableRandom random = new SplittableRandom(17);
+    long[] gaps = {
+      0, WINDOW.toNanos() / 7, 20 * WINDOW.toNanos(), (1L << 51) - 1, 1L << 51, (1L << 51) + 12_345
+    };
+    long t = 1_000_000_000_000L;
+    for (int i = 0; i < 600; i++) {
+      t += i % 20 == 0 ? gaps[random.nextInt(gaps.length)] : random.nextLong(WINDOW.toNanos() / 8);
+      assertThat(redis.tryAcquire("k", t)).as("step %d", i).isEqualTo(local.tryAcquire("k", t));
+    }
+  }
+
+  @Test
+  void bucketedRepeatedDenials_areAnsweredLocally_exactly_untilTheyCouldSucceed() {
+    ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+    RateLimitConfig config =
+        RateLimitConfig.builder().limit(3).window(WINDOW).timeSource(time).build();
+    RateLimiter redis =
+        backend.bucketedRateLimiter(RedisTestSupport.uniqueName("bucketed-local"), config);
+    RateLimiter local = RateLimiter.inProcessBucketed(config);
+    SplittableRandom random = new SplittableRandom(5);
+    long before = backend.localDenials();
+    int denials = 0;
+    for (int i = 0; i < 3_000; i++) {
+      time.advanceNanos(random.nextLong(WINDOW.toNanos() / 40));
+      long t =
+          random.nextInt(10) == 0
+              ? time.nanoTime() - random.nextLong(WINDOW.toNanos())
+              : time.nanoTime();
+      RateDecision expected = local.tryAcquire("k", t);
+      assertThat(redis.tryAcquire("k", t)).as("step %d", i).isEqualTo(expected);
+      denials += expected.allowed() ? 0 : 1;
+    }
+    long localDenials = backend.localDenials() - before;
+    assertThat(localDenials)
+        .as("most denials went without a Redis call")
+        .isGreaterThan(denials * 8L / 10)
+        .isLessThanOrEqualTo(denials);
+  }
+
+  @Test
+  void localDenial_isOneRedisGives_whileAnotherInstanceAdmitsOnTheKey() {
+    for (boolean bucketed : new boolean[] {false, true}) {
+      ManualTimeSource time = new ManualTimeSource(1_000_000_000_000L);
+      RateLimitConfig config =
+          RateLimitConfig.builder().limit(4).window(WINDOW).timeSource(time).build();
+      String name = RedisTestSupport.uniqueName(bucketed ? "shared-bucketed" : "shared-log");
+      RateLimiter asked = limiter(name, config, bucketed);
+      RateLimiter other = limiter(name, config, bucketed);
+      SplittableRandom random = new SplittableRandom(bucketed ? 13 : 11);
+      int checked = 0;
+      for (int i = 0; i < 1_500; i++) {
+        time.advanceNanos(random.nextLong(WINDOW.toNanos() / 30));
+        long t = time.nanoTime();
+        if (random.nextInt(3) == 0) {
+          other.tryAcquire("k", t);
+        }
+        long before = backend.localDenials();
+        RateDecision answer = asked.tryAcquire("k", t);
+        if (backend.localDenials() > before) {
+          // what Redis answers at the same time: a limiter instance that never saw the key denied
+          RateDecision fromRedis = limiter(name, config, bucketed).tryAcquire("k", t);
+          assertThat(fromRedis.allowed()).as("%s step %d", name, i).isFalse();
+          assertThat(fromRedis.retryAfter())
+              .as("%s step %d: others' admissions only push the retry-after later", name, i)
+              .isGreaterThanOrEqualTo(answer.retryAfter());
+          checked++;
+        }
+      }
+      assertThat(checked).as(name).isGreaterThan(100);
+    }
+  }
+
+  private static RateLimiter limiter(String name, RateLimitConfig config, boolean bucketed) {
+    return bucketed ? backend.bucketedRateLimiter(name, config) : backend.rateLimiter(name, config);
+  }
+
   @Test
   void windowBeyondTheBaseReach_isRefusedAtConstruction() {
     assertThatThrownBy(

@@ -33,8 +33,9 @@ import picocli.CommandLine.Option;
 /**
  * What a Redis decision costs the Redis server, by {@code INFO commandstats} (script calls, {@code
  * FCALL} or {@code EVALSHA}, and their microseconds, reset before each round of a phase) on a fresh
- * {@code redis-server} this report starts on a free port, 1,000 keys at 100 permits per second per
- * key.
+ * {@code redis-server} this report starts on a free port, 1,000 keys ({@code --keys}; fewer keys
+ * than threads: every thread on every key, as on a hot key) at 100 permits per second per key
+ * ({@code --limit}).
  *
  * <p>Every phase runs from 1, 8 and 64 threads sharing the connection ({@code --threads}): from one
  * thread the server waits for each call and starts it cold; the more threads, the more calls arrive
@@ -46,8 +47,10 @@ import picocli.CommandLine.Option;
  *       limiter instance that has not seen the key denied yet), and the memory per key of both
  *       ({@code MEMORY USAGE});
  *   <li>sum-cap admissions and denials;
- *   <li>a flood of 10x the limit on every key from 8 threads: Redis calls per decision, local
- *       denials, client decisions per second.
+ *   <li>a flood of 10x the limit on every key from 8 threads, on the sliding log and on the
+ *       bucketed limiter: Redis calls per decision, local denials, client decisions per second.
+ *       Phases that fill every key (denials, floods) run only while that takes at most {@value
+ *       #MOST_SPENT} requests; an admission round makes at most {@value #MOST_PER_ROUND}.
  * </ol>
  *
  * Times are on a {@link ManualTimeSource} advanced by the report, so every phase decides the same
@@ -63,7 +66,28 @@ import picocli.CommandLine.Option;
  */
 public final class DecisionCostReport {
   private static final Duration WINDOW = Duration.ofSeconds(1);
-  private static final int LIMIT = 100;
+
+  /**
+   * The most requests in an admission round: a tenth of the limit per key, at most 10 per key and
+   * at least one, fewer when that would pass this over all keys.
+   */
+  private static final int MOST_PER_ROUND = 10_000;
+
+  /**
+   * The most requests spent filling every key before the denial phases and the floods: beyond, they
+   * are left out (they would take minutes).
+   */
+  private static final long MOST_SPENT = 200_000;
+
+  /** Requests per key in an admission round. */
+  static int perRound(int keys, int limit) {
+    return Math.max(1, Math.min(Math.min(limit / 10, 10), MOST_PER_ROUND / keys));
+  }
+
+  /** Whether filling every key to {@code limit} stays within {@link #MOST_SPENT}. */
+  static boolean spendable(int keys, int limit) {
+    return (long) keys * limit <= MOST_SPENT;
+  }
 
   /**
    * Keys' idle expiry: the report's time stands still while real seconds pass, and a key must not
@@ -72,6 +96,9 @@ public final class DecisionCostReport {
   private static final Duration IDLE = Duration.ofHours(1);
 
   private static final int FLOOD_THREADS = 8;
+
+  /** The sum cap's cap, in units of 1 added per request. */
+  private static final int SUM_CAP_UNITS = 100;
 
   private DecisionCostReport() {}
 
@@ -86,6 +113,9 @@ public final class DecisionCostReport {
 
     @Option(names = "--rounds", description = "Rounds per row.")
     int rounds = 5;
+
+    @Option(names = "--limit", description = "Permits per second per key.")
+    int limit = 100;
 
     @Option(names = "--server-cpus", description = "CPUs to pin redis-server to (taskset).")
     String serverCpus;
@@ -103,6 +133,7 @@ public final class DecisionCostReport {
     int rounds = cli.rounds;
     String serverCpus = cli.serverCpus;
     int[] threads = cli.threads;
+    int limit = cli.limit;
     try (RedisProcess server = RedisProcess.start()) {
       if (serverCpus != null) {
         Machine.pin(server.pid(), serverCpus);
@@ -110,7 +141,7 @@ public final class DecisionCostReport {
       RedisClient client = RedisClient.create();
       client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(2)));
       try (StatefulRedisConnection<String, String> connection = client.connect(server.uri())) {
-        run(connection, keys, rounds, threads);
+        run(connection, keys, rounds, threads, limit);
       } finally {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
       }
@@ -118,7 +149,11 @@ public final class DecisionCostReport {
   }
 
   private static void run(
-      StatefulRedisConnection<String, String> connection, int keys, int rounds, int[] threadCounts)
+      StatefulRedisConnection<String, String> connection,
+      int keys,
+      int rounds,
+      int[] threadCounts,
+      int limit)
       throws Exception {
     RedisCommands<String, String> redis = connection.sync();
     RedisBackend backend =
@@ -129,7 +164,7 @@ public final class DecisionCostReport {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     RateLimitConfig rule =
         RateLimitConfig.builder()
-            .limit(LIMIT)
+            .limit(limit)
             .window(WINDOW)
             .timeSource(time)
             .idleExpiry(IDLE)
@@ -147,7 +182,11 @@ public final class DecisionCostReport {
     }
     backend.rateLimiter("warm-up", rule).tryAcquire("k");
     System.out.println(
-        "| phase | threads | decisions | script calls | Redis us per call: all calls | median round"
+        "| phase (keys "
+            + keys
+            + ", limit "
+            + limit
+            + ") | threads | decisions | script calls | Redis us per call: all calls | median round"
             + " | best round | note |");
     System.out.println("|---|---:|---:|---:|---:|---:|---:|---|");
     int most = Math.max(FLOOD_THREADS, Arrays.stream(threadCounts).max().orElse(1));
@@ -164,7 +203,8 @@ public final class DecisionCostReport {
             each,
             time,
             redis,
-            rounds);
+            rounds,
+            limit);
         time.advance(WINDOW.multipliedBy(2));
         limiterPhases(
             "bucketed limiter",
@@ -173,13 +213,24 @@ public final class DecisionCostReport {
             each,
             time,
             redis,
-            rounds);
+            rounds,
+            limit);
         SumCap cap = backend.sumCap("cost-" + run, capRule);
         time.advance(WINDOW.multipliedBy(2));
         sumCapPhases(cap, each, time, redis, rounds);
         time.advance(WINDOW.multipliedBy(2));
       }
-      flood(backend, rule, names, time, redis, pool);
+      if (spendable(keys, 10 * limit)) {
+        flood("sliding log", backend.rateLimiter("flood", rule), backend, names, time, redis, pool);
+        flood(
+            "bucketed limiter",
+            backend.bucketedRateLimiter("flood-bucketed", rule),
+            backend,
+            names,
+            time,
+            redis,
+            pool);
+      }
     } finally {
       pool.shutdown();
     }
@@ -218,15 +269,17 @@ public final class DecisionCostReport {
       Keys each,
       ManualTimeSource time,
       RedisCommands<String, String> redis,
-      int rounds)
+      int rounds,
+      int limit)
       throws Exception {
-    // admissions: every key spends its limit evenly over each window
+    // admissions: every key spends its limit evenly over each window (at most MOST_PER_ROUND
+    // requests per key a round)
     RateLimiter limiter = fresh.get();
-    long step = WINDOW.toNanos() / LIMIT;
+    long step = WINDOW.toNanos() / limit;
     AtomicLong admitted = new AtomicLong();
     Rounds measured = new Rounds(redis);
     for (int r = 0; r < rounds * 10; r++) {
-      for (int i = 0; i < LIMIT / 10; i++) {
+      for (int i = 0; i < perRound(each.names.length, limit); i++) {
         each.run(k -> admitted.addAndGet(limiter.tryAcquire(k).allowed() ? 1 : 0));
         time.advanceNanos(step);
       }
@@ -234,11 +287,14 @@ public final class DecisionCostReport {
     }
     String memory = "MEMORY USAGE of a full key: " + redis.memoryUsage(sampleKey) + " B";
     row(name + ", admissions", each.threads, admitted.get(), measured, "admitted; " + memory);
+    if (!spendable(each.names.length, limit)) {
+      return; // spending the limit would take minutes
+    }
     // denials answered by Redis: each key spent, then asked once a round, each round by a limiter
     // instance that has not seen it denied (one that has answers locally)
     each.run(
         k -> {
-          for (int i = 0; i < LIMIT; i++) {
+          for (int i = 0; i < limit; i++) {
             limiter.tryAcquire(k);
           }
         });
@@ -255,17 +311,20 @@ public final class DecisionCostReport {
   private static void sumCapPhases(
       SumCap cap, Keys each, ManualTimeSource time, RedisCommands<String, String> redis, int rounds)
       throws Exception {
-    long step = WINDOW.toNanos() / LIMIT;
+    long step = WINDOW.toNanos() / SUM_CAP_UNITS;
     AtomicLong added = new AtomicLong();
     Rounds measured = new Rounds(redis);
     for (int r = 0; r < rounds * 10; r++) {
-      for (int i = 0; i < LIMIT / 10; i++) {
+      for (int i = 0; i < perRound(each.names.length, SUM_CAP_UNITS); i++) {
         each.run(k -> added.addAndGet(cap.tryAdd(k, BigDecimal.ONE).allowed() ? 1 : 0));
         time.advanceNanos(step);
       }
       measured.end();
     }
     row("sum cap, admissions", each.threads, added.get(), measured, "admitted");
+    if (!spendable(each.names.length, SUM_CAP_UNITS)) {
+      return; // filling every key would take minutes
+    }
     // each key filled to the cap
     each.run(
         k -> {
@@ -284,19 +343,19 @@ public final class DecisionCostReport {
 
   /** A flood of 10x the limit on every key from the pool's threads. */
   private static void flood(
+      String kind,
+      RateLimiter flooded,
       RedisBackend backend,
-      RateLimitConfig rule,
       String[] names,
       ManualTimeSource time,
       RedisCommands<String, String> redis,
       ExecutorService pool)
       throws Exception {
     time.advance(WINDOW.multipliedBy(2));
-    RateLimiter flooded = backend.rateLimiter("flood", rule);
     Rounds measured = new Rounds(redis);
     long localBefore = backend.localDenials();
     AtomicLong allowed = new AtomicLong();
-    int perKey = 10 * LIMIT;
+    int perKey = 10 * flooded.config().limit();
     long start = System.nanoTime();
     new Keys(pool, FLOOD_THREADS, names)
         .each(
@@ -311,7 +370,7 @@ public final class DecisionCostReport {
     long local = backend.localDenials() - localBefore;
     measured.end();
     row(
-        "sliding log, flood of 10x the limit",
+        kind + ", flood of 10x the limit",
         FLOOD_THREADS,
         decisions,
         measured,
@@ -326,9 +385,13 @@ public final class DecisionCostReport {
 
   /** Runs work over the keys, split among a number of the pool's threads. */
   private record Keys(ExecutorService pool, int threads, String[] names) {
-    /** The body for every key. */
+    /** The body for every key; with fewer keys than threads (a hot key), every thread's. */
     void run(Consumer<String> body) throws Exception {
-      each(names.length, k -> body.accept(names[k]));
+      if (names.length < threads) {
+        each(names.length * threads, k -> body.accept(names[k % names.length]));
+      } else {
+        each(names.length, k -> body.accept(names[k]));
+      }
     }
 
     /** The body for every index below {@code count}, thread t taking t, t + threads, ... */
