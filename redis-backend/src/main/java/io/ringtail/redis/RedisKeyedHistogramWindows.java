@@ -419,7 +419,8 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
 
     /**
      * The most keys this process holds at once, 1 to 1,000,000 (default 1,000); each held key costs
-     * its recorder's dense arrays ({@link BucketRecorder#footprintBytes()}).
+     * its recorder, which grows with the distinct values it sees (about 7 KB for 100; {@link
+     * BucketRecorder#footprintBytes()}).
      */
     public Builder maximumKeys(long maximumKeys) {
       this.maximumKeys = Checks.requireBetween("maximumKeys", maximumKeys, 1, 1_000_000);
