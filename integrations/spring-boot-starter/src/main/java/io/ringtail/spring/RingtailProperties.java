@@ -92,6 +92,16 @@ public class RingtailProperties {
     /** Bound on every Redis call Ringtail makes. */
     private Duration commandTimeout = Duration.ofMillis(500);
 
+    /**
+     * What a Redis decision (a ringtail.limits entry, a RateLimiter or SumCap bean of the backend)
+     * answers while Redis cannot: fail-closed (deny, with the outage retry-after), fail-open
+     * (admit) or throw (a limit answers 503).
+     */
+    private String outagePolicy = "fail-closed";
+
+    /** The Retry-After of a request denied, or answered 503, because Redis could not decide. */
+    private Duration outageRetryAfter = Duration.ofSeconds(1);
+
     public boolean isEnabled() {
       return enabled;
     }
@@ -114,6 +124,22 @@ public class RingtailProperties {
 
     public void setCommandTimeout(Duration commandTimeout) {
       this.commandTimeout = commandTimeout;
+    }
+
+    public String getOutagePolicy() {
+      return outagePolicy;
+    }
+
+    public void setOutagePolicy(String outagePolicy) {
+      this.outagePolicy = outagePolicy;
+    }
+
+    public Duration getOutageRetryAfter() {
+      return outageRetryAfter;
+    }
+
+    public void setOutageRetryAfter(Duration outageRetryAfter) {
+      this.outageRetryAfter = outageRetryAfter;
     }
   }
 
