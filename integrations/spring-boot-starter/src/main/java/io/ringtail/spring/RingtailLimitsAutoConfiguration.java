@@ -49,6 +49,7 @@ public class RingtailLimitsAutoConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(RedisBackend.class)
   @ConditionalOnSingleCandidate(RedisBackend.class)
+  @Conditional(OnLimits.class) // also when a scan finds it
   static class Redis {
     @Bean
     @ConditionalOnMissingBean
@@ -62,6 +63,7 @@ public class RingtailLimitsAutoConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
   @ConditionalOnClass(name = "jakarta.servlet.Filter")
+  @Conditional(OnLimits.class) // also when a scan finds it
   static class Servlet {
     @Bean
     @ConditionalOnMissingBean
@@ -74,6 +76,7 @@ public class RingtailLimitsAutoConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
   @ConditionalOnClass(WebFilter.class)
+  @Conditional(OnLimits.class) // also when a scan finds it
   static class Reactive {
     @Bean
     @ConditionalOnMissingBean
@@ -86,6 +89,7 @@ public class RingtailLimitsAutoConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass({MeterRegistry.class, DecisionMetrics.class})
   @ConditionalOnProperty(prefix = "ringtail.metrics", name = "enabled", matchIfMissing = true)
+  @Conditional(OnLimits.class) // also when a scan finds it
   static class Metrics {
     @Bean
     MeterBinder ringtailLimitMetrics(HttpLimits ringtailHttpLimits) {

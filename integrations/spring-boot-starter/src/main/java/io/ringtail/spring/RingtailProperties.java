@@ -189,6 +189,15 @@ public class RingtailProperties {
     private int maximumKeys = 500;
 
     /**
+     * Whether each in-process key's window also keeps its distribution since creation, exported as
+     * the ringtail_keyed_seconds Prometheus histogram (one series per key's tags) when
+     * ringtail-prometheus and Boot's PrometheusRegistry are present: Prometheus then adds the pods'
+     * histograms for the fleet's percentiles. Costs a second histogram record per request. Fleet
+     * windows combine in Redis instead and keep none.
+     */
+    private boolean cumulativeHistogram = false;
+
+    /**
      * Whether the windows are fleet-wide when the application has a Ringtail Redis backend: every
      * instance records into, and publishes the gauges of, one window per observation in Redis.
      * False keeps each instance's windows in-process.
@@ -247,6 +256,14 @@ public class RingtailProperties {
 
     public void setMaximumKeys(int maximumKeys) {
       this.maximumKeys = maximumKeys;
+    }
+
+    public boolean isCumulativeHistogram() {
+      return cumulativeHistogram;
+    }
+
+    public void setCumulativeHistogram(boolean cumulativeHistogram) {
+      this.cumulativeHistogram = cumulativeHistogram;
     }
 
     public boolean isFleet() {
