@@ -90,6 +90,34 @@ class PrometheusEndpointTest {
     }
   }
 
+  /**
+   * {@code ringtail.metrics.enabled=false} unbinds window and decision beans only; the endpoint
+   * windows keep their meters until {@code ringtail.observations.enabled=false} (as the CHANGELOG
+   * and docs/integrations.md say).
+   */
+  @Test
+  void metricsDisabled_leavesTheEndpointWindows_whichHaveTheirOwnSwitch() throws Exception {
+    try (ConfigurableApplicationContext context = start("--ringtail.metrics.enabled=false")) {
+      context.getBean("checkout", RollingWindow.class).record(1_000_000L);
+      scrape(context);
+      Await.until(
+          "the endpoint windows' gauges",
+          () -> {
+            try {
+              return scrape(context).contains("ringtail_http_server_requests_samples");
+            } catch (Exception e) {
+              throw new AssertionError(e);
+            }
+          });
+      assertThat(scrape(context)).doesNotContain("window=\"checkout\"");
+    }
+    try (ConfigurableApplicationContext context =
+        start("--ringtail.metrics.enabled=false", "--ringtail.observations.enabled=false")) {
+      scrape(context);
+      assertThat(scrape(context)).doesNotContain("ringtail_http_server_requests");
+    }
+  }
+
   /** The application on a random port, with Actuator's Prometheus endpoint exposed. */
   private static ConfigurableApplicationContext start(String... extra) {
     String[] args = {
