@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.Objects;
+import java.util.Optional;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
@@ -44,14 +45,14 @@ public final class RingtailLimitWebFilter implements WebFilter, Ordered {
     return principal.flatMap(
         name -> {
           Reactive request = new Reactive(exchange, path.value(), name.isEmpty() ? null : name);
-          Mono<HttpLimits.Answer> answer =
+          // an Optional, not an empty Mono, for "no limit": the chain's own Mono<Void> is empty
+          Mono<Optional<HttpLimits.Answer>> answer =
               limits.remote()
-                  ? Mono.fromCallable(() -> limits.decide(request, path))
+                  ? Mono.fromCallable(() -> Optional.ofNullable(limits.decide(request, path)))
                       .subscribeOn(Schedulers.boundedElastic())
-                  : Mono.justOrEmpty(limits.decide(request, path));
-          return answer
-              .flatMap(a -> answer(exchange, chain, a))
-              .switchIfEmpty(Mono.defer(() -> chain.filter(exchange)));
+                  : Mono.fromSupplier(() -> Optional.ofNullable(limits.decide(request, path)));
+          return answer.flatMap(
+              a -> a.isPresent() ? answer(exchange, chain, a.get()) : chain.filter(exchange));
         });
   }
 

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -41,8 +42,11 @@ class FleetHttpLimitsTest {
   @EnableAutoConfiguration
   @RestController
   static class App {
+    final AtomicInteger quotes = new AtomicInteger();
+
     @GetMapping("/api/quote")
     String quote() {
+      quotes.incrementAndGet();
       return "quote";
     }
   }
@@ -174,6 +178,9 @@ class FleetHttpLimitsTest {
     }
     assertThat(ok).isEqualTo(20);
     assertThat(tooMany).isEqualTo(80);
+    // each admitted request reached a handler once, the warm-ups too; no denied one did
+    assertThat(mvc.getBean(App.class).quotes.get() + flux.getBean(App.class).quotes.get())
+        .isEqualTo(22);
   }
 
   @Test

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -56,8 +57,11 @@ class HttpLimitsTest {
   @EnableAutoConfiguration
   @RestController
   static class App {
+    final AtomicInteger quotes = new AtomicInteger();
+
     @GetMapping({"/api/quote", "/open"})
     String quote() {
+      quotes.incrementAndGet();
       return "quote";
     }
 
@@ -149,6 +153,8 @@ class HttpLimitsTest {
 
     assertThat(counts("api").allowed()).isEqualTo(5);
     assertThat(counts("api").denied()).isEqualTo(1);
+    // the handler ran once per admitted request (and once for /open), never for the denied one
+    assertThat(context.getBean(App.class).quotes.get()).isEqualTo(6);
     String metrics = scrape();
     if (metrics != null) {
       assertThat(metrics)
