@@ -45,7 +45,11 @@ class HttpLimitsTest {
     "--ringtail.limits.spend.key=expression:header('X-Tenant') + '/' + method",
     "--ringtail.limits.spend.amount=header:X-Amount",
     "--ringtail.limits.spend.limit=10",
-    "--ringtail.limits.spend.window=1h"
+    "--ringtail.limits.spend.window=1h",
+    "--ringtail.limits.burst.path=/burst",
+    "--ringtail.limits.burst.kind=bucketed",
+    "--ringtail.limits.burst.limit=2",
+    "--ringtail.limits.burst.window=16s"
   };
 
   static final ManualTimeSource TIME = new ManualTimeSource(1_000_000_000_000L);
@@ -59,7 +63,7 @@ class HttpLimitsTest {
   static class App {
     final AtomicInteger quotes = new AtomicInteger();
 
-    @GetMapping({"/api/quote", "/open"})
+    @GetMapping({"/api/quote", "/open", "/burst"})
     String quote() {
       quotes.incrementAndGet();
       return "quote";
@@ -169,6 +173,24 @@ class HttpLimitsTest {
   private String scrape() throws Exception {
     HttpResponse<String> r = send("GET", "/actuator/prometheus");
     return r.statusCode() == 200 ? r.body() : null;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"servlet", "reactive"})
+  void bucketedLimit_perClientAddress_admitsTheLimit_thenAnswers429(String type) throws Exception {
+    start(type);
+    assertThat(header(send("GET", "/burst"), "RateLimit")).hasValue("\"burst\";r=1");
+    assertThat(header(send("GET", "/burst"), "RateLimit")).hasValue("\"burst\";r=0");
+    TIME.advance(Duration.ofSeconds(3));
+    HttpResponse<String> denied = send("GET", "/burst");
+    assertThat(denied.statusCode()).isEqualTo(429);
+    assertThat(header(denied, "RateLimit-Policy")).hasValue("\"burst\";q=2;w=16");
+    // the exact log would say 13 s; the bucketed limiter at most one sub-window (1 s) more
+    String retry = header(denied, "Retry-After").orElseThrow();
+    assertThat(Long.parseLong(retry)).isBetween(13L, 14L);
+    assertThat(header(denied, "RateLimit")).hasValue("\"burst\";r=0;t=" + retry);
+    TIME.advance(Duration.ofSeconds(Long.parseLong(retry)));
+    assertThat(send("GET", "/burst").statusCode()).isEqualTo(200);
   }
 
   @ParameterizedTest
