@@ -1,6 +1,7 @@
 package io.ringtail.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.testkit.RedisProcess;
@@ -181,6 +182,13 @@ class FleetHttpLimitsTest {
     // each admitted request reached a handler once, the warm-ups too; no denied one did
     assertThat(mvc.getBean(App.class).quotes.get() + flux.getBean(App.class).quotes.get())
         .isEqualTo(22);
+  }
+
+  @Test
+  void anOutagePolicyTheBackendHasNot_failsTheStart_namingTheProperty() {
+    assertThatThrownBy(() -> pod("servlet", 5, "--ringtail.redis.outage-policy=retry"))
+        .hasStackTraceContaining(
+            "ringtail.redis.outage-policy must be fail-closed, fail-open or throw, but was retry");
   }
 
   @Test
