@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.DecisionCounts;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,9 +28,15 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
 
 /**
  * {@code ringtail.limits} in-process, over HTTP on a random port, on Spring MVC and on WebFlux: the
@@ -49,7 +61,14 @@ class HttpLimitsTest {
     "--ringtail.limits.burst.path=/burst",
     "--ringtail.limits.burst.kind=bucketed",
     "--ringtail.limits.burst.limit=2",
-    "--ringtail.limits.burst.window=16s"
+    "--ringtail.limits.burst.window=16s",
+    "--ringtail.limits.credits.path=/credits",
+    "--ringtail.limits.credits.kind=sum-cap",
+    "--ringtail.limits.credits.amount=attribute:cost",
+    "--ringtail.limits.credits.limit=5",
+    "--ringtail.limits.odd.path=/odd",
+    "--ringtail.limits.odd.key=expression:header()",
+    "--ringtail.limits.odd.limit=5"
   };
 
   static final ManualTimeSource TIME = new ManualTimeSource(1_000_000_000_000L);
@@ -63,7 +82,7 @@ class HttpLimitsTest {
   static class App {
     final AtomicInteger quotes = new AtomicInteger();
 
-    @GetMapping({"/api/quote", "/open", "/burst"})
+    @GetMapping({"/api/quote", "/open", "/burst", "/credits", "/odd"})
     String quote() {
       quotes.incrementAndGet();
       return "quote";
@@ -77,6 +96,50 @@ class HttpLimitsTest {
     @Bean
     LimitDecisions manualTimeDecisions() {
       return LimitDecisions.inProcess(TIME);
+    }
+
+    /** What an application's own filter does before the limits: price the request. */
+    @Bean
+    jakarta.servlet.Filter pricing() {
+      return new OrderedPricing();
+    }
+
+    @Bean
+    WebFilter reactivePricing() {
+      return new OrderedReactivePricing();
+    }
+  }
+
+  static final class OrderedPricing extends OncePerRequestFilter implements Ordered {
+    @Override
+    protected void doFilterInternal(
+        HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+        throws ServletException, IOException {
+      if (request.getHeader("X-Cost-In") != null) {
+        request.setAttribute("cost", new BigDecimal(request.getHeader("X-Cost-In")));
+      }
+      chain.doFilter(request, response);
+    }
+
+    @Override
+    public int getOrder() {
+      return -10;
+    }
+  }
+
+  static final class OrderedReactivePricing implements WebFilter, Ordered {
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+      String cost = exchange.getRequest().getHeaders().getFirst("X-Cost-In");
+      if (cost != null) {
+        exchange.getAttributes().put("cost", new BigDecimal(cost));
+      }
+      return chain.filter(exchange);
+    }
+
+    @Override
+    public int getOrder() {
+      return -10;
     }
   }
 
@@ -191,6 +254,30 @@ class HttpLimitsTest {
     assertThat(header(denied, "RateLimit")).hasValue("\"burst\";r=0;t=" + retry);
     TIME.advance(Duration.ofSeconds(Long.parseLong(retry)));
     assertThat(send("GET", "/burst").statusCode()).isEqualTo(200);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"servlet", "reactive"})
+  void sumCap_readsTheAmountAnEarlierFilterSetAsAnAttribute(String type) throws Exception {
+    start(type);
+    HttpResponse<String> first = send("GET", "/credits", "X-Cost-In", "3");
+    assertThat(first.statusCode()).isEqualTo(200);
+    assertThat(header(first, "RateLimit")).hasValue("\"credits\";r=2");
+    HttpResponse<String> second = send("GET", "/credits", "X-Cost-In", "3");
+    assertThat(second.statusCode()).isEqualTo(429);
+    assertThat(header(second, "RateLimit")).hasValue("\"credits\";r=2;t=60");
+    assertThat(send("GET", "/credits").statusCode()).isEqualTo(400); // not priced
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"servlet", "reactive"})
+  void aKeyExpressionThatFailsOnTheRequest_answers503(String type) throws Exception {
+    start(type);
+    HttpResponse<String> r = send("GET", "/odd");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(header(r, "Retry-After")).hasValue("1");
+    assertThat(r.body()).contains("limit \"odd\" cannot be decided now");
+    assertThat(send("GET", "/api/quote").statusCode()).isEqualTo(200); // other limits unaffected
   }
 
   @ParameterizedTest
