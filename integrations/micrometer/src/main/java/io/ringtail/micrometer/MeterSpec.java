@@ -40,6 +40,9 @@ final class MeterSpec {
   final String baseUnit;
   final long maxAgeNanos;
 
+  /** The snapshot failures of every window this spec registers (a keyed binding's keys). */
+  final SnapshotFailures failures = new SnapshotFailures();
+
   MeterSpec(
       String prefix,
       String name,
@@ -93,10 +96,22 @@ final class MeterSpec {
 
   static final int COUNTERS = 3;
 
+  /** The window (and key) as a log names it: {@code window "checkout" [uri=/orders/{id}]}. */
+  private String describe(Iterable<Tag> extraTags) {
+    StringBuilder s = new StringBuilder("window \"").append(name).append('"');
+    String sep = " [";
+    for (Tag t : extraTags) {
+      s.append(sep).append(t.getKey()).append('=').append(t.getValue());
+      sep = ", ";
+    }
+    return sep.equals(", ") ? s.append(']').toString() : s.toString();
+  }
+
   /** Registers the meters of one window, all reading one {@link ScrapeSnapshot}. */
   List<Meter> register(MeterRegistry registry, RollingWindow window, Iterable<Tag> extraTags) {
     Tags all = Tags.of("window", name).and(tags).and(extraTags);
-    ScrapeSnapshot scrape = new ScrapeSnapshot(window, meterCount(), maxAgeNanos);
+    ScrapeSnapshot scrape =
+        new ScrapeSnapshot(window, meterCount(), maxAgeNanos, describe(extraTags), failures);
     List<Meter> meters = new ArrayList<>(meterCount());
     meters.add(
         plain(

@@ -3,7 +3,6 @@ package io.ringtail.micrometer;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowSnapshot;
-import java.lang.System.Logger.Level;
 import java.util.Arrays;
 import java.util.function.ToDoubleFunction;
 
@@ -18,19 +17,19 @@ import java.util.function.ToDoubleFunction;
  * (by the window's time source) is never served, so a scrape that reads only some gauges (a name
  * filter) cannot see an old one.
  *
- * <p>If the window fails to give a snapshot (a Redis window while Redis is down), the failure is
- * logged and stands for the scrape like a snapshot would: every gauge of that scrape reads NaN
- * without asking the window again, so an outage costs one failed call per scrape, not one per
- * gauge.
+ * <p>If the window fails to give a snapshot (a Redis window while Redis is down), the failure
+ * stands for the scrape like a snapshot would: every gauge of that scrape reads NaN without asking
+ * the window again, so an outage costs one failed call per scrape, not one per gauge. Failures are
+ * logged by the binding's {@link SnapshotFailures}: once per outage, naming the window and key.
  *
  * <p>Thread-safe: reads are serialised on this object (scrape time only, never the record path).
  * Two scrapes of the same binding that overlap in time cannot be told apart and may each read
  * gauges from two consecutive snapshots.
  */
 final class ScrapeSnapshot {
-  private static final System.Logger LOG = System.getLogger(ScrapeSnapshot.class.getName());
-
   private final RollingWindow window;
+  private final String description;
+  private final SnapshotFailures failures;
   private final TimeSource time;
   private final long maxAgeNanos;
   private final long[] consumed;
@@ -38,8 +37,15 @@ final class ScrapeSnapshot {
   private WindowSnapshot current;
   private long takenAt;
 
-  ScrapeSnapshot(RollingWindow window, int gauges, long maxAgeNanos) {
+  ScrapeSnapshot(
+      RollingWindow window,
+      int gauges,
+      long maxAgeNanos,
+      String description,
+      SnapshotFailures failures) {
     this.window = window;
+    this.description = description;
+    this.failures = failures;
     this.time = window.timeSource();
     this.maxAgeNanos = maxAgeNanos;
     this.consumed = new long[(gauges + 63) >>> 6];
@@ -56,12 +62,10 @@ final class ScrapeSnapshot {
       Arrays.fill(consumed, 0L);
       try {
         current = window.snapshot();
+        failures.succeeded(description);
       } catch (RuntimeException e) {
         current = null;
-        LOG.log(
-            Level.WARNING,
-            "Window " + window + " gave no snapshot; its gauges read NaN this scrape",
-            e);
+        failures.failed(description, e);
       }
     }
     consumed[word] |= bit;

@@ -11,6 +11,7 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.PrometheusNaming;
 import io.prometheus.metrics.model.snapshots.Unit;
 import io.ringtail.CumulativeHistogram;
 import io.ringtail.ExemplarReservoir;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Exports windows' distributions since creation as Prometheus histograms, which Prometheus can
@@ -84,7 +86,7 @@ public final class WindowHistograms implements MultiCollector {
   private static final double ZERO_THRESHOLD = Math.scalb(1.0, -128);
 
   private final Map<String, Source> windows;
-  private final Map<String, KeyedWindows> keyed;
+  private final Map<String, Keyed> keyed;
   private final double[] bounds;
   private final Integer nativeSchema;
   private final boolean nativeHistograms;
@@ -94,6 +96,9 @@ public final class WindowHistograms implements MultiCollector {
   private final String keyedName;
 
   private record Source(RollingWindow window, ExemplarReservoir exemplars) {}
+
+  /** A keyed collection and how its keys become labels (null: one {@code key} label). */
+  private record Keyed(KeyedWindows windows, Function<String, Map<String, String>> labelsOf) {}
 
   private WindowHistograms(Builder b) {
     this.windows = new LinkedHashMap<>(b.windows);
@@ -159,15 +164,35 @@ public final class WindowHistograms implements MultiCollector {
       HistogramSnapshot.Builder metric =
           metric(keyedName, "Samples recorded into each key's window");
       keyed.forEach(
-          (name, windows) ->
-              windows
+          (name, source) ->
+              source
+                  .windows()
                   .cumulativeHistograms()
                   .forEach(
-                      (key, h) ->
-                          metric.dataPoint(point(h, Labels.of("key", key, "window", name), null))));
+                      (key, h) -> metric.dataPoint(point(h, labels(name, key, source), null))));
       metrics.add(metric.build());
     }
     return new MetricSnapshots(metrics);
+  }
+
+  private static Labels labels(String name, String key, Keyed source) {
+    if (source.labelsOf() == null) {
+      return Labels.of("key", key, "window", name);
+    }
+    Map<String, String> byName = source.labelsOf().apply(key);
+    List<String> names = new ArrayList<>(byName.size() + 1);
+    List<String> values = new ArrayList<>(byName.size() + 1);
+    byName.forEach(
+        (n, v) -> {
+          String label = PrometheusNaming.sanitizeLabelName(n);
+          if (!label.equals("window") && !names.contains(label)) {
+            names.add(label);
+            values.add(v);
+          }
+        });
+    names.add("window");
+    values.add(name);
+    return Labels.of(names, values);
   }
 
   private HistogramSnapshot.Builder metric(String name, String help) {
@@ -256,7 +281,7 @@ public final class WindowHistograms implements MultiCollector {
   /** Fluent builder; {@link #build()} validates. */
   public static final class Builder {
     private final Map<String, Source> windows = new LinkedHashMap<>();
-    private final Map<String, KeyedWindows> keyed = new LinkedHashMap<>();
+    private final Map<String, Keyed> keyed = new LinkedHashMap<>();
     private double[] bounds;
     private Integer nativeSchema;
     private boolean nativeHistograms = true;
@@ -286,7 +311,25 @@ public final class WindowHistograms implements MultiCollector {
      */
     public Builder keyed(String name, KeyedWindows windows) {
       requireNewName(name);
-      keyed.put(name, Objects.requireNonNull(windows, "windows"));
+      keyed.put(name, new Keyed(Objects.requireNonNull(windows, "windows"), null));
+      return this;
+    }
+
+    /**
+     * Exports every key of {@code windows} with label {@code window="<name>"} and the labels {@code
+     * keyLabels} maps the key to, in place of one {@code key} label (for keys that join several
+     * values, like an endpoint's method, route and status). Label names are sanitized as Prometheus
+     * requires; a {@code window} among them is left out. Its per-key config must keep a cumulative
+     * histogram.
+     */
+    public Builder keyed(
+        String name, KeyedWindows windows, Function<String, Map<String, String>> keyLabels) {
+      requireNewName(name);
+      keyed.put(
+          name,
+          new Keyed(
+              Objects.requireNonNull(windows, "windows"),
+              Objects.requireNonNull(keyLabels, "keyLabels")));
       return this;
     }
 
@@ -371,8 +414,8 @@ public final class WindowHistograms implements MultiCollector {
             }
           });
       keyed.forEach(
-          (name, windows) -> {
-            if (!windows.windowConfig().cumulativeHistogram()) {
+          (name, source) -> {
+            if (!source.windows().windowConfig().cumulativeHistogram()) {
               throw noHistogram(name);
             }
           });

@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -183,6 +184,42 @@ class WindowHistogramsTest {
         .extracting(
             p -> p.getLabels().get("key") + "/" + p.getLabels().get("window") + "=" + p.getCount())
         .containsExactlyInAnyOrder("/cart/routes=2", "/pay/routes=1");
+  }
+
+  @Test
+  void keyedWindows_withKeyLabels_exportEachKeysValuesAsLabels() {
+    ManualTimeSource time = new ManualTimeSource();
+    KeyedWindows endpoints = KeyedWindows.builder().window(CONFIG).timeSource(time).build();
+    endpoints.record("GET /cart", 2_000_000);
+    endpoints.record("GET /cart", 3_000_000);
+    endpoints.record("POST /pay", 90_000_000);
+    MetricSnapshots scrape =
+        WindowHistograms.builder()
+            .keyed(
+                "http.server.requests",
+                endpoints,
+                key -> {
+                  String[] parts = key.split(" ");
+                  // a name Prometheus refuses is sanitized; a "window" is left to the window's
+                  return Map.of("http.method", parts[0], "uri", parts[1], "window", "not this");
+                })
+            .build()
+            .collect();
+    HistogramSnapshot metric = (HistogramSnapshot) scrape.get(0);
+    assertThat(metric.getMetadata().getPrometheusName()).isEqualTo("ringtail_keyed_seconds");
+    assertThat(metric.getDataPoints())
+        .extracting(
+            p ->
+                p.getLabels().get("http_method")
+                    + " "
+                    + p.getLabels().get("uri")
+                    + " "
+                    + p.getLabels().get("window")
+                    + "="
+                    + p.getCount()
+                    + (p.getLabels().contains("key") ? " with key" : ""))
+        .containsExactlyInAnyOrder(
+            "GET /cart http.server.requests=2", "POST /pay http.server.requests=1");
   }
 
   @Test

@@ -89,10 +89,14 @@ public class RingtailAutoConfiguration {
     @ConditionalOnMissingBean
     ObservationWindows ringtailObservationWindows(RingtailProperties properties) {
       RingtailProperties.Observations o = properties.getObservations();
+      WindowConfig window = windowOf(o);
+      if (o.isCumulativeHistogram()) {
+        window = window.toBuilder().cumulativeHistogram(true).build();
+      }
       return new ObservationWindows(
           o.getNames(),
           o.getIgnoredTags(),
-          windowOf(o),
+          window,
           o.getMaximumKeys(),
           properties.getMetrics().getPercentiles(),
           TimeSource.system());

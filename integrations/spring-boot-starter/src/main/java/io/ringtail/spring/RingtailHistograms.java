@@ -4,6 +4,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.ringtail.RollingWindow;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.prometheus.WindowHistograms;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -16,10 +17,13 @@ import org.springframework.context.SmartLifecycle;
  * bean that keeps one ({@code WindowConfig.Builder.cumulativeHistogram(true)}) with the
  * application's {@link PrometheusRegistry}, as {@code ringtail-prometheus}'s {@link
  * WindowHistograms} under each bean's name: {@code ringtail_window_seconds{window="<bean>"}} and
- * {@code ringtail_keyed_seconds}, on the same {@code /actuator/prometheus} page as the gauges.
- * Beans named in {@code excluded} are left out; without a {@code PrometheusRegistry} bean it does
- * nothing. Registers when the context starts (every window bean exists by then) and unregisters
- * when it stops.
+ * {@code ringtail_keyed_seconds}, on the same {@code /actuator/prometheus} page as the gauges. So
+ * are the in-process endpoint windows of {@link ObservationWindows} when they keep one ({@code
+ * ringtail.observations.cumulative-histogram=true}): {@code ringtail_keyed_seconds{window=
+ * "http.server.requests",method="GET",uri="/orders/{id}",status="200",outcome="SUCCESS"}}, each
+ * key's tags as labels. Beans named in {@code excluded} are left out; without a {@code
+ * PrometheusRegistry} bean it does nothing. Registers when the context starts (every window bean
+ * exists by then) and unregisters when it stops.
  *
  * <p>Define a bean of this type to replace it.
  */
@@ -66,9 +70,25 @@ public final class RingtailHistograms implements SmartLifecycle {
         windows++;
       }
     }
+    ObservationWindows observations = beans.getBeanProvider(ObservationWindows.class).getIfUnique();
+    if (observations != null) {
+      for (Map.Entry<String, KeyedWindows> e : observations.windows().entrySet()) {
+        if (e.getValue().windowConfig().cumulativeHistogram()) {
+          histograms.keyed(e.getKey(), e.getValue(), RingtailHistograms::labelsOf);
+          windows++;
+        }
+      }
+    }
     if (windows > 0) {
       registered = histograms.build().register(registry);
     }
+  }
+
+  /** An observation window's key as its tags: {@code method}, {@code uri}, {@code status}... */
+  private static Map<String, String> labelsOf(String key) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    ObservationWindows.tagsOf(key).forEach(t -> labels.put(t.getKey(), t.getValue()));
+    return labels;
   }
 
   @Override

@@ -92,6 +92,16 @@ public class RingtailProperties {
     /** Bound on every Redis call Ringtail makes. */
     private Duration commandTimeout = Duration.ofMillis(500);
 
+    /**
+     * What a Redis decision (a ringtail.limits entry, a RateLimiter or SumCap bean of the backend)
+     * answers while Redis cannot: fail-closed (deny, with the outage retry-after), fail-open
+     * (admit) or throw (a limit answers 503).
+     */
+    private String outagePolicy = "fail-closed";
+
+    /** The Retry-After of a request denied, or answered 503, because Redis could not decide. */
+    private Duration outageRetryAfter = Duration.ofSeconds(1);
+
     public boolean isEnabled() {
       return enabled;
     }
@@ -114,6 +124,22 @@ public class RingtailProperties {
 
     public void setCommandTimeout(Duration commandTimeout) {
       this.commandTimeout = commandTimeout;
+    }
+
+    public String getOutagePolicy() {
+      return outagePolicy;
+    }
+
+    public void setOutagePolicy(String outagePolicy) {
+      this.outagePolicy = outagePolicy;
+    }
+
+    public Duration getOutageRetryAfter() {
+      return outageRetryAfter;
+    }
+
+    public void setOutageRetryAfter(Duration outageRetryAfter) {
+      this.outageRetryAfter = outageRetryAfter;
     }
   }
 
@@ -161,6 +187,15 @@ public class RingtailProperties {
 
     /** Most keys (tag combinations) held, and published, per observation. */
     private int maximumKeys = 500;
+
+    /**
+     * Whether each in-process key's window also keeps its distribution since creation, exported as
+     * the ringtail_keyed_seconds Prometheus histogram (one series per key's tags) when
+     * ringtail-prometheus and Boot's PrometheusRegistry are present: Prometheus then adds the pods'
+     * histograms for the fleet's percentiles. Costs a second histogram record per request. Fleet
+     * windows combine in Redis instead and keep none.
+     */
+    private boolean cumulativeHistogram = false;
 
     /**
      * Whether the windows are fleet-wide when the application has a Ringtail Redis backend: every
@@ -221,6 +256,14 @@ public class RingtailProperties {
 
     public void setMaximumKeys(int maximumKeys) {
       this.maximumKeys = maximumKeys;
+    }
+
+    public boolean isCumulativeHistogram() {
+      return cumulativeHistogram;
+    }
+
+    public void setCumulativeHistogram(boolean cumulativeHistogram) {
+      this.cumulativeHistogram = cumulativeHistogram;
     }
 
     public boolean isFleet() {

@@ -5,7 +5,9 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.ringtail.redis.OutagePolicy;
 import io.ringtail.redis.RedisBackend;
+import java.util.Locale;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -67,7 +69,21 @@ public class RingtailRedisAutoConfiguration {
     return builder
         .keyPrefix(redis.getKeyPrefix())
         .commandTimeout(redis.getCommandTimeout())
+        .outagePolicy(outagePolicy(redis.getOutagePolicy()))
+        .outageRetryAfter(redis.getOutageRetryAfter())
         .build();
+  }
+
+  /** {@code ringtail.redis.outage-policy}: fail-closed, fail-open or throw, in any case. */
+  static OutagePolicy outagePolicy(String value) {
+    String name = value == null ? "" : value.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+    for (OutagePolicy p : OutagePolicy.values()) {
+      if (p.name().equals(name)) {
+        return p;
+      }
+    }
+    throw new IllegalArgumentException(
+        "ringtail.redis.outage-policy must be fail-closed, fail-open or throw, but was " + value);
   }
 
   /** The backend's own connection from the application's client; closed with the context. */

@@ -61,13 +61,73 @@ class PrometheusEndpointTest {
     }
   }
 
+  @Test
+  void endpointWindows_keepingTheirDistribution_appearAsHistograms_labelledByTheirTags()
+      throws Exception {
+    String series =
+        "ringtail_keyed_seconds_count\\{[^}]*method=\"GET\"[^}]*outcome=\"SUCCESS\"[^}]*"
+            + "status=\"200\"[^}]*uri=\"/actuator/prometheus\"[^}]*"
+            + "window=\"http.server.requests\"[^}]*\\} [1-9]";
+    try (ConfigurableApplicationContext context =
+        start("--ringtail.observations.cumulative-histogram=true")) {
+      scrape(context); // observed once its answer is out
+      Await.until(
+          "the endpoint's histogram on the Prometheus page",
+          () -> {
+            try {
+              return java.util.regex.Pattern.compile(series).matcher(scrape(context)).find();
+            } catch (Exception e) {
+              throw new AssertionError(e);
+            }
+          });
+    }
+    try (ConfigurableApplicationContext context = start()) {
+      scrape(context);
+      scrape(context);
+      assertThat(scrape(context))
+          .contains("ringtail_http_server_requests_samples") // the gauges, as ever
+          .doesNotContainPattern("ringtail_keyed_seconds_count\\{[^}]*http.server.requests");
+    }
+  }
+
+  /**
+   * {@code ringtail.metrics.enabled=false} unbinds window and decision beans only; the endpoint
+   * windows keep their meters until {@code ringtail.observations.enabled=false} (as the CHANGELOG
+   * and docs/integrations.md say).
+   */
+  @Test
+  void metricsDisabled_leavesTheEndpointWindows_whichHaveTheirOwnSwitch() throws Exception {
+    try (ConfigurableApplicationContext context = start("--ringtail.metrics.enabled=false")) {
+      context.getBean("checkout", RollingWindow.class).record(1_000_000L);
+      scrape(context);
+      Await.until(
+          "the endpoint windows' gauges",
+          () -> {
+            try {
+              return scrape(context).contains("ringtail_http_server_requests_samples");
+            } catch (Exception e) {
+              throw new AssertionError(e);
+            }
+          });
+      assertThat(scrape(context)).doesNotContain("window=\"checkout\"");
+    }
+    try (ConfigurableApplicationContext context =
+        start("--ringtail.metrics.enabled=false", "--ringtail.observations.enabled=false")) {
+      scrape(context);
+      assertThat(scrape(context)).doesNotContain("ringtail_http_server_requests");
+    }
+  }
+
   /** The application on a random port, with Actuator's Prometheus endpoint exposed. */
-  private static ConfigurableApplicationContext start() {
-    return new SpringApplication(App.class)
-        .run(
-            "--server.port=0",
-            "--management.endpoints.web.exposure.include=prometheus",
-            "--spring.main.banner-mode=off");
+  private static ConfigurableApplicationContext start(String... extra) {
+    String[] args = {
+      "--server.port=0",
+      "--management.endpoints.web.exposure.include=prometheus",
+      "--spring.main.banner-mode=off"
+    };
+    String[] all = java.util.Arrays.copyOf(args, args.length + extra.length);
+    System.arraycopy(extra, 0, all, args.length, extra.length);
+    return new SpringApplication(App.class).run(all);
   }
 
   private static String scrape(ConfigurableApplicationContext context) throws Exception {

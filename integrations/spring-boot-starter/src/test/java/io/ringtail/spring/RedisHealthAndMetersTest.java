@@ -45,17 +45,24 @@ class RedisHealthAndMetersTest {
   @BeforeEach
   void start() {
     server = RedisProcess.start();
-    context =
-        SpringApplication.run(
-            App.class,
-            "--server.port=0",
-            "--spring.main.banner-mode=off",
-            "--spring.data.redis.url=redis://127.0.0.1:" + server.port(),
-            "--ringtail.redis.enabled=true",
-            "--ringtail.redis.command-timeout=200ms",
-            "--management.endpoints.web.exposure.include=health,prometheus",
-            "--management.endpoint.health.show-details=always");
-    port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+    context = startApp();
+  }
+
+  private ConfigurableApplicationContext startApp(String... extra) {
+    String[] common = {
+      "--server.port=0",
+      "--spring.main.banner-mode=off",
+      "--spring.data.redis.url=redis://127.0.0.1:" + server.port(),
+      "--ringtail.redis.enabled=true",
+      "--ringtail.redis.command-timeout=200ms",
+      "--management.endpoints.web.exposure.include=health,prometheus",
+      "--management.endpoint.health.show-details=always"
+    };
+    String[] args = java.util.Arrays.copyOf(common, common.length + extra.length);
+    System.arraycopy(extra, 0, args, common.length, extra.length);
+    ConfigurableApplicationContext started = SpringApplication.run(App.class, args);
+    port = Integer.parseInt(started.getEnvironment().getProperty("local.server.port"));
+    return started;
   }
 
   @AfterEach
@@ -115,9 +122,10 @@ class RedisHealthAndMetersTest {
     }
     String down = assertHealth(503, "DOWN", "OPEN");
     if (BootAutoConfigurations.boot4()) {
+      // what docs/integrations.md shows: a stopped server's calls time out
       assertThat(down)
           .contains("\"reason\":\"circuit breaker OPEN since")
-          .contains("\"lastFailure\":");
+          .contains("\"lastFailure\":\"TimeoutException\"");
     }
     metrics = get("/actuator/prometheus").body();
     assertThat(metrics)
@@ -143,5 +151,23 @@ class RedisHealthAndMetersTest {
     assertHealth(200, "UP", "CLOSED");
     assertThat(get("/actuator/prometheus").body())
         .contains("ringtail_redis_breaker_state{state=\"closed\"} 1.0");
+  }
+
+  /**
+   * Half-open, the breaker lets calls through to Redis again to see whether it answers: the
+   * component reads UP then, as docs/integrations.md says, with the state in its details.
+   */
+  @Test
+  void halfOpenBreaker_readsUp_withTheStateInItsDetails() throws Exception {
+    // no fleet observation windows: their publication rounds would close the breaker at once
+    context.close();
+    context = startApp("--ringtail.observations.enabled=false");
+    var breaker = context.getBean(RedisBackend.class).circuitBreaker();
+    breaker.transitionToOpenState();
+    assertHealth(503, "DOWN", "OPEN");
+    breaker.transitionToHalfOpenState();
+    assertHealth(200, "UP", "HALF_OPEN");
+    assertThat(get("/actuator/prometheus").body())
+        .contains("ringtail_redis_breaker_state{state=\"half_open\"} 1.0");
   }
 }

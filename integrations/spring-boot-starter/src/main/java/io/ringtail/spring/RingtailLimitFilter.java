@@ -1,0 +1,112 @@
+package io.ringtail.spring;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.Principal;
+import java.util.Objects;
+import org.springframework.core.Ordered;
+import org.springframework.http.server.PathContainer;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * The {@code ringtail.limits} of a Spring MVC (servlet) application: decides every request a limit
+ * matches before it reaches a handler, adds the {@code RateLimit-Policy} and {@code RateLimit}
+ * header fields to its answer, and answers a denied one {@code 429 Too Many Requests} with {@code
+ * Retry-After} itself. Requests no limit matches pass untouched. Ordered after Spring Security's
+ * filter chain (so {@code principal} keys see the authenticated user) and after the observation
+ * filter (so a 429 is observed like any answer). Thread-safe.
+ */
+public final class RingtailLimitFilter extends OncePerRequestFilter implements Ordered {
+  /** The filter's order: after Spring Security's filter chain (-100). */
+  public static final int ORDER = 0;
+
+  private final HttpLimits limits;
+
+  RingtailLimitFilter(HttpLimits limits) {
+    this.limits = Objects.requireNonNull(limits, "limits");
+  }
+
+  @Override
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws ServletException, IOException {
+    String uri = request.getRequestURI();
+    String context = request.getContextPath();
+    String within =
+        context != null && !context.isEmpty() && uri.startsWith(context)
+            ? uri.substring(context.length())
+            : uri;
+    PathContainer path = PathContainer.parsePath(within.isEmpty() ? "/" : within);
+    if (!limits.applies(request.getMethod(), path)) {
+      chain.doFilter(request, response);
+      return;
+    }
+    HttpLimits.Answer answer = limits.decide(new Servlet(request, within), path);
+    if (answer == null) {
+      chain.doFilter(request, response);
+      return;
+    }
+    response.setHeader("RateLimit-Policy", answer.policyField());
+    response.setHeader("RateLimit", answer.stateField());
+    if (answer.status() == 0) {
+      chain.doFilter(request, response);
+      return;
+    }
+    if (answer.retryAfter() >= 0) {
+      response.setHeader("Retry-After", Long.toString(answer.retryAfter()));
+    }
+    response.setStatus(answer.status());
+    response.setContentType("text/plain;charset=UTF-8");
+    byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+    response.setContentLength(body.length);
+    response.getOutputStream().write(body);
+  }
+
+  @Override
+  public int getOrder() {
+    return ORDER;
+  }
+
+  @Override
+  public String toString() {
+    return "RingtailLimitFilter" + limits.decisions().keySet();
+  }
+
+  /** A servlet request as a limit reads it. */
+  private record Servlet(HttpServletRequest request, String path) implements LimitedRequest {
+    @Override
+    public String getMethod() {
+      return request.getMethod();
+    }
+
+    @Override
+    public String getPath() {
+      return path;
+    }
+
+    @Override
+    public String header(String name) {
+      return request.getHeader(name);
+    }
+
+    @Override
+    public Object attribute(String name) {
+      return request.getAttribute(name);
+    }
+
+    @Override
+    public String getRemoteAddress() {
+      return request.getRemoteAddr();
+    }
+
+    @Override
+    public String getPrincipal() {
+      Principal p = request.getUserPrincipal();
+      return p == null ? null : p.getName();
+    }
+  }
+}
