@@ -116,7 +116,10 @@ final class FleetCodec {
       }
       In in = new In(bytes, HEAD);
       long mergedAt = in.zigzag();
-      int publishers = in.count();
+      long publishers = in.varint();
+      if (publishers < 0 || publishers > Integer.MAX_VALUE) {
+        throw new IllegalStateException("a head of " + publishers + " publishers");
+      }
       long oldest = in.zigzag();
       int n = in.count();
       Map<String, TreeMap<Long, Long>> keys = new LinkedHashMap<>();
@@ -132,7 +135,7 @@ final class FleetCodec {
         keys.put(key, versions);
       }
       in.end();
-      return new Head(mergedAt, publishers, oldest, keys);
+      return new Head(mergedAt, (int) publishers, oldest, keys);
     }
   }
 
