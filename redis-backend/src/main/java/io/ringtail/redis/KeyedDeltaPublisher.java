@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.LongAdder;
  * The publication side of one fleet histogram window ({@link RedisKeyedHistogramWindows}, and
  * through it {@link RedisHistogramWindow}): in each round of the backend's {@link FleetPublisher}
  * it drains every key's recorder (and those of keys just dropped) and sends, per group of keys
- * ({@link FleetKeys}), one batch of every key's new deltas as one inbox field ({@code HSET}, with a
- * {@code PEXPIRE}), plus a try for the group's merger lease while it holds none. Then it merges the
+ * ({@link FleetKeys}), one batch of every key's new deltas as one inbox field ({@code HSET}; a
+ * {@code PEXPIRE} of the inbox every quarter window), plus a try for the group's merger lease
+ * while it holds none. Then it merges the
  * groups it holds the lease of ({@link FleetMerger}).
  *
  * <p>A group has at most one batch in flight, frozen with its field name ({@code
@@ -376,21 +377,29 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
    */
   private CompletableFuture<Boolean> send(Group g, long now) {
     String inbox = keys.inbox(g.index);
-    long ttlMillis = buckets * widthNanos / 1_000_000L + graceMillis;
     long count = g.inFlightSamples;
+    // the inbox's TTL outlives the window by a quarter window: renewed that often, not per batch
+    long local = localClock.nanoTime();
+    boolean renewTtl = g.ttlRenewedAt == 0 || local - g.ttlRenewedAt >= windowNanos / 4;
+    CommandArgs<String, String> hset =
+        new CommandArgs<>(StringCodec.UTF8).addKey(inbox).add(g.field).add(g.bytes);
+    // in strict mode the last write's confirmation covers both; a batch the replicas did not
+    // confirm stays pending and is sent again (same field)
     CompletableFuture<List<Object>> set =
         runner.call(
-            RedisCall.command(
-                CommandType.HSET,
-                new CommandArgs<>(StringCodec.UTF8).addKey(inbox).add(g.field).add(g.bytes)));
-    // sent after the HSET on the same connection: in strict mode its confirmation covers both,
-    // and a batch the replicas did not confirm stays pending and is sent again (same field)
-    CompletableFuture<List<Object>> expire =
-        runner.call(
-            RedisCall.write(
-                CommandType.PEXPIRE,
-                new CommandArgs<>(StringCodec.UTF8).addKey(inbox).add(ttlMillis),
-                inbox));
+            renewTtl
+                ? RedisCall.command(CommandType.HSET, hset)
+                : RedisCall.write(CommandType.HSET, hset, inbox));
+    CompletableFuture<List<Object>> expire = CompletableFuture.completedFuture(null);
+    if (renewTtl) {
+      long ttlMillis = (buckets * widthNanos + windowNanos / 4) / 1_000_000L + graceMillis;
+      expire =
+          runner.call(
+              RedisCall.write(
+                  CommandType.PEXPIRE,
+                  new CommandArgs<>(StringCodec.UTF8).addKey(inbox).add(ttlMillis),
+                  inbox));
+    }
     // its reply comes last: once the batch is answered, this process knows whether it merges
     CompletableFuture<Boolean> lease =
         merger.holds(g.index) ? CompletableFuture.completedFuture(true) : tryLease(g.index);
@@ -401,6 +410,9 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
               synchronized (this) {
                 g.sending = false;
                 if (error == null) {
+                  if (renewTtl) {
+                    g.ttlRenewedAt = local;
+                  }
                   publishCalls.increment();
                   if (Long.valueOf(0).equals(reply.get(0))) {
                     retriedDuplicates.increment();
@@ -432,6 +444,9 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
     byte[] bytes;
     long asOf;
     boolean sending;
+
+    /** When (local clock) this process last set the inbox's TTL; 0: never. */
+    long ttlRenewedAt;
 
     Group(int index) {
       this.index = index;
