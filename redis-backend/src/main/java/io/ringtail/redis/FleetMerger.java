@@ -26,10 +26,11 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * Each group has a lease in Redis ({@code SET NX PX}, taken by whichever process publishes into a
  * free group first, see {@link KeyedDeltaPublisher}); its holder merges the group every round and
- * renews the lease at every tick and halfway between ({@link #renew}), and a lease lasts 1.5
- * publish intervals (at least a second), so another process takes over within two intervals of
- * the holder's death (a second and an interval for intervals under two thirds of a second). A
- * process keeps trying for the lease of each group it sent to in the last window, with its
+ * renews the lease at every tick and halfway between ({@link #renew}), and a lease lasts one publish
+ * interval (at least a second, so that a tick a few milliseconds late does not lose it): it lapses
+ * at most an interval after its holder's death, and another process, trying at its next tick,
+ * takes over within two intervals (within a second and an interval for intervals under a second).
+ * A process keeps trying for the lease of each group it sent to in the last window, with its
  * batches or alone, so batches never wait in a group whose merger died and where nobody else
  * publishes.
  * The lease only spreads the work: any process may merge (a flush does), and correctness rests on
@@ -97,7 +98,7 @@ final class FleetMerger {
     this.buckets = config.buckets();
     this.graceMillis = graceMillis;
     // short intervals (tests, mostly) keep a second: ticks late by a few ms must not lose it
-    this.leaseMillis = Math.max(1_000, intervalNanos * 3 / 2 / 1_000_000L);
+    this.leaseMillis = Math.max(1_000, intervalNanos / 1_000_000L);
     for (int g = 0; g < FleetKeys.GROUPS; g++) {
       running.set(g, CompletableFuture.completedFuture(true));
     }
