@@ -34,9 +34,9 @@ import picocli.CommandLine.Option;
  * <p>Prints {@code READY}; obeys stdin lines: {@code GO} starts, {@code PHASE 1} starts counting
  * reads and {@code PHASE 2} stops, {@code END} stops recording, flushes every process and prints
  * {@code COUNT key bucket n} (the exact oracle), {@code READS due done}, {@code READ micros} per
- * counted read, then {@code DONE}. With {@code --victim} it is one process that flushes every
- * second and prints the samples of each flush as {@code PENDING key bucket n} lines before it and
- * {@code CONFIRMED} after, so that the report can kill it (-9) and still know what Redis may hold.
+ * counted read, then {@code DONE}. With {@code --victim} it is one process that publishes as any
+ * does and prints what it published and recorded so far ({@code STAT}), so that the report can
+ * kill it (-9) and still know what Redis may hold.
  * A main, not thread-safe.
  */
 public final class FleetViewProcess {
@@ -81,7 +81,7 @@ public final class FleetViewProcess {
     @Option(names = "--single", description = "Single histogram windows instead of keyed ones.")
     boolean single;
 
-    @Option(names = "--victim", description = "One process, flushing every second, to be killed.")
+    @Option(names = "--victim", description = "One process that says what it published, to be killed.")
     boolean victim;
 
     @Option(names = "--seed", description = "Random seed.")
@@ -110,6 +110,16 @@ public final class FleetViewProcess {
           w.snapshot();
         }
       }
+    }
+
+    long published() {
+      long n = keyed != null ? keyed.stats().published() : 0;
+      if (singles != null) {
+        for (RedisHistogramWindow w : singles) {
+          n += w.stats().published();
+        }
+      }
+      return n;
     }
 
     boolean flush() {
@@ -257,11 +267,14 @@ public final class FleetViewProcess {
     System.exit(0);
   }
 
-  /** Records into every key, flushes every second, and says what each flush carries. */
+  /**
+   * Records into every key, publishing as any process does (its ticker, no flush), and prints
+   * {@code STAT published recorded} after each batch of records: a kill leaves the fleet counting
+   * at least {@code published} and at most {@code recorded} plus one batch of its samples.
+   */
   private static void victim(Pod pod, Options cli) {
     SplittableRandom random = new SplittableRandom(cli.seed);
-    long[] counts = new long[cli.keys];
-    long[] buckets = new long[cli.keys];
+    long recorded = 0;
     while (true) {
       long now = pod.now();
       for (int k = 0; k < cli.keys; k++) {
@@ -269,18 +282,11 @@ public final class FleetViewProcess {
         for (int i = 0; i < n; i++) {
           pod.record(k, 1_000L * (1 + random.nextInt(5_000)), now);
         }
-        counts[k] = n;
-        buckets[k] = Math.floorDiv(now, WIDTH);
+        recorded += n;
       }
-      for (int k = 0; k < cli.keys; k++) {
-        System.out.println("PENDING " + k + " " + buckets[k] + " " + counts[k]);
-      }
+      System.out.println("STAT " + pod.published() + " " + recorded);
       System.out.flush();
-      if (pod.flush()) {
-        System.out.println("CONFIRMED");
-        System.out.flush();
-      }
-      LockSupport.parkNanos(1_000_000_000L);
+      LockSupport.parkNanos(100_000_000L);
     }
   }
 }

@@ -1,12 +1,10 @@
 package io.ringtail.benchmarks.report;
 
-import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.benchmarks.toolkit.ChildJvm;
 import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.benchmarks.toolkit.Markdown;
@@ -14,11 +12,6 @@ import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramWindow;
 import io.ringtail.redis.RedisKeyedHistogramWindows;
 import io.ringtail.redis.testkit.RedisProcess;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,8 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -57,8 +48,6 @@ import picocli.CommandLine.Option;
  * Writes markdown to {@code --out}. A main, not thread-safe.
  */
 public final class FleetViewReport {
-  private static final Pattern COMMANDSTAT =
-      Pattern.compile("cmdstat_([a-z|]+):calls=(\\d+),usec=(\\d+),");
 
   private FleetViewReport() {}
 
@@ -73,8 +62,10 @@ public final class FleetViewReport {
 
     @Option(
         names = "--rows",
-        description = "processes x keys, comma-separated; 's' after a row: single windows.")
-    String rows = "20x20,60x20,200x20,400x10,20x50s";
+        description =
+            "processes x keys, comma-separated; 's' after a row: single windows; 'p' after that:"
+                + " publishing only, no reads.")
+    String rows = "20x20,60x20,200x20,400x10,20x50sp,20x50s";
 
     @Option(names = "--rate", description = "Samples per second in every row.")
     long rate = 20_000;
@@ -87,49 +78,6 @@ public final class FleetViewReport {
 
     @Option(names = "--jvms", description = "Child JVMs the simulated processes share.")
     int jvms = 2;
-  }
-
-  /** A started child JVM and its output so far. */
-  private static final class Child {
-    final Process process;
-    final List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
-    final Writer in;
-
-    Child(List<String> command) throws Exception {
-      process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-      in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-      Thread reader =
-          new Thread(
-              () -> {
-                try (BufferedReader r =
-                    new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                  String line;
-                  while ((line = r.readLine()) != null) {
-                    lines.add(line);
-                  }
-                } catch (Exception e) {
-                  // the child is gone
-                }
-              });
-      reader.setDaemon(true);
-      reader.start();
-    }
-
-    void await(String line, long seconds) throws InterruptedException {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-      while (!lines.contains(line)) {
-        if (System.nanoTime() > deadline || !process.isAlive() && !lines.contains(line)) {
-          throw new IllegalStateException("child did not say " + line + ": " + lines);
-        }
-        Thread.sleep(20);
-      }
-    }
-
-    void say(String line) throws Exception {
-      in.write(line + "\n");
-      in.flush();
-    }
   }
 
   public static void main(String[] args) throws Exception {
@@ -146,12 +94,14 @@ public final class FleetViewReport {
       try (StatefulRedisConnection<String, String> admin = client.connect(server.uri())) {
         RedisCommands<String, String> redis = admin.sync();
         for (String row : cli.rows.split(",")) {
-          boolean single = row.endsWith("s");
-          String[] pk = row.replace("s", "").split("x");
+          boolean publishOnly = row.endsWith("p");
+          boolean single = row.replace("p", "").endsWith("s");
+          String[] pk = row.replace("p", "").replace("s", "").split("x");
           int processes = Integer.parseInt(pk[0]);
           int keys = Integer.parseInt(pk[1]);
           System.err.println("row " + row + ", load " + Machine.loadAverage());
-          md.append(row(cli, server, client, redis, processes, keys, single)).append('\n');
+          md.append(row(cli, server, client, redis, processes, keys, single, publishOnly))
+              .append('\n');
         }
       }
       client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
@@ -188,9 +138,10 @@ public final class FleetViewReport {
                 "--port",
                 Integer.toString(port),
                 "--name",
-                name,
-                "--read-every",
-                Integer.toString(cli.readEvery)));
+                name));
+    if (!Arrays.asList(extra).contains("--read-every")) {
+      command.addAll(List.of("--read-every", Integer.toString(cli.readEvery)));
+    }
     command.addAll(Arrays.asList(extra));
     return command;
   }
@@ -202,47 +153,55 @@ public final class FleetViewReport {
       RedisCommands<String, String> redis,
       int processes,
       int keys,
-      boolean single)
+      boolean single,
+      boolean publishOnly)
       throws Exception {
     redis.flushall();
     String name = "view-" + processes + "x" + keys + (single ? "s" : "");
-    String[] kind = single ? new String[] {"--single"} : new String[0];
+    List<String> kindArgs = new ArrayList<>();
+    if (single) {
+      kindArgs.add("--single");
+    }
+    if (publishOnly) {
+      kindArgs.addAll(List.of("--read-every", "0"));
+    }
+    String[] kind = kindArgs.toArray(String[]::new);
     List<String> keysArg = List.of("--keys", Integer.toString(keys));
-    Child merger = start(cli, server, name, kind, keysArg, "--victim", "--seed", "7");
+    ChildJvm merger = start(cli, server, name, kind, keysArg, "--victim", "--seed", "7");
     Thread.sleep(1_500); // it takes the leases of the groups its keys fall in
-    java.util.Set<String> victimTokens = new java.util.HashSet<>(leases(redis, name).values());
-    List<Child> fleet = new ArrayList<>();
+    java.util.Set<String> victimTokens = new java.util.HashSet<>(FleetViewRedis.leases(redis, name).values());
+    List<ChildJvm> fleet = new ArrayList<>();
     for (int j = 0; j < cli.jvms; j++) {
       int share = processes / cli.jvms + (j < processes % cli.jvms ? 1 : 0);
       fleet.add(
           start(cli, server, name, kind, keysArg, "--processes", Integer.toString(share),
               "--rate", Long.toString(cli.rate / cli.jvms), "--seed", Integer.toString(11 + j)));
     }
-    Child other = start(cli, server, name, kind, keysArg, "--victim", "--seed", "8");
+    ChildJvm other = start(cli, server, name, kind, keysArg, "--victim", "--seed", "8");
     Thread.sleep(5_000);
-    for (Child c : fleet) {
+    for (ChildJvm c : fleet) {
       c.say("PHASE 1");
     }
     redis.configResetstat();
     redis.configSet("slowlog-log-slower-than", "1000");
     redis.slowlogReset();
-    double cpu0 = cpu(redis);
+    double cpu0 = FleetViewRedis.cpu(redis);
     Thread.sleep(cli.seconds * 1_000L);
-    double cpu1 = cpu(redis);
+    double cpu1 = FleetViewRedis.cpu(redis);
     String stats = redis.info("commandstats");
     List<Object> slow = redis.slowlogGet(128);
-    long[] runningMemory = memory(redis, name);
-    for (Child c : fleet) {
+    long[] runningMemory = FleetViewRedis.memory(redis, name);
+    for (ChildJvm c : fleet) {
       c.say("PHASE 2");
     }
     // kill -9 of the merger: how long until each lease it held is another's
-    Map<String, String> leases = leases(redis, name);
+    Map<String, String> leases = FleetViewRedis.leases(redis, name);
     leases.values().removeIf(holder -> !victimTokens.contains(holder));
     merger.process.destroyForcibly().waitFor();
     long killed = System.nanoTime();
     long takeover = -1;
     while (System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(10)) {
-      Map<String, String> now = leases(redis, name);
+      Map<String, String> now = FleetViewRedis.leases(redis, name);
       boolean all = !leases.isEmpty();
       for (Map.Entry<String, String> e : leases.entrySet()) {
         String holder = now.get(e.getKey());
@@ -259,14 +218,14 @@ public final class FleetViewReport {
     server.resume();
     Thread.sleep(5_000);
     other.process.destroyForcibly().waitFor();
-    for (Child c : fleet) {
+    for (ChildJvm c : fleet) {
       c.say("END");
     }
     Map<Integer, Map<Long, Long>> oracle = new HashMap<>();
     long due = 0;
     long onTime = 0;
     List<Long> reads = new ArrayList<>();
-    for (Child c : fleet) {
+    for (ChildJvm c : fleet) {
       c.await("DONE", 120);
       for (String line : c.lines) {
         String[] f = line.split(" ");
@@ -282,13 +241,15 @@ public final class FleetViewReport {
         }
       }
     }
-    long[] doubt = new long[keys];
-    for (Child victim : List.of(merger, other)) {
-      victims(victim.lines, oracle, doubt);
+    long[] victims = new long[2];
+    for (ChildJvm victim : List.of(merger, other)) {
+      long[] range = victim(victim.lines, keys);
+      victims[0] += range[0];
+      victims[1] += range[1];
     }
-    String counts = check(client, server, name, keys, single, oracle, doubt);
-    long[] mergedMemory = memory(redis, name);
-    Map<String, long[]> commands = parse(stats);
+    String counts = check(client, server, name, keys, single, oracle, victims);
+    long[] mergedMemory = FleetViewRedis.memory(redis, name);
+    Map<String, long[]> commands = FleetViewRedis.commandstats(stats);
     long calls = 0;
     long usec = 0;
     for (long[] c : commands.values()) {
@@ -303,7 +264,11 @@ public final class FleetViewReport {
     StringBuilder row = new StringBuilder();
     Markdown.row(
         row,
-        processes + " x " + keys + (single ? " single windows" : ""),
+        processes
+            + " x "
+            + keys
+            + (single ? " single windows" : "")
+            + (publishOnly ? ", publishing only" : ""),
         String.format("%.1f %%", 100 * (cpu1 - cpu0) / cli.seconds),
         String.format("%,d", calls / cli.seconds),
         String.format("%.2f us", (double) usec / ((processes + 2.0) * keys * cli.seconds)),
@@ -324,45 +289,41 @@ public final class FleetViewReport {
     return row.toString().stripTrailing();
   }
 
-  private static Child start(
+  private static ChildJvm start(
       Options cli, RedisProcess server, String name, String[] kind, List<String> keys, String... a)
       throws Exception {
     List<String> extra = new ArrayList<>(Arrays.asList(kind));
     extra.addAll(keys);
     extra.addAll(Arrays.asList(a));
-    Child c = new Child(java(cli, server.port(), name, extra.toArray(String[]::new)));
+    ChildJvm c = new ChildJvm(java(cli, server.port(), name, extra.toArray(String[]::new)));
     c.await("READY", 120);
     c.say("GO");
     return c;
   }
 
-  /** A victim's flushes: confirmed ones count, the last unconfirmed one may or may not. */
-  private static void victims(
-      List<String> lines, Map<Integer, Map<Long, Long>> oracle, long[] doubt) {
-    List<String[]> pending = new ArrayList<>();
+  /**
+   * What a killed victim leaves counted: at least what Redis confirmed it published, at most what
+   * it recorded plus one batch of records (20 per key) after its last word.
+   */
+  private static long[] victim(List<String> lines, int keys) {
+    long published = 0;
+    long recorded = 0;
     synchronized (lines) {
       for (String line : lines) {
         String[] f = line.split(" ");
-        if (f[0].equals("PENDING")) {
-          pending.add(f);
-        } else if (f[0].equals("CONFIRMED")) {
-          for (String[] p : pending) {
-            oracle
-                .computeIfAbsent(Integer.parseInt(p[1]), k -> new HashMap<>())
-                .merge(Long.parseLong(p[2]), Long.parseLong(p[3]), Long::sum);
-          }
-          pending.clear();
+        if (f[0].equals("STAT")) {
+          published = Long.parseLong(f[1]);
+          recorded = Long.parseLong(f[2]);
         }
       }
     }
-    for (String[] p : pending) {
-      doubt[Integer.parseInt(p[1])] += Long.parseLong(p[3]);
-    }
+    return new long[] {published, recorded + 20L * keys};
   }
 
   /**
    * Each key's fleet count after a reader's own flush (one sample per key, which merges every
-   * group), against the oracle over the buckets the snapshot covers.
+   * group), against the fleet's exact oracle over the buckets the snapshot covers; what the keys
+   * hold beyond it must be the victims', within what they may have left.
    */
   private static String check(
       RedisClient client,
@@ -371,7 +332,7 @@ public final class FleetViewReport {
       int keys,
       boolean single,
       Map<Integer, Map<Long, Long>> oracle,
-      long[] doubt) {
+      long[] victims) {
     try (StatefulRedisConnection<String, String> c = client.connect(server.uri())) {
       RedisBackend backend = RedisBackend.builder(c).commandTimeout(Duration.ofSeconds(5)).build();
       long[] counted = new long[keys];
@@ -403,7 +364,7 @@ public final class FleetViewReport {
       }
       long total = 0;
       long expected = 0;
-      int exact = 0;
+      int atLeast = 0;
       for (int k = 0; k < keys; k++) {
         long first = Math.floorDiv(start[k], FleetViewProcess.WIDTH);
         long want = 0;
@@ -414,68 +375,16 @@ public final class FleetViewReport {
         }
         total += counted[k];
         expected += want;
-        if (counted[k] >= want && counted[k] <= want + doubt[k]) {
-          exact++;
+        if (counted[k] >= want) {
+          atLeast++;
         }
       }
+      long extra = total - expected;
+      boolean within = extra >= victims[0] && extra <= victims[1];
       return String.format(
-          "%,d vs %,d (+ up to %,d in doubt); %d of %d keys within",
-          total, expected, Arrays.stream(doubt).sum(), exact, keys);
+          "fleet %,d, each key at least its oracle in %d of %d; victims' %,d in [%,d, %,d]: %s",
+          expected, atLeast, keys, extra, victims[0], victims[1], within ? "within" : "OUTSIDE");
     }
   }
 
-  private static double cpu(RedisCommands<String, String> redis) {
-    String info = redis.info("cpu");
-    return value(info, "used_cpu_sys") + value(info, "used_cpu_user");
-  }
-
-  private static double value(String info, String name) {
-    Matcher m = Pattern.compile(name + ":([0-9.]+)").matcher(info);
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
-  }
-
-  private static Map<String, long[]> parse(String commandstats) {
-    Map<String, long[]> out = new HashMap<>();
-    Matcher m = COMMANDSTAT.matcher(commandstats);
-    while (m.find()) {
-      out.put(m.group(1), new long[] {Long.parseLong(m.group(2)), Long.parseLong(m.group(3))});
-    }
-    return out;
-  }
-
-  /** The window's keys' memory: all of them, and its merged buckets alone. */
-  private static long[] memory(RedisCommands<String, String> redis, String name) {
-    long all = 0;
-    long buckets = 0;
-    ScanCursor cursor = ScanCursor.INITIAL;
-    do {
-      KeyScanCursor<String> page =
-          redis.scan(cursor, ScanArgs.Builder.matches("*" + name + "*").limit(1000));
-      for (String key : page.getKeys()) {
-        Long bytes = redis.memoryUsage(key);
-        long b = bytes == null ? 0 : bytes;
-        all += b;
-        if (key.contains(":b:")) {
-          buckets += b;
-        }
-      }
-      cursor = page;
-    } while (!cursor.isFinished());
-    return new long[] {all, buckets};
-  }
-
-  /** Every group's lease holder now. */
-  private static Map<String, String> leases(RedisCommands<String, String> redis, String name) {
-    Map<String, String> out = new HashMap<>();
-    ScanCursor cursor = ScanCursor.INITIAL;
-    do {
-      KeyScanCursor<String> page =
-          redis.scan(cursor, ScanArgs.Builder.matches("*" + name + "*:lease").limit(1000));
-      for (String key : page.getKeys()) {
-        out.put(key, redis.get(key));
-      }
-      cursor = page;
-    } while (!cursor.isFinished());
-    return out;
-  }
 }
