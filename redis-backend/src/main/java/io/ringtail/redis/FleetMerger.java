@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Who merges</h2>
  *
  * Each group has a lease in Redis ({@code SET NX PX}, taken by whichever process publishes into a
- * free group first, see {@link KeyedDeltaPublisher}); its holder merges the group every round and
+ * free group first, see {@link KeyedDeltaPublisher}; a publisher tries only when its marker in the
+ * inbox, which every merge deletes, shows that no merge ran since its last batch); its holder merges the group every round and
  * renews the lease at every tick and halfway between ({@link #renew}), and a lease lasts one publish
  * interval (at least a second, so that a tick a few milliseconds late does not lose it): it lapses
  * at most an interval after its holder's death, and another process, trying at its next tick,
@@ -72,6 +73,12 @@ final class FleetMerger {
   private final AtomicIntegerArray holding = new AtomicIntegerArray(FleetKeys.GROUPS);
   private final AtomicReferenceArray<CompletableFuture<Boolean>> running =
       new AtomicReferenceArray<>(FleetKeys.GROUPS);
+
+  /**
+   * Prefix of a publisher's marker field in an inbox: set with each batch, deleted by every merge,
+   * so a publisher that finds its marker gone knows a merger ran since its last batch.
+   */
+  static final String MARKER = "#m:";
 
   final LongAdder commits = new LongAdder();
   final LongAdder conflicts = new LongAdder();
@@ -249,6 +256,9 @@ final class FleetMerger {
     for (int i = 0; i + 1 < inbox.size(); i += 2) {
       String field = new String((byte[]) inbox.get(i), StandardCharsets.UTF_8);
       consumed.add(field);
+      if (field.startsWith(MARKER)) {
+        continue; // deleted with the batches: its publisher learns a merger ran
+      }
       int colon = field.lastIndexOf(':');
       String process = colon < 0 ? field : field.substring(0, colon);
       long sequence;

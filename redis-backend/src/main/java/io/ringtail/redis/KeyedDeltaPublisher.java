@@ -73,6 +73,9 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
 
   private final long windowNanos;
 
+  /** This process's marker field in every inbox ({@link FleetMerger#MARKER}). */
+  private final String marker;
+
   private final LongAdder published = new LongAdder();
   private final LongAdder publishCalls = new LongAdder();
   private final LongAdder retriedDuplicates = new LongAdder();
@@ -104,6 +107,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
     this.widthNanos = config.bucketWidth().toNanos();
     this.buckets = config.buckets();
     this.windowNanos = config.length().toNanos();
+    this.marker = FleetMerger.MARKER + publisherId;
     this.intervalNanos = intervalNanos;
     this.maxPendingDeltas = maxPendingDeltas;
     this.graceMillis = graceMillis;
@@ -381,8 +385,18 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
     // the inbox's TTL outlives the window by a quarter window: renewed that often, not per batch
     long local = localClock.nanoTime();
     boolean renewTtl = g.ttlRenewedAt == 0 || local - g.ttlRenewedAt >= windowNanos / 4;
+    // the batch, and this process's marker: a merge deletes every marker, so finding its own
+    // gone tells a process that a merger ran since its last batch, and it need not try for the
+    // lease (HSET answers how many of the two fields were new)
     CommandArgs<String, String> hset =
-        new CommandArgs<>(StringCodec.UTF8).addKey(inbox).add(g.field).add(g.bytes);
+        new CommandArgs<>(StringCodec.UTF8)
+            .addKey(inbox)
+            .add(g.field)
+            .add(g.bytes)
+            .add(marker)
+            .add("1");
+    boolean retry = g.attempts++ > 0;
+    boolean firstInGroup = lastSent[g.index] == 0;
     // in strict mode the last write's confirmation covers both; a batch the replicas did not
     // confirm stays pending and is sent again (same field)
     CompletableFuture<List<Object>> set =
@@ -400,9 +414,19 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
                   new CommandArgs<>(StringCodec.UTF8).addKey(inbox).add(ttlMillis),
                   inbox));
     }
-    // its reply comes last: once the batch is answered, this process knows whether it merges
+    // once the batch is answered, this process knows whether it merges: it tries for the lease
+    // unless it holds it or saw a merger at work (a retry, whose reply is ambiguous, always tries)
     CompletableFuture<Boolean> lease =
-        merger.holds(g.index) ? CompletableFuture.completedFuture(true) : tryLease(g.index);
+        set.handle((reply, error) -> reply)
+            .thenCompose(
+                reply -> {
+                  boolean mergerSeen =
+                      reply != null && !retry && !firstInGroup && Long.valueOf(2).equals(reply.get(0));
+                  // a batch Redis did not answer tries nothing more: Redis is likely away
+                  return reply == null || merger.holds(g.index) || mergerSeen
+                      ? CompletableFuture.completedFuture(true)
+                      : tryLease(g.index);
+                });
     return set.thenCombine(expire, (reply, ignored) -> reply)
         .thenCombine(lease, (reply, ignored) -> reply)
         .handle(
@@ -414,8 +438,8 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
                     g.ttlRenewedAt = local;
                   }
                   publishCalls.increment();
-                  if (Long.valueOf(0).equals(reply.get(0))) {
-                    retriedDuplicates.increment();
+                  if (retry && Long.valueOf(0).equals(reply.get(0))) {
+                    retriedDuplicates.increment(); // the batch and the marker were there
                   }
                   published.add(count);
                   g.inFlight = null;
@@ -448,6 +472,9 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
     /** When (local clock) this process last set the inbox's TTL; 0: never. */
     long ttlRenewedAt;
 
+    /** Sends of the batch in flight so far. */
+    int attempts;
+
     Group(int index) {
       this.index = index;
     }
@@ -471,6 +498,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
       inFlight = batch;
       inFlightSamples = samples;
       field = publisherId + ":" + Long.toString(++sequence, 36);
+      attempts = 0;
       asOf = now;
       bytes = new FleetCodec.Batch(now, batch).encode();
     }
