@@ -315,11 +315,27 @@ class CapacityChangeTest extends SlowlogRedisTest {
             .build());
   }
 
+  /**
+   * The trim's calls stay under 10 ms on a quiet attempt while trimming a whole key at once (tens
+   * of ms) never does: on a shared machine other processes can stall the server now and then, so
+   * up to three attempts run on fresh keys, as {@code BoundedScriptWorkTest} does.
+   */
   @Test
   void thresholdDetector_aSmallerCapOnAFullKey_trimsAChunkPerCall_neverTheWholeKeyAtOnce()
       throws Exception {
+    List<Object> slow = List.of();
+    for (int attempt = 0; attempt < 3; attempt++) {
+      slow = trimAFullKey(RedisTestSupport.uniqueName("events"));
+      if (slow.isEmpty()) {
+        return;
+      }
+    }
+    assertThat(slow).as("SLOWLOG over 10 ms, on each of three attempts").isEmpty();
+  }
+
+  /** Fills a key to 20,000 events, brings its cap down to 100; returns the calls over 10 ms. */
+  private List<Object> trimAFullKey(String name) throws Exception {
     int events = 20_000;
-    String name = RedisTestSupport.uniqueName("events");
     ThresholdDetector large = detector(name, events);
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
@@ -351,9 +367,10 @@ class CapacityChangeTest extends SlowlogRedisTest {
       assertThat(d.count()).as("counts saturate at the cap").isEqualTo(100);
       assertThat(calls).as("calls to come down to the cap").isLessThanOrEqualTo(41);
     }
-    assertThat(slowCalls()).as("SLOWLOG over 10 ms").isEmpty();
+    List<Object> slow = slowCalls();
     // the newest are kept: a recent id is still found, the oldest ones were dropped
     assertThat(small.record("k", "late" + (calls - 1), T0 + 1).outcome())
         .isEqualTo(ThresholdDecision.Outcome.DUPLICATE);
+    return slow;
   }
 }
