@@ -19,9 +19,9 @@ import java.util.TreeMap;
  * <ul>
  *   <li>{@link Batch}: one process's deltas to one group, one inbox field: as-of time, then {@code
  *       key, bucket, histogram} entries.
- *   <li>{@link Head}: a group's state for readers: when it was merged, how many processes
- *       published into it within the window and the oldest of their latest publications, then per
- *       key the version of each bucket in the window.
+ *   <li>{@link Head}: a group's state for readers: when it was merged, how many processes published
+ *       into it within the window and the oldest of their latest publications, then per key the
+ *       version of each bucket in the window.
  *   <li>{@link Table}: a group's state for mergers: per process, the last sequence number merged
  *       and the as-of time of its latest batch.
  *   <li>a merged bucket ({@link #encodeBucket}): one key's histogram of one bucket, the whole
@@ -314,8 +314,7 @@ final class FleetCodec {
 
     void end() {
       if (at != bytes.length) {
-        throw new IllegalStateException(
-            (bytes.length - at) + " bytes left over after byte " + at);
+        throw new IllegalStateException((bytes.length - at) + " bytes left over after byte " + at);
       }
     }
   }

@@ -2,9 +2,9 @@ package io.ringtail.redis;
 
 /**
  * The Redis keys of a fleet histogram window. A window's keys are spread over {@link #GROUPS}
- * groups by a hash of the key; group {@code g} lives under the hash tag {@code {<name>@<g>}}, so one
- * group is one slot of a cluster and its merge is one script call, while a window's groups spread
- * over the masters. Per group, under {@code <prefix>:{<name>@<g>}:h4:<layout>:}:
+ * groups by a hash of the key; group {@code g} lives under the hash tag {@code {<name>@<g>}}, so
+ * one group is one slot of a cluster and its merge is one script call, while a window's groups
+ * spread over the masters. Per group, under {@code <prefix>:{<name>@<g>}:h4:<layout>:}:
  *
  * <ul>
  *   <li>{@code in}: the inbox, a hash of the processes' batches not merged yet ({@code

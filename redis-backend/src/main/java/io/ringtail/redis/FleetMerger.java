@@ -26,16 +26,15 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * Each group has a lease in Redis ({@code SET NX PX}, taken by whichever process publishes into a
  * free group first, see {@link KeyedDeltaPublisher}; a publisher tries only when its marker in the
- * inbox, which every merge deletes, shows that no merge ran since its last batch); its holder merges the group every round and
- * renews the lease at every tick and halfway between ({@link #renew}), and a lease lasts one publish
- * interval (at least a second, so that a tick a few milliseconds late does not lose it): it lapses
- * at most an interval after its holder's death, and another process, trying at its next tick,
- * takes over within two intervals (within a second and an interval for intervals under a second).
- * A process keeps trying for the lease of each group it sent to in the last window, with its
- * batches or alone, so batches never wait in a group whose merger died and where nobody else
- * publishes.
- * The lease only spreads the work: any process may merge (a flush does), and correctness rests on
- * the commit alone.
+ * inbox, which every merge deletes, shows that no merge ran since its last batch); its holder
+ * merges the group every round and renews the lease at every tick and halfway between ({@link
+ * #renew}), and a lease lasts one publish interval (at least a second, so that a tick a few
+ * milliseconds late does not lose it): it lapses at most an interval after its holder's death, and
+ * another process, trying at its next tick, takes over within two intervals (within a second and an
+ * interval for intervals under a second). A process keeps trying for the lease of each group it
+ * sent to in the last window, with its batches or alone, so batches never wait in a group whose
+ * merger died and where nobody else publishes. The lease only spreads the work: any process may
+ * merge (a flush does), and correctness rests on the commit alone.
  *
  * <h2>One merge</h2>
  *
@@ -51,15 +50,15 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>Commits in one script ({@code fleet_merge.lua}) if the stamp (a count of the group's
  *       merges) is still the one read: sets the merged buckets, the table (each process's last
  *       merged sequence), the head (each key's bucket versions: the stamp of the merge that last
- *       changed it) and the next stamp, and deletes the merged fields. Otherwise nothing is
- *       written and the fields stay for the next merge.
+ *       changed it) and the next stamp, and deletes the merged fields. Otherwise nothing is written
+ *       and the fields stay for the next merge.
  * </ol>
  *
- * A merger that dies anywhere before the commit leaves the inbox as it was; one that dies after
- * it has finished. Either way nothing is lost and nothing counts twice. Redis work per merge is
- * O(fields in the inbox + buckets changed); the script stores bytes and parses none. Memory per
- * key once merged is its merged buckets and its line of the head, whatever the number of
- * processes; the table holds one short row per process that published in the window, per group.
+ * A merger that dies anywhere before the commit leaves the inbox as it was; one that dies after it
+ * has finished. Either way nothing is lost and nothing counts twice. Redis work per merge is
+ * O(fields in the inbox + buckets changed); the script stores bytes and parses none. Memory per key
+ * once merged is its merged buckets and its line of the head, whatever the number of processes; the
+ * table holds one short row per process that published in the window, per group.
  */
 final class FleetMerger {
   private final ScriptRunner runner;
@@ -303,7 +302,9 @@ final class FleetMerger {
             : runner.call(
                 RedisCall.command(
                     CommandType.MGET,
-                    stored.stream().map(r -> keys.bucket(g, r.key, r.bucket)).toArray(String[]::new)));
+                    stored.stream()
+                        .map(r -> keys.bucket(g, r.key, r.bucket))
+                        .toArray(String[]::new)));
     return old.thenCompose(
         values -> {
           for (int i = 0; i < stored.size(); i++) {

@@ -99,9 +99,9 @@ final class FleetPublisher {
   }
 
   /**
-   * Starts a round of every due source, and of {@code forced} whether due or not (as a {@code
-   * kind} round), unless a round is running. Returns the round started, or null if one was running
-   * (see {@link #running()}).
+   * Starts a round of every due source, and of {@code forced} whether due or not (as a {@code kind}
+   * round), unless a round is running. Returns the round started, or null if one was running (see
+   * {@link #running()}).
    */
   synchronized CompletableFuture<Void> tryStartRound(Source forced, Round kind) {
     if (!round.isDone()) {

@@ -21,8 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code MGET} on a standalone server, one {@code GET} per group on a cluster, all sent at once),
  * then only the merged buckets whose version changed since this reader last read them (one {@code
  * MGET} per group). It keeps what it read, per key, for the keys it read most recently, so Redis
- * work per read is O(keys + buckets changed since the last read), whatever the number of
- * processes. Thread-safe.
+ * work per read is O(keys + buckets changed since the last read), whatever the number of processes.
+ * Thread-safe.
  */
 final class FleetReader {
   private final ScriptRunner runner;
@@ -55,8 +55,8 @@ final class FleetReader {
 
   /**
    * The fleet's windows at {@code now} of {@code wanted} keys (each, empty or not), or with {@code
-   * wanted} null of every key the fleet published in the window, at most {@code limit} of them,
-   * the most recently published first (only those with samples).
+   * wanted} null of every key the fleet published in the window, at most {@code limit} of them, the
+   * most recently published first (only those with samples).
    */
   CompletableFuture<Map<String, RedisHistogramSnapshot>> read(
       Collection<String> wanted, long now, long limit) {
@@ -92,7 +92,7 @@ final class FleetReader {
                 }
                 all.sort(
                     Comparator.comparing(
-                        (Map.Entry<String, TreeMap<Long, Long>> e) -> e.getValue().lastKey())
+                            (Map.Entry<String, TreeMap<Long, Long>> e) -> e.getValue().lastKey())
                         .reversed());
                 for (Map.Entry<String, TreeMap<Long, Long>> e : all) {
                   if (chosen.size() >= limit) {
@@ -156,7 +156,8 @@ final class FleetReader {
       for (Map.Entry<Long, Long> b : e.getValue().subMap(first, true, live, true).entrySet()) {
         Cached c = held.get(b.getKey());
         if (c == null || c.version != b.getValue()) {
-          keysByGroup.computeIfAbsent(cluster ? g : 0, x -> new ArrayList<>())
+          keysByGroup
+              .computeIfAbsent(cluster ? g : 0, x -> new ArrayList<>())
               .add(keys.bucket(g, key, b.getKey()));
           pending
               .computeIfAbsent(cluster ? g : 0, x -> new ArrayList<>())
@@ -174,9 +175,7 @@ final class FleetReader {
             List<Object[]> targets = pending.get(e.getKey());
             reads.add(
                 runner
-                    .call(
-                        RedisCall.command(
-                            CommandType.MGET, e.getValue().toArray(String[]::new)))
+                    .call(RedisCall.command(CommandType.MGET, e.getValue().toArray(String[]::new)))
                     .thenAccept(
                         values -> {
                           for (int i = 0; i < targets.size(); i++) {

@@ -24,17 +24,16 @@ import java.util.concurrent.atomic.LongAdder;
  * through it {@link RedisHistogramWindow}): in each round of the backend's {@link FleetPublisher}
  * it drains every key's recorder (and those of keys just dropped) and sends, per group of keys
  * ({@link FleetKeys}), one batch of every key's new deltas as one inbox field ({@code HSET}; a
- * {@code PEXPIRE} of the inbox every quarter window), plus a try for the group's merger lease
- * while it holds none. Then it merges the
- * groups it holds the lease of ({@link FleetMerger}).
+ * {@code PEXPIRE} of the inbox every quarter window), plus a try for the group's merger lease while
+ * it holds none. Then it merges the groups it holds the lease of ({@link FleetMerger}).
  *
  * <p>A group has at most one batch in flight, frozen with its field name ({@code
  * <process>:<sequence>}) and bytes; new samples collect meanwhile, and the next batch goes only
  * once Redis answered for this one. So a retried batch keeps its field and never counts twice, and
  * a process's fields land in sequence order (what the merger's duplicate check relies on). What an
  * outage makes wait is bounded by {@code maxPendingDeltas} (one key's delta to one bucket each);
- * what leaves the window or the bound is counted. Thread-safe: rounds and readers of its state
- * hold its lock.
+ * what leaves the window or the bound is counted. Thread-safe: rounds and readers of its state hold
+ * its lock.
  */
 final class KeyedDeltaPublisher implements FleetPublisher.Source {
   /** How long a dropped key's recorder is still drained: longer than any record takes. */
@@ -240,8 +239,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
       }
       boolean flushing;
       synchronized (this) {
-        flushing =
-            round == FleetPublisher.Round.FLUSH && (sent.get(g) != null || unmerged[g]);
+        flushing = round == FleetPublisher.Round.FLUSH && (sent.get(g) != null || unmerged[g]);
       }
       if (before != null || merger.holds(g) || flushing) {
         int group = g;
@@ -421,7 +419,10 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
             .thenCompose(
                 reply -> {
                   boolean mergerSeen =
-                      reply != null && !retry && !firstInGroup && Long.valueOf(2).equals(reply.get(0));
+                      reply != null
+                          && !retry
+                          && !firstInGroup
+                          && Long.valueOf(2).equals(reply.get(0));
                   // a batch Redis did not answer tries nothing more: Redis is likely away
                   return reply == null || merger.holds(g.index) || mergerSeen
                       ? CompletableFuture.completedFuture(true)
@@ -528,7 +529,9 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
       return deltas();
     }
 
-    /** The oldest bucket of a delta that may be dropped: collecting, or in a batch not being sent. */
+    /**
+     * The oldest bucket of a delta that may be dropped: collecting, or in a batch not being sent.
+     */
     long oldestUnsentBucket() {
       long oldest = Long.MAX_VALUE;
       for (Delta d : unsent.keySet()) {

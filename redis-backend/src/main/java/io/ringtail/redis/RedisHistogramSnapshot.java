@@ -1,10 +1,9 @@
 package io.ringtail.redis;
 
-import io.ringtail.WindowTotals;
-import java.util.Optional;
-
 import io.ringtail.HistogramSnapshot;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.WindowTotals;
+import java.util.Optional;
 
 /**
  * What a {@link RedisHistogramWindow} held for the whole fleet at one instant: the merged histogram

@@ -32,10 +32,10 @@ import java.util.concurrent.ScheduledExecutorService;
  * connection's Lettuce computation threads (or on the scheduler handed to {@link
  * Builder#scheduler}) publishes this process's new samples as one batch; one process of the fleet,
  * holding a lease, merges every process's batches into one histogram per bucket, and another takes
- * over within two intervals if it dies. A retried batch never counts twice. During an outage
- * deltas wait in memory, bounded by the window (and {@link Builder#maxPendingBuckets}); what
- * cannot wait is counted in {@link #stats()}. A process that dies loses only what it recorded
- * since its last publication: at most {@code publishInterval} of its samples.
+ * over within two intervals if it dies. A retried batch never counts twice. During an outage deltas
+ * wait in memory, bounded by the window (and {@link Builder#maxPendingBuckets}); what cannot wait
+ * is counted in {@link #stats()}. A process that dies loses only what it recorded since its last
+ * publication: at most {@code publishInterval} of its samples.
  *
  * <h2>Reading</h2>
  *
@@ -56,7 +56,8 @@ public final class RedisHistogramWindow implements RollingWindow {
   private final RedisKeyedHistogramWindows engine;
   private final RollingWindow window;
 
-  private RedisHistogramWindow(String name, WindowConfig config, RedisKeyedHistogramWindows engine) {
+  private RedisHistogramWindow(
+      String name, WindowConfig config, RedisKeyedHistogramWindows engine) {
     this.name = name;
     this.config = config;
     this.engine = engine;

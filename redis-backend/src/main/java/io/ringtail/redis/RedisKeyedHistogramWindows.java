@@ -43,11 +43,11 @@ import java.util.function.Function;
  * Builder#scheduler}, never on a recording thread. A window's keys fall into 16 groups (hash tags);
  * per group a round sends one batch, one {@code HSET} of a field named by this process and a
  * sequence number into the group's inbox. One process per group, holding a lease, merges the
- * group's inbox into one histogram per key and bucket for the whole fleet, and any other takes
- * over within two intervals of its death ({@link FleetMerger}): the fleet merges each delta once,
- * however many processes read. A retried batch has the same field and bytes, and the merge takes
- * a process's sequence numbers at most once, so it never counts twice. During an outage deltas
- * wait in memory (at most {@link Builder#maxPendingDeltas}); what cannot wait is counted in {@link
+ * group's inbox into one histogram per key and bucket for the whole fleet, and any other takes over
+ * within two intervals of its death ({@link FleetMerger}): the fleet merges each delta once,
+ * however many processes read. A retried batch has the same field and bytes, and the merge takes a
+ * process's sequence numbers at most once, so it never counts twice. During an outage deltas wait
+ * in memory (at most {@link Builder#maxPendingDeltas}); what cannot wait is counted in {@link
  * #stats()}.
  *
  * <h2>Snapshots</h2>

@@ -99,7 +99,8 @@ class AclTest {
           merging.record("k", i);
           assertThat(merging.flush(Duration.ofSeconds(5))).isTrue();
         }
-        FleetKeys keys = new FleetKeys("ringtail", mergedName, Duration.ofSeconds(1).toNanos(), 2, 1);
+        FleetKeys keys =
+            new FleetKeys("ringtail", mergedName, Duration.ofSeconds(1).toNanos(), 2, 1);
         assertThat(root.sync().hlen(keys.inbox(FleetKeys.group("k")))).isZero();
         assertThat(root.sync().get(keys.lease(FleetKeys.group("k")))).isNotNull();
         assertThat(merging.snapshot("k").count()).isEqualTo(2);

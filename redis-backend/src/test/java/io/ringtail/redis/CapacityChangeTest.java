@@ -317,8 +317,8 @@ class CapacityChangeTest extends SlowlogRedisTest {
 
   /**
    * The trim's calls stay under 10 ms on a quiet attempt while trimming a whole key at once (tens
-   * of ms) never does: on a shared machine other processes can stall the server now and then, so
-   * up to three attempts run on fresh keys, as {@code BoundedScriptWorkTest} does.
+   * of ms) never does: on a shared machine other processes can stall the server now and then, so up
+   * to three attempts run on fresh keys, as {@code BoundedScriptWorkTest} does.
    */
   @Test
   void thresholdDetector_aSmallerCapOnAFullKey_trimsAChunkPerCall_neverTheWholeKeyAtOnce()

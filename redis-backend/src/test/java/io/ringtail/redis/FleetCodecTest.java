@@ -53,7 +53,8 @@ class FleetCodecTest {
       List<FleetCodec.BucketHistogramOfKey> entries = new ArrayList<>();
       for (int e = 0; e < random.nextInt(1, 10); e++) {
         long bucket = random.nextLong(-5, 1L << 40);
-        entries.add(new FleetCodec.BucketHistogramOfKey("GET /r/" + e + "é", histogram(random, bucket)));
+        entries.add(
+            new FleetCodec.BucketHistogramOfKey("GET /r/" + e + "é", histogram(random, bucket)));
       }
       long asOf = random.nextLong();
       FleetCodec.Batch back = FleetCodec.Batch.decode(new FleetCodec.Batch(asOf, entries).encode());

@@ -105,7 +105,9 @@ class RedisKeyedHistogramClusterTest {
           for (long b = firstBucket; b < firstBucket + 30; b++) {
             assertThat(master(keys.bucket(g, route, b))).isEqualTo(m);
             assertThat(node.sync().type(keys.bucket(g, route, b)))
-                .as("%s bucket %d on master %d: one merged value, whatever the processes", route, b, m)
+                .as(
+                    "%s bucket %d on master %d: one merged value, whatever the processes",
+                    route, b, m)
                 .isEqualTo("string");
           }
           assertThat(node.sync().hlen(keys.inbox(g))).as("every batch merged").isZero();

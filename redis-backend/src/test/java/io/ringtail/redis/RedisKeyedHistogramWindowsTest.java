@@ -20,8 +20,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -368,7 +368,9 @@ class RedisKeyedHistogramWindowsTest {
     w.close();
   }
 
-  /** A scheduler whose ticks the test runs by hand: the windows' tickers never run by themselves. */
+  /**
+   * A scheduler whose ticks the test runs by hand: the windows' tickers never run by themselves.
+   */
   private static ScheduledThreadPoolExecutor handTicked(List<Runnable> tasks) {
     return new ScheduledThreadPoolExecutor(1) {
       @Override

@@ -26,18 +26,17 @@ import picocli.CommandLine.Option;
 
 /**
  * One JVM of {@link FleetViewReport}'s fleet: {@code --processes} simulated processes, each its own
- * Lettuce client and connection, {@link RedisBackend} and fleet histogram windows of {@code
- * --keys} keys (one keyed window, or with {@code --single} that many single windows), recording
- * {@code --rate} samples/s in all and, unless {@code --read-every 0}, each reading every key of
- * its windows every {@code --read-every} seconds, as a pod's scrape would.
+ * Lettuce client and connection, {@link RedisBackend} and fleet histogram windows of {@code --keys}
+ * keys (one keyed window, or with {@code --single} that many single windows), recording {@code
+ * --rate} samples/s in all and, unless {@code --read-every 0}, each reading every key of its
+ * windows every {@code --read-every} seconds, as a pod's scrape would.
  *
  * <p>Prints {@code READY}; obeys stdin lines: {@code GO} starts, {@code PHASE 1} starts counting
  * reads and {@code PHASE 2} stops, {@code END} stops recording, flushes every process and prints
  * {@code COUNT key bucket n} (the exact oracle), {@code READS due done}, {@code READ micros} per
  * counted read, then {@code DONE}. With {@code --victim} it is one process that publishes as any
- * does and prints what it published and recorded so far ({@code STAT}), so that the report can
- * kill it (-9) and still know what Redis may hold.
- * A main, not thread-safe.
+ * does and prints what it published and recorded so far ({@code STAT}), so that the report can kill
+ * it (-9) and still know what Redis may hold. A main, not thread-safe.
  */
 public final class FleetViewProcess {
   static final long WIDTH = 1_000_000_000L;
@@ -81,7 +80,9 @@ public final class FleetViewProcess {
     @Option(names = "--single", description = "Single histogram windows instead of keyed ones.")
     boolean single;
 
-    @Option(names = "--victim", description = "One process that says what it published, to be killed.")
+    @Option(
+        names = "--victim",
+        description = "One process that says what it published, to be killed.")
     boolean victim;
 
     @Option(names = "--seed", description = "Random seed.")
@@ -154,8 +155,7 @@ public final class FleetViewProcess {
         }
         pods.add(new Pod(null, singles));
       } else {
-        pods.add(
-            new Pod(backend.keyedHistogramWindows(cli.name).config(config()).build(), null));
+        pods.add(new Pod(backend.keyedHistogramWindows(cli.name).config(config()).build(), null));
       }
     }
     System.out.println("READY");

@@ -30,8 +30,8 @@ import picocli.CommandLine.Option;
  * What a fleet view costs Redis when every pod publishes and reads it, in one run against one fresh
  * {@code redis-server} this report starts on a free port. Per row ({@code processes x keys}, or
  * {@code processes x windows single} for single histogram windows), over {@code --jvms} child JVMs
- * ({@link FleetViewProcess}), every simulated process publishing every second and reading every
- * key of its windows every {@code --read-every} seconds:
+ * ({@link FleetViewProcess}), every simulated process publishing every second and reading every key
+ * of its windows every {@code --read-every} seconds:
  *
  * <ol>
  *   <li>a victim process that starts first (so it holds the merger leases) and one that starts with
@@ -169,13 +169,24 @@ public final class FleetViewReport {
     List<String> keysArg = List.of("--keys", Integer.toString(keys));
     ChildJvm merger = start(cli, server, name, kind, keysArg, "--victim", "--seed", "7");
     Thread.sleep(1_500); // it takes the leases of the groups its keys fall in
-    java.util.Set<String> victimTokens = new java.util.HashSet<>(FleetViewRedis.leases(redis, name).values());
+    java.util.Set<String> victimTokens =
+        new java.util.HashSet<>(FleetViewRedis.leases(redis, name).values());
     List<ChildJvm> fleet = new ArrayList<>();
     for (int j = 0; j < cli.jvms; j++) {
       int share = processes / cli.jvms + (j < processes % cli.jvms ? 1 : 0);
       fleet.add(
-          start(cli, server, name, kind, keysArg, "--processes", Integer.toString(share),
-              "--rate", Long.toString(cli.rate / cli.jvms), "--seed", Integer.toString(11 + j)));
+          start(
+              cli,
+              server,
+              name,
+              kind,
+              keysArg,
+              "--processes",
+              Integer.toString(share),
+              "--rate",
+              Long.toString(cli.rate / cli.jvms),
+              "--seed",
+              Integer.toString(11 + j)));
     }
     ChildJvm other = start(cli, server, name, kind, keysArg, "--victim", "--seed", "8");
     Thread.sleep(5_000);
@@ -386,5 +397,4 @@ public final class FleetViewReport {
           expected, atLeast, keys, extra, victims[0], victims[1], within ? "within" : "OUTSIDE");
     }
   }
-
 }

@@ -189,8 +189,7 @@ class FleetObservationWindowsTest {
     }
     // the observation stops after the response may have reached the client: wait for the record
     Await.until("the requests recorded", () -> fleetWindows(podA).estimatedKeys() >= 1);
-    Await.until(
-        "seven requests drained", () -> fleetWindows(podA).flush(Duration.ofSeconds(5)));
+    Await.until("seven requests drained", () -> fleetWindows(podA).flush(Duration.ofSeconds(5)));
     String body = get(podA, "/actuator/prometheus").body();
     String labels =
         "{method=\"GET\",outcome=\"SUCCESS\",status=\"200\",uri=\"/orders/{id}\","
