@@ -1,7 +1,5 @@
 package io.ringtail.redis;
 
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.ringtail.BucketHistogram;
 import io.ringtail.TimeSource;
@@ -16,7 +14,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Merges the inboxes of one fleet histogram window's groups into one histogram per key and bucket,
@@ -28,11 +25,11 @@ import java.util.concurrent.atomic.LongAdder;
  * free group first, see {@link KeyedDeltaPublisher}; a publisher tries only when its marker in the
  * inbox, which every merge deletes, shows that no merge ran since its last batch); its holder
  * merges the group every round and renews the lease at every tick and halfway between ({@link
- * #renew}), and a lease lasts one publish interval (at least a second, so that a tick a few
- * milliseconds late does not lose it): it lapses at most an interval after its holder's death, and
- * another process, trying at its next tick, takes over within two intervals (within a second and an
- * interval for intervals under a second). A process keeps trying for the lease of each group it
- * sent to in the last window, with its batches or alone, so batches never wait in a group whose
+ * FleetLeases#renew}), and a lease lasts one publish interval (at least a second, so that a tick a
+ * few milliseconds late does not lose it): it lapses at most an interval after its holder's death,
+ * and another process, trying at its next tick, takes over within two intervals (within a second
+ * and an interval for intervals under a second). A process keeps trying for the lease of each group
+ * it sent to in the last window, with its batches or alone, so batches never wait in a group whose
  * merger died and where nobody else publishes. The lease only spreads the work: any process may
  * merge (a flush does), and correctness rests on the commit alone.
  *
@@ -64,12 +61,11 @@ final class FleetMerger {
   private final ScriptRunner runner;
   private final FleetKeys keys;
   private final TimeSource time;
-  private final String token;
+  private final FleetLeases leases;
   private final long widthNanos;
   private final int buckets;
   private final long graceMillis;
-  private final long leaseMillis;
-  private final AtomicIntegerArray holding = new AtomicIntegerArray(FleetKeys.GROUPS);
+  private final AtomicIntegerArray unmerged = new AtomicIntegerArray(FleetKeys.GROUPS);
   private final AtomicReferenceArray<CompletableFuture<Boolean>> running =
       new AtomicReferenceArray<>(FleetKeys.GROUPS);
 
@@ -79,13 +75,10 @@ final class FleetMerger {
    */
   static final String MARKER = "#m:";
 
-  final LongAdder commits = new LongAdder();
-  final LongAdder conflicts = new LongAdder();
-  final LongAdder duplicates = new LongAdder();
-  final LongAdder corrupt = new LongAdder();
+  private static final System.Logger LOG = System.getLogger(FleetMerger.class.getName());
 
   /**
-   * @param token this process's lease token (its publisher id)
+   * @param leases this process's merger leases
    * @param graceMillis added to every TTL, beyond the end of the window
    */
   FleetMerger(
@@ -93,80 +86,57 @@ final class FleetMerger {
       FleetKeys keys,
       TimeSource time,
       WindowConfig config,
-      String token,
-      long intervalNanos,
+      FleetLeases leases,
       long graceMillis) {
     this.runner = runner;
     this.keys = keys;
     this.time = time;
-    this.token = token;
+    this.leases = leases;
     this.widthNanos = config.bucketWidth().toNanos();
     this.buckets = config.buckets();
     this.graceMillis = graceMillis;
-    // short intervals (tests, mostly) keep a second: ticks late by a few ms must not lose it
-    this.leaseMillis = Math.max(1_000, intervalNanos / 1_000_000L);
     for (int g = 0; g < FleetKeys.GROUPS; g++) {
       running.set(g, CompletableFuture.completedFuture(true));
     }
   }
 
-  /** Whether this process holds group {@code g}'s lease, as far as it knows. */
-  boolean holds(int g) {
-    return holding.get(g) == 1;
+  /**
+   * Once {@code answered} (a send or a lease try) completes true, merges group {@code g} if this
+   * process holds its lease or {@code flushing}; a flush's group stays {@link #unmerged} until a
+   * merge of it succeeds. A send that failed merges nothing: Redis is likely away, and the batch is
+   * sent again.
+   */
+  CompletableFuture<Void> mergeAfter(int g, CompletableFuture<Boolean> answered, boolean flushing) {
+    return answered.thenCompose(
+        ok -> {
+          if (!ok || !(leases.holds(g) || flushing)) {
+            return CompletableFuture.completedFuture(null);
+          }
+          if (flushing) {
+            unmerged.set(g, 1);
+          }
+          return merge(g)
+              .thenAccept(
+                  merged -> {
+                    if (merged) {
+                      unmerged.set(g, 0);
+                    }
+                  });
+        });
   }
 
-  /** The command that takes group {@code g}'s lease if it is free; see {@link #took}. */
-  RedisCall takeLease(int g) {
-    return RedisCall.command(
-        CommandType.SET,
-        new CommandArgs<>(StringCodec.UTF8)
-            .addKey(keys.lease(g))
-            .add(token)
-            .add("NX")
-            .add("PX")
-            .add(leaseMillis));
+  /** Whether a flush sent to group {@code g} and no merge of it has succeeded since. */
+  boolean unmerged(int g) {
+    return unmerged.get(g) == 1;
   }
 
-  /** The reply of {@link #takeLease}: this process now merges the group if Redis said OK. */
-  void took(int g, List<Object> reply) {
-    if (!reply.isEmpty() && reply.get(0) != null) {
-      holding.set(g, 1);
-    }
-  }
-
-  /** Renews every lease this process holds; one that another process holds now is let go. */
-  void renew() {
+  /** How many groups are {@link #unmerged}: what a flush still waits for besides its deltas. */
+  int unmergedGroups() {
+    int n = 0;
     for (int g = 0; g < FleetKeys.GROUPS; g++) {
-      if (!holds(g)) {
-        continue;
-      }
-      int group = g;
-      runner
-          .call(
-              RedisCall.script(
-                  HistogramScripts.LEASE,
-                  new String[] {keys.lease(g)},
-                  BinaryReply.utf8(new String[] {token, Long.toString(leaseMillis)})))
-          .whenComplete(
-              (reply, error) -> {
-                if (error == null && Long.valueOf(0).equals(reply.get(0))) {
-                  holding.set(group, 0);
-                }
-              });
+      n += unmerged.get(g);
     }
-  }
-
-  /** Lets every lease go (a closing window): another process takes over at once. */
-  void release() {
-    for (int g = 0; g < FleetKeys.GROUPS; g++) {
-      if (holding.getAndSet(g, 0) == 1) {
-        runner.call(
-            RedisCall.script(
-                HistogramScripts.LEASE,
-                new String[] {keys.lease(g)},
-                BinaryReply.utf8(new String[] {token, "1"})));
-      }
-    }
+    return n;
   }
 
   /**
@@ -265,14 +235,16 @@ final class FleetMerger {
       try {
         sequence = Long.parseLong(field.substring(colon + 1), 36);
         batch = FleetCodec.Batch.decode((byte[]) inbox.get(i + 1));
-      } catch (RuntimeException e) { // not a batch of this engine: dropped, counted
-        corrupt.increment();
+      } catch (RuntimeException e) { // not a batch of this engine: dropped, and said
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "dropped inbox field " + field + " of " + keys.inbox(g) + ": not a batch",
+            e);
         continue;
       }
       FleetCodec.Publisher merged = table.publishers().get(process);
       if (merged != null && sequence <= merged.lastSequence()) {
-        duplicates.increment(); // a retry of a batch an earlier merge took
-        continue;
+        continue; // a retry of a batch an earlier merge took
       }
       for (FleetCodec.BucketHistogramOfKey e : batch.entries()) {
         BucketHistogram h = e.histogram();
@@ -368,9 +340,9 @@ final class FleetMerger {
     byte[][] args = new byte[8 + consumed.size() + 2 * touched.size()][];
     args[0] = ascii(stamp == null ? "" : stamp);
     args[1] = ascii(Long.toString(version));
-    args[2] = ascii(token);
+    args[2] = ascii(leases.token());
     args[3] = ascii(Long.toString(stateTtl));
-    args[4] = ascii(Long.toString(leaseMillis));
+    args[4] = ascii(Long.toString(leases.leaseMillis()));
     args[5] = new FleetCodec.Table(rows).encode();
     args[6] = next.encode();
     args[7] = ascii(Integer.toString(consumed.size()));
@@ -391,11 +363,9 @@ final class FleetMerger {
             reply -> {
               long outcome = (Long) reply.get(0);
               if (outcome == 0) {
-                conflicts.increment();
                 return false;
               }
-              commits.increment();
-              holding.set(g, outcome == 2 ? 1 : 0);
+              leases.committed(g, outcome == 2);
               return true;
             });
   }

@@ -42,6 +42,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   private final ScriptRunner runner;
   private final FleetKeys keys;
   private final FleetMerger merger;
+  private final FleetLeases leases;
   private final TimeSource time;
   private final TimeSource localClock = TimeSource.system();
   private final Cache<String, BucketRecorder> recorders;
@@ -54,7 +55,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   private final ConcurrentLinkedQueue<Retired> retired = new ConcurrentLinkedQueue<>();
 
   // guarded by this
-  private final Group[] groups = new Group[FleetKeys.GROUPS];
+  private final GroupBatch[] groups = new GroupBatch[FleetKeys.GROUPS];
 
   /** What this process drained per key since it started to hold it: its counters' totals. */
   private final Map<String, WindowTotals> totals = new HashMap<>();
@@ -63,9 +64,6 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   private final Map<String, Long> lastActive = new HashMap<>();
 
   private long sequence;
-
-  /** Groups a flush sent to whose merge has not succeeded since: a flush is not done. */
-  private final boolean[] unmerged = new boolean[FleetKeys.GROUPS];
 
   /** When (local clock) this process last sent a batch to each group; 0: never. */
   private final long[] lastSent = new long[FleetKeys.GROUPS];
@@ -90,6 +88,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
       ScriptRunner runner,
       FleetKeys keys,
       FleetMerger merger,
+      FleetLeases leases,
       TimeSource time,
       WindowConfig config,
       Cache<String, BucketRecorder> recorders,
@@ -100,6 +99,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
     this.runner = runner;
     this.keys = keys;
     this.merger = merger;
+    this.leases = leases;
     this.time = time;
     this.recorders = recorders;
     this.publisherId = publisherId;
@@ -111,7 +111,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
     this.maxPendingDeltas = maxPendingDeltas;
     this.graceMillis = graceMillis;
     for (int g = 0; g < groups.length; g++) {
-      groups[g] = new Group(g);
+      groups[g] = new GroupBatch(g);
     }
   }
 
@@ -128,7 +128,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   /** Heap held by the deltas waiting for Redis. */
   synchronized long footprintBytes() {
     long bytes = 0;
-    for (Group g : groups) {
+    for (GroupBatch g : groups) {
       bytes += g.bytes();
     }
     return bytes;
@@ -136,17 +136,13 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
 
   /** What a flush still waits for: deltas not answered, and groups it sent to not yet merged. */
   synchronized int flushPending() {
-    int n = pendingDeltas();
-    for (boolean u : unmerged) {
-      n += u ? 1 : 0;
-    }
-    return n;
+    return pendingDeltas() + merger.unmergedGroups();
   }
 
   /** Deltas (one key, one bucket) waiting for Redis: collecting or in flight. */
   synchronized int pendingDeltas() {
     int n = 0;
-    for (Group g : groups) {
+    for (GroupBatch g : groups) {
       n += g.deltas();
     }
     return n;
@@ -160,7 +156,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
     long samples = 0;
     int deltas = 0;
     synchronized (this) {
-      for (Group g : groups) {
+      for (GroupBatch g : groups) {
         samples += g.samples();
         deltas += g.deltas();
       }
@@ -185,7 +181,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   @Override
   public void midpoint() {
     collect();
-    merger.renew();
+    leases.renew();
   }
 
   @Override
@@ -200,13 +196,16 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
       collectLocked(now);
       // a ticker holds the live bucket back until it closes: one delta per key and bucket
       boolean holdLive = round == FleetPublisher.Round.TICK && intervalNanos >= widthNanos;
-      List<Group> toSend = new ArrayList<>();
-      for (Group g : groups) {
+      List<GroupBatch> toSend = new ArrayList<>();
+      for (GroupBatch g : groups) {
         if (g.sending) {
           continue;
         }
         if (g.inFlight == null) {
-          g.freeze(holdLive ? live : Long.MAX_VALUE, now);
+          g.freeze(
+              holdLive ? live : Long.MAX_VALUE,
+              now,
+              () -> publisherId + ":" + Long.toString(++sequence, 36));
         }
         if (g.inFlight != null) {
           g.sending = true;
@@ -214,13 +213,13 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
         }
       }
       // a reply may complete its call at once, taking the lock: send after the loop
-      for (Group g : toSend) {
+      for (GroupBatch g : toSend) {
         sent.set(g.index, send(g, now));
         calls.add(sent.get(g.index));
       }
     }
     if (round == FleetPublisher.Round.TICK) {
-      merger.renew();
+      leases.renew();
     }
     long local = localClock.nanoTime();
     for (int g = 0; g < groups.length; g++) {
@@ -230,57 +229,22 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
       CompletableFuture<Boolean> before = sent.get(g);
       if (before == null
           && round == FleetPublisher.Round.TICK
-          && !merger.holds(g)
+          && !leases.holds(g)
           && lastSent[g] != 0
           && local - lastSent[g] < windowNanos) {
         // this process's batches may wait in a group nobody merges (its merger died, nobody
         // publishes there any more): it keeps trying for the lease while they are in the window
-        before = tryLease(g);
+        before = leases.tryLease(g);
       }
-      boolean flushing;
-      synchronized (this) {
-        flushing = round == FleetPublisher.Round.FLUSH && (sent.get(g) != null || unmerged[g]);
-      }
-      if (before != null || merger.holds(g) || flushing) {
-        int group = g;
-        // a lease taken by this round's send is known once the send is answered; a send that
-        // failed merges nothing (Redis is likely away, and the batch is sent again)
+      boolean flushing =
+          round == FleetPublisher.Round.FLUSH && (sent.get(g) != null || merger.unmerged(g));
+      if (before != null || leases.holds(g) || flushing) {
+        // a lease taken by this round's send is known once the send is answered
         calls.add(
-            (before == null ? CompletableFuture.completedFuture(true) : before)
-                .thenCompose(
-                    answered -> {
-                      if (!answered || !(merger.holds(group) || flushing)) {
-                        return CompletableFuture.completedFuture(null);
-                      }
-                      synchronized (this) {
-                        unmerged[group] |= flushing;
-                      }
-                      return merger
-                          .merge(group)
-                          .thenAccept(
-                              merged -> {
-                                if (merged) {
-                                  synchronized (this) {
-                                    unmerged[group] = false;
-                                  }
-                                }
-                              });
-                    }));
+            merger.mergeAfter(
+                g, before == null ? CompletableFuture.completedFuture(true) : before, flushing));
       }
     }
-  }
-
-  /** Tries for group {@code g}'s lease; completes with whether Redis answered. */
-  private CompletableFuture<Boolean> tryLease(int g) {
-    return runner
-        .call(merger.takeLease(g))
-        .handle(
-            (reply, error) -> {
-              if (error == null) {
-                merger.took(g, reply);
-              }
-              return error == null;
-            });
   }
 
   /**
@@ -309,13 +273,14 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
       }
     }
     int deltas = 0;
-    for (Group g : groups) {
-      deltas += g.expire(oldestInWindow);
+    for (GroupBatch g : groups) {
+      expired.add(g.expire(oldestInWindow));
+      deltas += g.deltas();
     }
     while (deltas > maxPendingDeltas) {
-      Group oldest = null;
+      GroupBatch oldest = null;
       long oldestBucket = Long.MAX_VALUE;
-      for (Group g : groups) {
+      for (GroupBatch g : groups) {
         long b = g.oldestUnsentBucket();
         if (b < oldestBucket) {
           oldestBucket = b;
@@ -352,9 +317,9 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
     if (drained.isEmpty()) {
       return;
     }
-    Group g = groups[FleetKeys.group(key)];
+    GroupBatch g = groups[FleetKeys.group(key)];
     for (BucketHistogram d : drained) {
-      g.unsent.merge(new Delta(key, d.bucket()), d, BucketHistogram::plus);
+      g.take(key, d);
       totals.merge(key, new WindowTotals(d.count(), d.sum(), d.rejected()), WindowTotals::plus);
     }
   }
@@ -377,7 +342,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
    * One batch: {@code HSET} of its field, {@code PEXPIRE} of the inbox, and a try for the lease
    * while this process holds none. Called holding the lock.
    */
-  private CompletableFuture<Boolean> send(Group g, long now) {
+  private CompletableFuture<Boolean> send(GroupBatch g, long now) {
     String inbox = keys.inbox(g.index);
     long count = g.inFlightSamples;
     // the inbox's TTL outlives the window by a quarter window: renewed that often, not per batch
@@ -424,9 +389,9 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
                           && !firstInGroup
                           && Long.valueOf(2).equals(reply.get(0));
                   // a batch Redis did not answer tries nothing more: Redis is likely away
-                  return reply == null || merger.holds(g.index) || mergerSeen
+                  return reply == null || leases.holds(g.index) || mergerSeen
                       ? CompletableFuture.completedFuture(true)
-                      : tryLease(g.index);
+                      : leases.tryLease(g.index);
                 });
     return set.thenCombine(expire, (reply, ignored) -> reply)
         .thenCombine(lease, (reply, ignored) -> reply)
@@ -443,165 +408,13 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
                     retriedDuplicates.increment(); // the batch and the marker were there
                   }
                   published.add(count);
-                  g.inFlight = null;
-                  g.bytes = null;
-                  g.inFlightSamples = 0;
+                  g.answered();
                 } else {
                   failedCalls.increment();
                 }
               }
               return error == null;
             });
-  }
-
-  private record Delta(String key, long bucket) {}
-
-  /**
-   * One group's deltas: those collecting (one per key and bucket), and at most one batch in flight,
-   * frozen with its field and bytes.
-   */
-  private final class Group {
-    final int index;
-    final Map<Delta, BucketHistogram> unsent = new HashMap<>();
-    List<FleetCodec.BucketHistogramOfKey> inFlight;
-    long inFlightSamples;
-    String field;
-    byte[] bytes;
-    long asOf;
-    boolean sending;
-
-    /** When (local clock) this process last set the inbox's TTL; 0: never. */
-    long ttlRenewedAt;
-
-    /** Sends of the batch in flight so far. */
-    int attempts;
-
-    Group(int index) {
-      this.index = index;
-    }
-
-    /** Freezes every collecting delta of a bucket before {@code holdFrom} into a batch. */
-    void freeze(long holdFrom, long now) {
-      List<FleetCodec.BucketHistogramOfKey> batch = new ArrayList<>();
-      long samples = 0;
-      for (Iterator<Map.Entry<Delta, BucketHistogram>> it = unsent.entrySet().iterator();
-          it.hasNext(); ) {
-        Map.Entry<Delta, BucketHistogram> e = it.next();
-        if (e.getKey().bucket < holdFrom) {
-          batch.add(new FleetCodec.BucketHistogramOfKey(e.getKey().key, e.getValue()));
-          samples += e.getValue().count() + e.getValue().rejected();
-          it.remove();
-        }
-      }
-      if (batch.isEmpty()) {
-        return;
-      }
-      inFlight = batch;
-      inFlightSamples = samples;
-      field = publisherId + ":" + Long.toString(++sequence, 36);
-      attempts = 0;
-      asOf = now;
-      bytes = new FleetCodec.Batch(now, batch).encode();
-    }
-
-    /** Drops what left the window, counting it; returns the deltas left. */
-    int expire(long oldestInWindow) {
-      for (Iterator<Map.Entry<Delta, BucketHistogram>> it = unsent.entrySet().iterator();
-          it.hasNext(); ) {
-        Map.Entry<Delta, BucketHistogram> e = it.next();
-        if (e.getKey().bucket < oldestInWindow) {
-          expired.add(e.getValue().count() + e.getValue().rejected());
-          it.remove();
-        }
-      }
-      if (inFlight != null && !sending) {
-        boolean allGone = true;
-        for (FleetCodec.BucketHistogramOfKey e : inFlight) {
-          allGone &= e.histogram().bucket() < oldestInWindow;
-        }
-        if (allGone) { // a batch no snapshot would read any more: not sent again
-          expired.add(inFlightSamples);
-          inFlight = null;
-          bytes = null;
-          inFlightSamples = 0;
-        }
-      }
-      return deltas();
-    }
-
-    /**
-     * The oldest bucket of a delta that may be dropped: collecting, or in a batch not being sent.
-     */
-    long oldestUnsentBucket() {
-      long oldest = Long.MAX_VALUE;
-      for (Delta d : unsent.keySet()) {
-        oldest = Math.min(oldest, d.bucket);
-      }
-      if (inFlight != null && !sending) {
-        for (FleetCodec.BucketHistogramOfKey e : inFlight) {
-          oldest = Math.min(oldest, e.histogram().bucket());
-        }
-      }
-      return oldest;
-    }
-
-    /**
-     * Drops the oldest delta that may be dropped; returns its samples. One in a batch waiting to be
-     * sent again leaves the batch (its field stays, so a first call that did land still counts
-     * once; a delta dropped while in doubt may so have reached Redis).
-     */
-    long dropOldestUnsent() {
-      long oldest = oldestUnsentBucket();
-      for (Iterator<Map.Entry<Delta, BucketHistogram>> it = unsent.entrySet().iterator();
-          it.hasNext(); ) {
-        Map.Entry<Delta, BucketHistogram> e = it.next();
-        if (e.getKey().bucket == oldest) {
-          it.remove();
-          return e.getValue().count() + e.getValue().rejected();
-        }
-      }
-      for (Iterator<FleetCodec.BucketHistogramOfKey> it = inFlight.iterator(); it.hasNext(); ) {
-        BucketHistogram h = it.next().histogram();
-        if (h.bucket() == oldest) {
-          it.remove();
-          long n = h.count() + h.rejected();
-          inFlightSamples -= n;
-          if (inFlight.isEmpty()) {
-            inFlight = null;
-            bytes = null;
-          } else {
-            bytes = new FleetCodec.Batch(asOf, inFlight).encode();
-          }
-          return n;
-        }
-      }
-      return 0;
-    }
-
-    int deltas() {
-      return unsent.size() + (inFlight == null ? 0 : inFlight.size());
-    }
-
-    long samples() {
-      long n = inFlightSamples;
-      for (BucketHistogram h : unsent.values()) {
-        n += h.count() + h.rejected();
-      }
-      return n;
-    }
-
-    long bytes() {
-      long n = 64 + (bytes == null ? 0 : 16 + bytes.length);
-      for (BucketHistogram h : unsent.values()) {
-        n += 96 + 12L * h.slotCount();
-      }
-      if (inFlight != null) {
-        for (FleetCodec.BucketHistogramOfKey e : inFlight) {
-          n += 64 + 12L * e.histogram().slotCount();
-        }
-      }
-      return n;
-    }
   }
 
   /**

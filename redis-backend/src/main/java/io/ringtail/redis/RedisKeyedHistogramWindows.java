@@ -74,6 +74,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   private final FleetPublisher publisher;
   private final FleetReader reader;
   private final FleetMerger merger;
+  private final FleetLeases leases;
   private final long widthNanos;
   private final int buckets;
   private final long maximumKeys;
@@ -105,9 +106,8 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     // Redis counts a TTL on its own clock: past a time base it cannot vouch for, keep a window more
     long graceMillis =
         serverTime != null ? 1_000 : Math.max(1_000, widthNanos * buckets / 1_000_000L);
-    this.merger =
-        new FleetMerger(
-            runner, keys, time, config, publisherId, b.publishInterval.toNanos(), graceMillis);
+    this.leases = new FleetLeases(runner, keys, publisherId, b.publishInterval.toNanos());
+    this.merger = new FleetMerger(runner, keys, time, config, leases, graceMillis);
     TimeSource recorderTime = time;
     WindowConfig recorderConfig = config;
     this.factory = key -> BucketRecorder.create(recorderConfig, recorderTime);
@@ -129,6 +129,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
             runner,
             keys,
             merger,
+            leases,
             time,
             config,
             recorders,
@@ -155,7 +156,8 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     recordUnchecked(key, value, timeNanos);
   }
 
-  private void recordUnchecked(String key, long value, long timeNanos) {
+  /** {@link #recordAt(String, long, long)} without the argument check (the single window's key). */
+  void recordUnchecked(String key, long value, long timeNanos) {
     BucketRecorder recorder = recorders.getIfPresent(key);
     if (recorder != null) {
       recorder.recordAt(value, timeNanos);
@@ -185,12 +187,12 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
    */
   public RollingWindow window(String key) {
     Checks.requireNonEmpty("key", key);
-    return new KeyView(key);
+    return new KeyWindow(this, key);
   }
 
   /** {@link #window(String)} without the argument check: the single window's empty key. */
   RollingWindow unchecked(String key) {
-    return new KeyView(key);
+    return new KeyWindow(this, key);
   }
 
   /**
@@ -281,7 +283,7 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
    */
   public boolean close() {
     boolean flushed = flush(Duration.ofNanos(runner.timeoutNanos()));
-    merger.release();
+    leases.release();
     try {
       registration.close();
     } catch (Exception e) {
@@ -311,6 +313,12 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
         () -> publisher.tryStartRound(source, kind), publisher::running, deadline, localClock);
   }
 
+  /** Heap held by {@code key}'s recorder in this process; 0 if it holds none. */
+  long keyFootprintBytes(String key) {
+    BucketRecorder r = recorders.getIfPresent(key);
+    return r == null ? 0 : r.footprintBytes();
+  }
+
   /** Runs a ticker's round of this window now, due or not (tests). */
   CompletableFuture<Void> tick() {
     return publisher.tryStartRound(source, FleetPublisher.Round.TICK);
@@ -332,51 +340,6 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
         + " buckets, "
         + config.significantDigits()
         + " digits]";
-  }
-
-  /** One key's window as a {@link RollingWindow}. */
-  private final class KeyView implements RollingWindow {
-    private final String key;
-
-    KeyView(String key) {
-      this.key = key;
-    }
-
-    @Override
-    public void record(long value) {
-      recordAt(value, time.nanoTime());
-    }
-
-    @Override
-    public void recordAt(long value, long timeNanos) {
-      RedisKeyedHistogramWindows.this.recordUnchecked(key, value, timeNanos);
-    }
-
-    @Override
-    public RedisHistogramSnapshot snapshot() {
-      return RedisKeyedHistogramWindows.this.read(key);
-    }
-
-    @Override
-    public Duration length() {
-      return config.length();
-    }
-
-    @Override
-    public TimeSource timeSource() {
-      return time;
-    }
-
-    @Override
-    public long footprintBytes() {
-      BucketRecorder r = recorders.getIfPresent(key);
-      return 64 + (r == null ? 0 : r.footprintBytes());
-    }
-
-    @Override
-    public String toString() {
-      return RedisKeyedHistogramWindows.this + "[" + key + "]";
-    }
   }
 
   /**
