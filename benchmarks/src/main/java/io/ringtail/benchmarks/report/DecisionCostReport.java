@@ -16,16 +16,11 @@ import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
-import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -108,10 +103,10 @@ public final class DecisionCostReport {
       mixinStandardHelpOptions = true,
       description = "What a Redis decision costs Redis and the caller.")
   static final class Options {
-    @Option(names = "--keys", description = "Keys decided on.")
+    @Option(names = "--keys", description = "KeyWork decided on.")
     int keys = 1_000;
 
-    @Option(names = "--rounds", description = "Rounds per row.")
+    @Option(names = "--rounds", description = "ScriptCallRounds per row.")
     int rounds = 5;
 
     @Option(names = "--limit", description = "Permits per second per key.")
@@ -193,7 +188,7 @@ public final class DecisionCostReport {
     ExecutorService pool = Executors.newFixedThreadPool(most);
     try {
       for (int threads : threadCounts) {
-        Keys each = new Keys(pool, threads, names);
+        KeyWork each = new KeyWork(pool, threads, names);
         floor(redis, each, rounds);
         String run = "t" + threads;
         limiterPhases(
@@ -241,7 +236,7 @@ public final class DecisionCostReport {
    * reply, called with a sliding-log decision's arguments (its 48 bytes of packed numbers and the
    * TTL).
    */
-  private static void floor(RedisCommands<String, String> redis, Keys each, int rounds)
+  private static void floor(RedisCommands<String, String> redis, KeyWork each, int rounds)
       throws Exception {
     redis.functionLoad(
         "#!lua name=cost_floor\n"
@@ -249,7 +244,7 @@ public final class DecisionCostReport {
             + " return struct.pack('>BBI4I4dd', 1, 0, 0, 99, 0, -1) end)",
         true);
     String[] args = {"n".repeat(48), "2000"};
-    Rounds measured = new Rounds(redis);
+    ScriptCallRounds measured = new ScriptCallRounds(redis);
     AtomicLong calls = new AtomicLong();
     for (int r = 0; r < rounds * 10; r++) {
       each.run(
@@ -259,14 +254,14 @@ public final class DecisionCostReport {
           });
       measured.end();
     }
-    row("floor: a function returning a reply", each.threads, calls.get(), measured, "");
+    row("floor: a function returning a reply", each.threads(), calls.get(), measured, "");
   }
 
   private static void limiterPhases(
       String name,
       Supplier<RateLimiter> fresh,
       String sampleKey,
-      Keys each,
+      KeyWork each,
       ManualTimeSource time,
       RedisCommands<String, String> redis,
       int rounds,
@@ -277,17 +272,17 @@ public final class DecisionCostReport {
     RateLimiter limiter = fresh.get();
     long step = WINDOW.toNanos() / limit;
     AtomicLong admitted = new AtomicLong();
-    Rounds measured = new Rounds(redis);
+    ScriptCallRounds measured = new ScriptCallRounds(redis);
     for (int r = 0; r < rounds * 10; r++) {
-      for (int i = 0; i < perRound(each.names.length, limit); i++) {
+      for (int i = 0; i < perRound(each.names().length, limit); i++) {
         each.run(k -> admitted.addAndGet(limiter.tryAcquire(k).allowed() ? 1 : 0));
         time.advanceNanos(step);
       }
       measured.end();
     }
     String memory = "MEMORY USAGE of a full key: " + redis.memoryUsage(sampleKey) + " B";
-    row(name + ", admissions", each.threads, admitted.get(), measured, "admitted; " + memory);
-    if (!spendable(each.names.length, limit)) {
+    row(name + ", admissions", each.threads(), admitted.get(), measured, "admitted; " + memory);
+    if (!spendable(each.names().length, limit)) {
       return; // spending the limit would take minutes
     }
     // denials answered by Redis: each key spent, then asked once a round, each round by a limiter
@@ -299,30 +294,34 @@ public final class DecisionCostReport {
           }
         });
     AtomicLong denied = new AtomicLong();
-    measured = new Rounds(redis);
+    measured = new ScriptCallRounds(redis);
     for (int r = 0; r < rounds * 10; r++) {
       RateLimiter asking = fresh.get();
       each.run(k -> denied.addAndGet(asking.tryAcquire(k).allowed() ? 0 : 1));
       measured.end();
     }
-    row(name + ", denials", each.threads, denied.get(), measured, "denied");
+    row(name + ", denials", each.threads(), denied.get(), measured, "denied");
   }
 
   private static void sumCapPhases(
-      SumCap cap, Keys each, ManualTimeSource time, RedisCommands<String, String> redis, int rounds)
+      SumCap cap,
+      KeyWork each,
+      ManualTimeSource time,
+      RedisCommands<String, String> redis,
+      int rounds)
       throws Exception {
     long step = WINDOW.toNanos() / SUM_CAP_UNITS;
     AtomicLong added = new AtomicLong();
-    Rounds measured = new Rounds(redis);
+    ScriptCallRounds measured = new ScriptCallRounds(redis);
     for (int r = 0; r < rounds * 10; r++) {
-      for (int i = 0; i < perRound(each.names.length, SUM_CAP_UNITS); i++) {
+      for (int i = 0; i < perRound(each.names().length, SUM_CAP_UNITS); i++) {
         each.run(k -> added.addAndGet(cap.tryAdd(k, BigDecimal.ONE).allowed() ? 1 : 0));
         time.advanceNanos(step);
       }
       measured.end();
     }
-    row("sum cap, admissions", each.threads, added.get(), measured, "admitted");
-    if (!spendable(each.names.length, SUM_CAP_UNITS)) {
+    row("sum cap, admissions", each.threads(), added.get(), measured, "admitted");
+    if (!spendable(each.names().length, SUM_CAP_UNITS)) {
       return; // filling every key would take minutes
     }
     // each key filled to the cap
@@ -333,12 +332,12 @@ public final class DecisionCostReport {
           }
         });
     AtomicLong denied = new AtomicLong();
-    measured = new Rounds(redis);
+    measured = new ScriptCallRounds(redis);
     for (int r = 0; r < rounds * 10; r++) {
       each.run(k -> denied.addAndGet(cap.tryAdd(k, BigDecimal.ONE).allowed() ? 0 : 1));
       measured.end();
     }
-    row("sum cap, denials", each.threads, denied.get(), measured, "denied");
+    row("sum cap, denials", each.threads(), denied.get(), measured, "denied");
   }
 
   /** A flood of 10x the limit on every key from the pool's threads. */
@@ -352,12 +351,12 @@ public final class DecisionCostReport {
       ExecutorService pool)
       throws Exception {
     time.advance(WINDOW.multipliedBy(2));
-    Rounds measured = new Rounds(redis);
+    ScriptCallRounds measured = new ScriptCallRounds(redis);
     long localBefore = backend.localDenials();
     AtomicLong allowed = new AtomicLong();
     int perKey = 10 * flooded.config().limit();
     long start = System.nanoTime();
-    new Keys(pool, FLOOD_THREADS, names)
+    new KeyWork(pool, FLOOD_THREADS, names)
         .each(
             perKey * names.length,
             i -> {
@@ -383,93 +382,8 @@ public final class DecisionCostReport {
             local / seconds));
   }
 
-  /** Runs work over the keys, split among a number of the pool's threads. */
-  private record Keys(ExecutorService pool, int threads, String[] names) {
-    /** The body for every key; with fewer keys than threads (a hot key), every thread's. */
-    void run(Consumer<String> body) throws Exception {
-      if (names.length < threads) {
-        each(names.length * threads, k -> body.accept(names[k % names.length]));
-      } else {
-        each(names.length, k -> body.accept(names[k]));
-      }
-    }
-
-    /** The body for every index below {@code count}, thread t taking t, t + threads, ... */
-    void each(int count, IntConsumer body) throws Exception {
-      Future<?>[] done = new Future<?>[threads];
-      for (int th = 0; th < threads; th++) {
-        int first = th;
-        done[th] =
-            pool.submit(
-                () -> {
-                  for (int i = first; i < count; i += threads) {
-                    body.accept(i);
-                  }
-                });
-      }
-      for (Future<?> f : done) {
-        f.get();
-      }
-    }
-  }
-
-  /**
-   * The script calls ({@code FCALL}, {@code EVALSHA}, {@code EVAL}) of a phase and their server
-   * microseconds, round by round: {@code INFO commandstats} is reset when it starts and after every
-   * round. The machine's noise only ever adds time, and it comes in bursts that a few rounds
-   * absorb, so a row shows the median round and the best beside the mean of all calls.
-   */
-  private static final class Rounds {
-    private final RedisCommands<String, String> redis;
-    private final List<Double> perCall = new ArrayList<>();
-    private long calls;
-    private long usec;
-
-    Rounds(RedisCommands<String, String> redis) {
-      this.redis = redis;
-      redis.configResetstat();
-    }
-
-    void end() {
-      long roundCalls = 0;
-      long roundUsec = 0;
-      for (String line : redis.info("commandstats").split("\\r?\\n")) {
-        if (line.startsWith("cmdstat_fcall:")
-            || line.startsWith("cmdstat_evalsha:")
-            || line.startsWith("cmdstat_eval:")) {
-          for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
-            String[] kv = field.split("=");
-            if (kv[0].equals("calls")) {
-              roundCalls += Long.parseLong(kv[1]);
-            } else if (kv[0].equals("usec")) {
-              roundUsec += Long.parseLong(kv[1]);
-            }
-          }
-        }
-      }
-      redis.configResetstat();
-      calls += roundCalls;
-      usec += roundUsec;
-      if (roundCalls > 0) {
-        perCall.add((double) roundUsec / roundCalls);
-      }
-    }
-
-    double mean() {
-      return calls == 0 ? 0.0 : (double) usec / calls;
-    }
-
-    double median() {
-      List<Double> sorted = perCall.stream().sorted().toList();
-      return sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() / 2);
-    }
-
-    double best() {
-      return perCall.stream().mapToDouble(Double::doubleValue).min().orElse(0.0);
-    }
-  }
-
-  private static void row(String phase, int threads, long decisions, Rounds measured, String note) {
+  private static void row(
+      String phase, int threads, long decisions, ScriptCallRounds measured, String note) {
     System.out.printf(
         Locale.ROOT,
         "| %s | %d | %d | %d | %.2f | %.2f | %.2f | %s |%n",
