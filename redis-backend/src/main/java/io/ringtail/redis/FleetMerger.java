@@ -102,18 +102,14 @@ final class FleetMerger {
 
   /**
    * Once {@code answered} (a send or a lease try) completes true, merges group {@code g} if this
-   * process holds its lease or {@code flushing}; a flush's group stays {@link #unmerged} until a
-   * merge of it succeeds. A send that failed merges nothing: Redis is likely away, and the batch is
-   * sent again.
+   * process holds its lease or {@code flushing}; a merge that succeeds clears {@link #unmerged}. A
+   * send that failed merges nothing: Redis is likely away, and the batch is sent again.
    */
   CompletableFuture<Void> mergeAfter(int g, CompletableFuture<Boolean> answered, boolean flushing) {
     return answered.thenCompose(
         ok -> {
           if (!ok || !(leases.holds(g) || flushing)) {
             return CompletableFuture.completedFuture(null);
-          }
-          if (flushing) {
-            unmerged.set(g, 1);
           }
           return merge(g)
               .thenAccept(
@@ -125,7 +121,18 @@ final class FleetMerger {
         });
   }
 
-  /** Whether a flush sent to group {@code g} and no merge of it has succeeded since. */
+  /**
+   * Records that Redis answered a batch this process sent to group {@code g}: the group stays
+   * {@link #unmerged} until a merge of this process succeeds after it (rounds run one at a time,
+   * and a round's merges follow its sends' answers).
+   */
+  void sent(int g) {
+    unmerged.set(g, 1);
+  }
+
+  /**
+   * Whether this process sent to group {@code g} and no merge of it by this process has run since.
+   */
   boolean unmerged(int g) {
     return unmerged.get(g) == 1;
   }

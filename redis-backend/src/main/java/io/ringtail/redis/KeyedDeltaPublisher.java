@@ -409,6 +409,8 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
                   }
                   published.add(count);
                   g.answered();
+                  // a flush merges this group even if a tick sent the batch
+                  merger.sent(g.index);
                 } else {
                   failedCalls.increment();
                 }

@@ -456,6 +456,52 @@ class RedisKeyedHistogramWindowsTest {
   }
 
   /**
+   * A ticker's round sent a batch into a group another process merges, and that merger's tick has
+   * not come yet: a flush that then finds nothing left to send still merges that group, so a read
+   * after the flush counts the batch.
+   */
+  @Test
+  void flushAfterATickSentToAGroupOthersMerge_mergesWhatTheTickSent() throws Exception {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("tick-then-flush");
+    List<Runnable> aTicks = new ArrayList<>();
+    List<Runnable> bTicks = new ArrayList<>();
+    ScheduledThreadPoolExecutor aScheduler = handTicked(aTicks);
+    ScheduledThreadPoolExecutor bScheduler = handTicked(bTicks);
+    try {
+      Duration interval = Duration.ofSeconds(20);
+      RedisKeyedHistogramWindows a =
+          backend(TIMEOUT)
+              .keyedHistogramWindows(name)
+              .timeSource(time)
+              .publishInterval(interval)
+              .scheduler(aScheduler)
+              .build();
+      RedisKeyedHistogramWindows b =
+          backend(TIMEOUT)
+              .keyedHistogramWindows(name)
+              .timeSource(time)
+              .publishInterval(interval)
+              .scheduler(bScheduler)
+              .build();
+      a.record("k", 1);
+      assertThat(a.flush(Duration.ofSeconds(2))).isTrue(); // a takes the lease
+      for (int i = 0; i < 100; i++) {
+        b.record("k", 10);
+      }
+      time.advance(Duration.ofSeconds(1));
+      b.tick().get(5, TimeUnit.SECONDS); // b's batch waits in the inbox for a's next tick
+      assertThat(b.flush(Duration.ofSeconds(2))).isTrue();
+      WindowSnapshot s = a.snapshots().get("k");
+      assertThat(s.count()).isEqualTo(101);
+      assertThat(s.sum()).isEqualTo(1 + 100 * 10);
+    } finally {
+      aScheduler.shutdownNow();
+      bScheduler.shutdownNow();
+    }
+  }
+
+  /**
    * Four processes flush (and so merge) at once, over and over, while recording: the merges race,
    * one wins each time, and the others' commits change nothing. Every sample counts once.
    */
