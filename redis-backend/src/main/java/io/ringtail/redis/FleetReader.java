@@ -2,6 +2,8 @@ package io.ringtail.redis;
 
 import io.lettuce.core.protocol.CommandType;
 import io.ringtail.BucketHistogram;
+import io.ringtail.BucketHistogramSum;
+import io.ringtail.HistogramSnapshot;
 import io.ringtail.WindowConfig;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,9 +13,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The reading side of the fleet histogram engine: reads what the mergers wrote ({@link
@@ -31,7 +33,7 @@ final class FleetReader {
   private final boolean cluster;
   private final long widthNanos;
   private final int buckets;
-  private final Map<String, Map<Long, Cached>> cache;
+  private final Map<String, Held> cache;
 
   /** Keeps the merged buckets of the {@code cachedKeys} keys read most recently. */
   FleetReader(
@@ -47,7 +49,7 @@ final class FleetReader {
         Collections.synchronizedMap(
             new LinkedHashMap<>(16, 0.75f, true) {
               @Override
-              protected boolean removeEldestEntry(Map.Entry<String, Map<Long, Cached>> eldest) {
+              protected boolean removeEldestEntry(Map.Entry<String, Held> eldest) {
                 return size() > bound;
               }
             });
@@ -150,19 +152,16 @@ final class FleetReader {
     Map<Integer, List<Object[]>> pending = new HashMap<>();
     for (Map.Entry<String, TreeMap<Long, Long>> e : chosen.entrySet()) {
       String key = e.getKey();
-      Map<Long, Cached> held = cache.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
-      held.keySet().removeIf(b -> b < first || !e.getValue().containsKey(b));
+      Held held = cache.computeIfAbsent(key, k -> new Held(config));
       int g = FleetKeys.group(key);
-      for (Map.Entry<Long, Long> b : e.getValue().subMap(first, true, live, true).entrySet()) {
-        Cached c = held.get(b.getKey());
-        if (c == null || c.version != b.getValue()) {
-          keysByGroup
-              .computeIfAbsent(cluster ? g : 0, x -> new ArrayList<>())
-              .add(keys.bucket(g, key, b.getKey()));
-          pending
-              .computeIfAbsent(cluster ? g : 0, x -> new ArrayList<>())
-              .add(new Object[] {held, b.getKey(), b.getValue()});
-        }
+      NavigableMap<Long, Long> versions = e.getValue().subMap(first, true, live, true);
+      for (Map.Entry<Long, Long> b : held.stale(first, live, versions).entrySet()) {
+        keysByGroup
+            .computeIfAbsent(cluster ? g : 0, x -> new ArrayList<>())
+            .add(keys.bucket(g, key, b.getKey()));
+        pending
+            .computeIfAbsent(cluster ? g : 0, x -> new ArrayList<>())
+            .add(new Object[] {held, b.getKey(), b.getValue()});
       }
     }
     if (keysByGroup.isEmpty()) {
@@ -179,17 +178,14 @@ final class FleetReader {
                     .thenAccept(
                         values -> {
                           for (int i = 0; i < targets.size(); i++) {
-                            @SuppressWarnings("unchecked")
-                            Map<Long, Cached> held = (Map<Long, Cached>) targets.get(i)[0];
+                            Held held = (Held) targets.get(i)[0];
                             long bucket = (Long) targets.get(i)[1];
                             long version = (Long) targets.get(i)[2];
-                            BucketHistogram h =
-                                FleetCodec.decodeBucket(bucket, (byte[]) values.get(i));
-                            if (h != null) {
-                              held.put(bucket, new Cached(version, h));
-                            } else {
-                              held.remove(bucket); // expired since the head was written
-                            }
+                            // null: expired since the head was written
+                            held.put(
+                                bucket,
+                                version,
+                                FleetCodec.decodeBucket(bucket, (byte[]) values.get(i)));
                           }
                         }));
           }
@@ -206,19 +202,17 @@ final class FleetReader {
     long live = Math.floorDiv(now, widthNanos);
     Map<String, RedisHistogramSnapshot> out = new LinkedHashMap<>();
     for (String key : chosen.keySet()) {
-      Map<Long, Cached> held = cache.getOrDefault(key, Map.of());
-      List<BucketHistogram> parts = new ArrayList<>();
-      for (Map.Entry<Long, Cached> c : new TreeMap<>(held).entrySet()) {
-        if (c.getKey() >= first && c.getKey() <= live) {
-          parts.add(c.getValue().histogram);
-        }
-      }
+      Held held = cache.get(key);
+      HistogramSnapshot window =
+          held == null
+              ? BucketHistogram.snapshot(config, List.of(), first * widthNanos, now)
+              : held.snapshot(first, live, first * widthNanos, now);
       FleetCodec.Head head = heads[FleetKeys.group(key)];
       // the group's processes and freshness, for a key with buckets in the window
-      boolean none = head.publishers() == 0 || parts.isEmpty();
+      boolean none = head.publishers() == 0 || (window.isEmpty() && window.rejected() == 0);
       RedisHistogramSnapshot s =
           new RedisHistogramSnapshot(
-              BucketHistogram.snapshot(config, parts, first * widthNanos, now),
+              window,
               none ? 0 : head.publishers(),
               none ? now : Math.min(now, head.oldestPublicationNanos()));
       if (!onlyWithSamples || s.count() > 0 || s.rejected() > 0) {
@@ -226,6 +220,75 @@ final class FleetReader {
       }
     }
     return out;
+  }
+
+  /**
+   * One key's merged buckets as read, with the versions the heads gave them, and their running sum:
+   * a snapshot costs the slot range in use, not every bucket's slots. Guarded by itself.
+   */
+  private static final class Held {
+    private final TreeMap<Long, Cached> buckets = new TreeMap<>();
+    private final BucketHistogramSum sum;
+
+    Held(WindowConfig config) {
+      this.sum = new BucketHistogramSum(config);
+    }
+
+    /**
+     * Drops the buckets outside {@code first..live} or no longer in {@code versions}; returns the
+     * buckets of {@code versions} (bucket to version) this key does not hold at that version.
+     */
+    synchronized Map<Long, Long> stale(long first, long live, Map<Long, Long> versions) {
+      buckets
+          .entrySet()
+          .removeIf(
+              e -> {
+                boolean out =
+                    e.getKey() < first || e.getKey() > live || !versions.containsKey(e.getKey());
+                if (out) {
+                  sum.remove(e.getValue().histogram);
+                }
+                return out;
+              });
+      Map<Long, Long> stale = new TreeMap<>();
+      versions.forEach(
+          (bucket, version) -> {
+            Cached c = buckets.get(bucket);
+            if (c == null || c.version != version) {
+              stale.put(bucket, version);
+            }
+          });
+      return stale;
+    }
+
+    /** Holds {@code histogram} as {@code bucket} at {@code version}; null drops the bucket. */
+    synchronized void put(long bucket, long version, BucketHistogram histogram) {
+      Cached before =
+          histogram == null
+              ? buckets.remove(bucket)
+              : buckets.put(bucket, new Cached(version, histogram));
+      if (before != null) {
+        sum.remove(before.histogram);
+      }
+      if (histogram != null) {
+        sum.add(histogram);
+      }
+    }
+
+    /** The window of the buckets held in {@code first..live}, dropping any outside it. */
+    synchronized HistogramSnapshot snapshot(long first, long live, long startNanos, long now) {
+      buckets
+          .entrySet()
+          .removeIf(
+              e -> {
+                boolean out = e.getKey() < first || e.getKey() > live;
+                if (out) {
+                  sum.remove(e.getValue().histogram);
+                }
+                return out;
+              });
+      return sum.snapshot(startNanos, now);
+    }
   }
 
   /** One merged bucket as read, with the version the head gave it. */
