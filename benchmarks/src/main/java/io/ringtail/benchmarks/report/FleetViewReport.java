@@ -78,6 +78,12 @@ public final class FleetViewReport {
 
     @Option(names = "--jvms", description = "Child JVMs the simulated processes share.")
     int jvms = 2;
+
+    @Option(
+        names = "--server-realtime",
+        description =
+            "Run redis-server at real-time priority (chrt, as root), as on a host of its own.")
+    boolean serverRealtime;
   }
 
   public static void main(String[] args) throws Exception {
@@ -90,6 +96,9 @@ public final class FleetViewReport {
             + " `MEMORY USAGE` per key: running / merged (merged buckets alone) |"
             + " merger takeover | count vs oracle |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     try (RedisProcess server = RedisProcess.start()) {
+      if (cli.serverRealtime) {
+        Machine.realtime(server.pid());
+      }
       RedisClient client = RedisClient.create();
       try (StatefulRedisConnection<String, String> admin = client.connect(server.uri())) {
         RedisCommands<String, String> redis = admin.sync();
@@ -119,7 +128,9 @@ public final class FleetViewReport {
             + cli.rate
             + " samples/s, reads every "
             + cli.readEvery
-            + " s\n\n"
+            + " s"
+            + (cli.serverRealtime ? ", redis-server at real-time priority" : "")
+            + "\n\n"
             + md;
     Files.createDirectories(cli.out.toAbsolutePath().getParent());
     Files.writeString(cli.out, text);
@@ -267,9 +278,21 @@ public final class FleetViewReport {
       calls += c[0];
       usec += c[1];
     }
+    commands.entrySet().stream()
+        .sorted((a, b) -> Long.compare(b.getValue()[1], a.getValue()[1]))
+        .forEach(
+            e ->
+                System.err.printf(
+                    "  %s: %,d calls/s, %.1f us per call, %.2f %% of a core%n",
+                    e.getKey(),
+                    e.getValue()[0] / cli.seconds,
+                    (double) e.getValue()[1] / Math.max(1, e.getValue()[0]),
+                    e.getValue()[1] / (10_000.0 * cli.seconds)));
     long slowMax = 0;
     for (Object entry : slow) {
-      slowMax = Math.max(slowMax, (Long) ((List<?>) entry).get(2));
+      List<?> e = (List<?>) entry;
+      slowMax = Math.max(slowMax, (Long) e.get(2));
+      System.err.println("  slow: " + e.get(2) + " us " + e.get(3));
     }
     reads.sort(null);
     StringBuilder row = new StringBuilder();

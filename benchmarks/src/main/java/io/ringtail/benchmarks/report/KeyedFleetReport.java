@@ -10,7 +10,6 @@ import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisKeyedHistogramWindows;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
@@ -142,7 +141,7 @@ public final class KeyedFleetReport {
         Machine.pin(server.pid(), serverCpus);
       }
       if (serverRealtime) {
-        realtime(server.pid());
+        Machine.realtime(server.pid());
       }
       RedisClient client = RedisClient.create();
       client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(2)));
@@ -197,23 +196,6 @@ public final class KeyedFleetReport {
     System.out.println(report);
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, report);
-  }
-
-  /**
-   * Runs the server's threads at real-time priority ({@code chrt -f 10}), as on a host of its own:
-   * the simulated fleet can then never keep it waiting for a core, so {@code SLOWLOG} counts the
-   * server's own work.
-   */
-  private static void realtime(long pid) throws IOException, InterruptedException {
-    Process chrt =
-        new ProcessBuilder("chrt", "-a", "-f", "-p", "10", Long.toString(pid))
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    if (chrt.waitFor() != 0) {
-      throw new IllegalStateException("chrt -a -f -p 10 " + pid + " failed");
-    }
-    System.out.println("redis-server at real-time priority");
   }
 
   private static void row(
