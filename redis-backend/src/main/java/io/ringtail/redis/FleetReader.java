@@ -35,6 +35,9 @@ final class FleetReader {
   private final int buckets;
   private final Map<String, Held> cache;
 
+  /** How many of a held key's newest buckets a read fetches with the heads. */
+  static final int SPECULATED = 3;
+
   /** Keeps the merged buckets of the {@code cachedKeys} keys read most recently. */
   FleetReader(
       ScriptRunner runner, FleetKeys keys, WindowConfig config, boolean cluster, long cachedKeys) {
@@ -72,7 +75,8 @@ final class FleetReader {
         groups[FleetKeys.group(key)] = true;
       }
     }
-    return heads(groups)
+    Map<String, byte[]> speculated = new HashMap<>();
+    return heads(groups, speculation(wanted, groups, first, live), speculated)
         .thenCompose(
             heads -> {
               Map<String, TreeMap<Long, Long>> chosen = new LinkedHashMap<>();
@@ -103,51 +107,91 @@ final class FleetReader {
                   chosen.put(e.getKey(), e.getValue());
                 }
               }
-              return changed(chosen, first, live)
+              return changed(chosen, first, live, speculated)
                   .thenApply(done -> snapshots(chosen, heads, first, now, wanted == null));
             });
   }
 
-  /** The heads of the groups marked, indexed by group (null where not read). */
-  private CompletableFuture<FleetCodec.Head[]> heads(boolean[] groups) {
+  /**
+   * The buckets most likely changed since this reader's last read, per command group: for each key
+   * it holds in the groups read (of {@code wanted} only, when given) that saw samples lately, the
+   * newest {@link #SPECULATED} buckets of the window. Under a steady load they are the ones merged
+   * since, so reading them with the heads makes a read one round trip.
+   */
+  private Map<Integer, List<String>> speculation(
+      Collection<String> wanted, boolean[] groups, long first, long live) {
+    Map<Integer, List<String>> out = new HashMap<>();
+    Collection<String> held;
+    synchronized (cache) {
+      held = new ArrayList<>(wanted != null ? wanted : cache.keySet());
+    }
+    long from = Math.max(first, live - SPECULATED + 1);
+    for (String key : held) {
+      int g = FleetKeys.group(key);
+      Held h = cache.get(key);
+      // a key idle for a while is not speculated on: its buckets are read once its head says so
+      if (!groups[g] || h == null || h.newest() < from - 2) {
+        continue;
+      }
+      List<String> list = out.computeIfAbsent(cluster ? g : -1, x -> new ArrayList<>());
+      for (long b = from; b <= live; b++) {
+        list.add(keys.bucket(g, key, b));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The heads of the groups marked, indexed by group (null where not read), read with the {@code
+   * speculation}'s buckets, whose values go to {@code speculated}: one {@code MGET} on a standalone
+   * server, one per group on a cluster (a group's keys share a slot), all sent at once. Each {@code
+   * MGET} reads a group's head and its buckets at one instant.
+   */
+  private CompletableFuture<FleetCodec.Head[]> heads(
+      boolean[] groups, Map<Integer, List<String>> speculation, Map<String, byte[]> speculated) {
+    Map<Integer, List<String>> commands = new LinkedHashMap<>();
     List<Integer> read = new ArrayList<>();
     for (int g = 0; g < groups.length; g++) {
       if (groups[g]) {
         read.add(g);
+        commands.computeIfAbsent(cluster ? g : -1, x -> new ArrayList<>()).add(keys.head(g));
       }
     }
+    speculation.forEach((c, bucketKeys) -> commands.get(c).addAll(bucketKeys));
+    List<List<String>> sent = new ArrayList<>(commands.values());
     List<CompletableFuture<List<Object>>> replies = new ArrayList<>();
-    if (cluster) {
-      runner.batched(
-          () -> {
-            for (int g : read) {
-              replies.add(runner.call(RedisCall.command(CommandType.GET, keys.head(g))));
-            }
-          });
-    } else {
-      replies.add(
-          runner.call(
-              RedisCall.command(
-                  CommandType.MGET, read.stream().map(keys::head).toArray(String[]::new))));
-    }
+    runner.batched(
+        () -> {
+          for (List<String> mget : sent) {
+            replies.add(
+                runner.call(RedisCall.command(CommandType.MGET, mget.toArray(String[]::new))));
+          }
+        });
     return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
         .thenApply(
             done -> {
               FleetCodec.Head[] heads = new FleetCodec.Head[FleetKeys.GROUPS];
-              List<Object> values = new ArrayList<>();
-              for (CompletableFuture<List<Object>> r : replies) {
-                values.addAll(r.join());
+              Map<String, Object> values = new HashMap<>();
+              for (int c = 0; c < sent.size(); c++) {
+                List<Object> reply = replies.get(c).join();
+                for (int i = 0; i < reply.size(); i++) {
+                  values.put(sent.get(c).get(i), reply.get(i));
+                }
               }
-              for (int i = 0; i < read.size(); i++) {
-                heads[read.get(i)] = FleetCodec.Head.decode((byte[]) values.get(i));
+              for (int g : read) {
+                heads[g] = FleetCodec.Head.decode((byte[]) values.remove(keys.head(g)));
               }
+              values.forEach((key, value) -> speculated.put(key, (byte[]) value));
               return heads;
             });
   }
 
   /** Reads the merged buckets of the window whose version differs from what this reader holds. */
   private CompletableFuture<Void> changed(
-      Map<String, TreeMap<Long, Long>> chosen, long first, long live) {
+      Map<String, TreeMap<Long, Long>> chosen,
+      long first,
+      long live,
+      Map<String, byte[]> speculated) {
     Map<Integer, List<String>> keysByGroup = new HashMap<>();
     Map<Integer, List<Object[]>> pending = new HashMap<>();
     for (Map.Entry<String, TreeMap<Long, Long>> e : chosen.entrySet()) {
@@ -156,9 +200,16 @@ final class FleetReader {
       int g = FleetKeys.group(key);
       NavigableMap<Long, Long> versions = e.getValue().subMap(first, true, live, true);
       for (Map.Entry<Long, Long> b : held.stale(first, live, versions).entrySet()) {
-        keysByGroup
-            .computeIfAbsent(cluster ? g : 0, x -> new ArrayList<>())
-            .add(keys.bucket(g, key, b.getKey()));
+        String bucketKey = keys.bucket(g, key, b.getKey());
+        if (speculated.containsKey(bucketKey)) {
+          // read with the head, in the same MGET: the value of the version the head gives
+          held.put(
+              b.getKey(),
+              b.getValue(),
+              FleetCodec.decodeBucket(b.getKey(), speculated.get(bucketKey)));
+          continue;
+        }
+        keysByGroup.computeIfAbsent(cluster ? g : 0, x -> new ArrayList<>()).add(bucketKey);
         pending
             .computeIfAbsent(cluster ? g : 0, x -> new ArrayList<>())
             .add(new Object[] {held, b.getKey(), b.getValue()});
@@ -259,6 +310,11 @@ final class FleetReader {
             }
           });
       return stale;
+    }
+
+    /** The newest bucket held, or {@code Long.MIN_VALUE} if none. */
+    synchronized long newest() {
+      return buckets.isEmpty() ? Long.MIN_VALUE : buckets.lastKey();
     }
 
     /** Holds {@code histogram} as {@code bucket} at {@code version}; null drops the bucket. */

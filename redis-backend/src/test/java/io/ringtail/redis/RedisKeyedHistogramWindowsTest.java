@@ -31,6 +31,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -453,6 +454,60 @@ class RedisKeyedHistogramWindowsTest {
       aScheduler.shutdownNow();
       bScheduler.shutdownNow();
     }
+  }
+
+  /**
+   * A reader that read the fleet before reads it again after the next merges in one {@code MGET}:
+   * the heads and its keys' newest buckets, at one instant. A key new to it, or a bucket changed
+   * beyond the newest ones, costs one more. Every read counts what was published.
+   */
+  @Test
+  void aSteadyRead_isOneMget_ofTheHeadsAndTheNewestBuckets() {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("steady");
+    RedisKeyedHistogramWindows publisher = quiet(backend, name, time);
+    RedisKeyedHistogramWindows reader = quiet(backend(TIMEOUT), name, time);
+    long count = 0;
+    for (int second = 0; second < 5; second++) {
+      for (String route : ROUTES) {
+        publisher.record(route, 1_000 + second);
+        count++;
+      }
+      time.advance(Duration.ofSeconds(1));
+    }
+    assertThat(publisher.flush(Duration.ofSeconds(2))).isTrue();
+    assertThat(mgets(() -> reader.snapshots()))
+        .as("a first read: heads, then buckets")
+        .isEqualTo(2);
+    for (int round = 0; round < 3; round++) {
+      for (String route : ROUTES) {
+        publisher.record(route, 2_000 + round);
+        count++;
+      }
+      time.advance(Duration.ofSeconds(1));
+      assertThat(publisher.flush(Duration.ofSeconds(2))).isTrue();
+      AtomicReference<Map<String, WindowSnapshot>> read = new AtomicReference<>();
+      assertThat(mgets(() -> read.set(reader.snapshots()))).as("a steady read").isEqualTo(1);
+      assertThat(read.get().values().stream().mapToLong(WindowSnapshot::count).sum())
+          .isEqualTo(count);
+    }
+    // a late sample into a bucket older than the newest three, and a new key
+    publisher.recordAt("GET /", 7, time.nanoTime() - Duration.ofSeconds(5).toNanos());
+    publisher.record("GET /new", 9);
+    assertThat(publisher.flush(Duration.ofSeconds(2))).isTrue();
+    AtomicReference<Map<String, WindowSnapshot>> read = new AtomicReference<>();
+    assertThat(mgets(() -> read.set(reader.snapshots()))).isEqualTo(2);
+    assertThat(read.get().get("GET /").count()).isEqualTo(8 + 1);
+    assertThat(read.get().get("GET /new").count()).isEqualTo(1);
+  }
+
+  /** How many {@code MGET}s the server ran while {@code read} ran. */
+  private long mgets(Runnable read) {
+    admin.sync().configResetstat();
+    read.run();
+    Matcher m =
+        Pattern.compile("cmdstat_mget:calls=(\\d+),").matcher(admin.sync().info("commandstats"));
+    return m.find() ? Long.parseLong(m.group(1)) : 0;
   }
 
   /**
