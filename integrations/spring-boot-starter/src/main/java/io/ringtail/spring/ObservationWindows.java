@@ -75,6 +75,7 @@ public final class ObservationWindows
   private final int maximumKeys;
   private final Consumer<KeyedWindows> closer;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final StartTimes starts = new StartTimes(256);
 
   /**
    * Windows for the observations named {@code names}, each key's window as {@code window}, at most
@@ -219,16 +220,22 @@ public final class ObservationWindows
   public void onStart(Observation.Context context) {
     String name = context.getName();
     if (name != null && names.contains(name)) {
-      context.put(Start.class, new Start(time.nanoTime()));
+      context.put(StartTimes.Start.class, starts.take(time.nanoTime(), context));
     }
   }
 
   @Override
   public void onStop(Observation.Context context) {
-    Start start = context.get(Start.class);
+    StartTimes.Start start = context.get(StartTimes.Start.class);
+    if (start == null) {
+      return;
+    }
+    long startNanos = start.nanos;
+    if (!starts.give(start, context)) {
+      return; // stopped before
+    }
     Map<String, Route> built = routes; // never built here: building may wait on I/O
-    Route route =
-        start == null || built == null || closed.get() ? null : built.get(context.getName());
+    Route route = built == null || closed.get() ? null : built.get(context.getName());
     if (route == null) {
       return;
     }
@@ -236,9 +243,9 @@ public final class ObservationWindows
     KeyedWindows keyed = route.windows;
     String key = route.keys.keyOf(context);
     if (keyed.timeSource() == time) {
-      keyed.recordAt(key, now - start.nanos, now);
+      keyed.recordAt(key, now - startNanos, now);
     } else {
-      keyed.record(key, now - start.nanos); // at the time of the window's own base
+      keyed.record(key, now - startNanos); // at the time of the window's own base
     }
   }
 
@@ -268,9 +275,6 @@ public final class ObservationWindows
   public String toString() {
     return "ObservationWindows" + names + "[maximumKeys=" + maximumKeys + "]";
   }
-
-  /** When an observation started, on the windows' time source. */
-  private record Start(long nanos) {}
 
   /** An observation's windows and the resolver of its keys. */
   private record Route(KeyedWindows windows, ObservationKeys keys) {}

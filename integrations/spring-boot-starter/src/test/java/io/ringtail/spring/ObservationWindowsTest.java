@@ -93,6 +93,47 @@ class ObservationWindowsTest {
         });
   }
 
+  /**
+   * Observations in flight at once, stopped in another order than started and some stopped twice:
+   * each is timed from its own start (the recycled start holders are never shared), and a second
+   * stop records nothing.
+   */
+  @Test
+  void overlappingObservations_areTimedFromTheirOwnStart_andASecondStopRecordsNothing() {
+    ObservationWindows windows = windows(List.of("http.server.requests"), 100);
+    windows.windows();
+    Random random = new Random(5);
+    List<Observation.Context> open = new ArrayList<>();
+    Map<Observation.Context, Long> started = new java.util.IdentityHashMap<>();
+    long count = 0;
+    long sum = 0;
+    for (int i = 0; i < 2_000; i++) {
+      if (open.size() < 5 && (open.isEmpty() || random.nextBoolean())) {
+        Observation.Context c = new Observation.Context();
+        c.setName("http.server.requests");
+        c.addLowCardinalityKeyValue(io.micrometer.common.KeyValue.of("uri", "/orders/{id}"));
+        windows.onStart(c);
+        open.add(c);
+        started.put(c, time.nanoTime());
+      } else {
+        Observation.Context c = open.remove(random.nextInt(open.size()));
+        windows.onStop(c);
+        count++;
+        sum += time.nanoTime() - started.get(c);
+        if (random.nextInt(4) == 0) {
+          windows.onStop(c); // stopped again: nothing more
+        }
+      }
+      time.advance(Duration.ofNanos(1_000 + random.nextInt(100_000)));
+    }
+    WindowSnapshot s =
+        windows.windows().get("http.server.requests").snapshots().values().stream()
+            .findFirst()
+            .orElseThrow();
+    assertThat(s.count()).isEqualTo(count);
+    assertThat(s.sum()).isEqualTo(sum);
+  }
+
   @Test
   void prometheusShowsEachEndpointsP95_underTheObservationsName() {
     ObservationWindows windows = windows(List.of("http.server.requests"), 100);
