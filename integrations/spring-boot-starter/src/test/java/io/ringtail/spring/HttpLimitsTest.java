@@ -68,7 +68,10 @@ class HttpLimitsTest {
     "--ringtail.limits.credits.limit=5",
     "--ringtail.limits.odd.path=/odd",
     "--ringtail.limits.odd.key=expression:header()",
-    "--ringtail.limits.odd.limit=5"
+    "--ringtail.limits.odd.limit=5",
+    "--ringtail.limits.user.path=/me",
+    "--ringtail.limits.user.key=principal",
+    "--ringtail.limits.user.limit=2"
   };
 
   static final ManualTimeSource TIME = new ManualTimeSource(1_000_000_000_000L);
@@ -82,7 +85,7 @@ class HttpLimitsTest {
   static class App {
     final AtomicInteger quotes = new AtomicInteger();
 
-    @GetMapping({"/api/quote", "/open", "/burst", "/credits", "/odd"})
+    @GetMapping({"/api/quote", "/open", "/burst", "/credits", "/odd", "/me"})
     String quote() {
       quotes.incrementAndGet();
       return "quote";
@@ -118,7 +121,18 @@ class HttpLimitsTest {
       if (request.getHeader("X-Cost-In") != null) {
         request.setAttribute("cost", new BigDecimal(request.getHeader("X-Cost-In")));
       }
-      chain.doFilter(request, response);
+      String user = request.getHeader("X-User");
+      // what an authentication filter does: the request carries its principal from here on
+      chain.doFilter(
+          user == null
+              ? request
+              : new jakarta.servlet.http.HttpServletRequestWrapper(request) {
+                @Override
+                public java.security.Principal getUserPrincipal() {
+                  return () -> user;
+                }
+              },
+          response);
     }
 
     @Override
@@ -133,6 +147,11 @@ class HttpLimitsTest {
       String cost = exchange.getRequest().getHeaders().getFirst("X-Cost-In");
       if (cost != null) {
         exchange.getAttributes().put("cost", new BigDecimal(cost));
+      }
+      String user = exchange.getRequest().getHeaders().getFirst("X-User");
+      if (user != null) {
+        java.security.Principal principal = () -> user;
+        return chain.filter(exchange.mutate().principal(Mono.just(principal)).build());
       }
       return chain.filter(exchange);
     }
@@ -278,6 +297,29 @@ class HttpLimitsTest {
     assertThat(header(r, "Retry-After")).hasValue("1");
     assertThat(r.body()).contains("limit \"odd\" cannot be decided now");
     assertThat(send("GET", "/api/quote").statusCode()).isEqualTo(200); // other limits unaffected
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"servlet", "reactive"})
+  void principalKey_limitsEachAuthenticatedUser_andRequestsWithoutOneShareAKey(String type)
+      throws Exception {
+    start(type);
+    String alice = "alice-" + type;
+    for (int remaining = 1; remaining >= 0; remaining--) {
+      assertThat(header(send("GET", "/me", "X-User", alice), "RateLimit"))
+          .hasValue("\"user\";r=" + remaining);
+    }
+    HttpResponse<String> denied = send("GET", "/me", "X-User", alice);
+    assertThat(denied.statusCode()).isEqualTo(429);
+    assertThat(header(denied, "Retry-After")).hasValue("60");
+    // another user has a limit of their own; the anonymous requests one between them
+    assertThat(header(send("GET", "/me", "X-User", "bob-" + type), "RateLimit"))
+        .hasValue("\"user\";r=1");
+    assertThat(send("GET", "/me").statusCode()).isEqualTo(200);
+    assertThat(send("GET", "/me").statusCode()).isEqualTo(200);
+    assertThat(send("GET", "/me").statusCode()).isEqualTo(429);
+    assertThat(counts("user").allowed()).isEqualTo(5);
+    assertThat(counts("user").denied()).isEqualTo(2);
   }
 
   @ParameterizedTest
