@@ -505,9 +505,7 @@ class RedisKeyedHistogramWindowsTest {
   private long mgets(Runnable read) {
     admin.sync().configResetstat();
     read.run();
-    Matcher m =
-        Pattern.compile("cmdstat_mget:calls=(\\d+),").matcher(admin.sync().info("commandstats"));
-    return m.find() ? Long.parseLong(m.group(1)) : 0;
+    return calls(admin.sync().info("commandstats"), "mget");
   }
 
   /**
