@@ -10,7 +10,7 @@ import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.testkit.RedisProcess;
-import io.ringtail.testkit.PrometheusServer;
+import io.ringtail.testsupport.PrometheusServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
