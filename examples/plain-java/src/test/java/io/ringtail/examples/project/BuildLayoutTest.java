@@ -186,6 +186,37 @@ class BuildLayoutTest {
     assertThat(missing).as("modules missing from README.md's table under \"Modules\"").isEmpty();
   }
 
+  /**
+   * The architecture page's table of the fleet machinery names classes that exist, and every {@code
+   * Fleet*} class of redis-backend is in it.
+   */
+  @Test
+  void theArchitecturePage_namesTheFleetClassesThatExist() throws Exception {
+    String page = Files.readString(ROOT.resolve("docs/architecture.md"));
+    List<String> named = firstColumn(page, "## Inside the fleet histogram windows");
+    Path redis = ROOT.resolve("redis-backend/src/main/java/io/ringtail/redis");
+    Path core = ROOT.resolve("core/src/main/java/io/ringtail");
+    assertThat(named)
+        .as("classes of the fleet table in docs/architecture.md")
+        .contains("FleetKeys", "FleetCodec", "FleetPublisher", "FleetReader", "KeyWindow")
+        .allSatisfy(
+            c ->
+                assertThat(
+                        Files.exists(redis.resolve(c + ".java"))
+                            || Files.exists(core.resolve(c + ".java")))
+                    .as("%s exists in redis-backend or core", c)
+                    .isTrue());
+    try (Stream<Path> files = Files.list(redis)) {
+      List<String> fleet =
+          files
+              .map(f -> f.getFileName().toString())
+              .filter(f -> f.startsWith("Fleet") && f.endsWith(".java"))
+              .map(f -> f.substring(0, f.length() - ".java".length()))
+              .toList();
+      assertThat(named).as("Fleet* classes in the fleet table").containsAll(fleet);
+    }
+  }
+
   /** The cells of each row of the first table after {@code heading}, header row excluded. */
   private static List<List<String>> rows(String page, String heading) {
     int start = page.indexOf("\n" + heading + "\n");
