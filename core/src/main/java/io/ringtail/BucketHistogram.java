@@ -1,5 +1,6 @@
 package io.ringtail;
 
+import io.ringtail.internal.Checks;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -61,24 +62,20 @@ public final class BucketHistogram {
     Objects.requireNonNull(slots, "slots");
     Objects.requireNonNull(counts, "counts");
     if (slots.length != counts.length) {
-      throw new IllegalArgumentException(
-          "slots and counts must have the same length, but were "
-              + slots.length
-              + " and "
-              + counts.length);
+      throw Checks.invalid(
+          "counts", "the same length as slots (" + slots.length + ")", counts.length);
     }
     if (rejected < 0) {
-      throw new IllegalArgumentException("rejected must be at least 0, but was " + rejected);
+      throw Checks.invalid("rejected", "at least 0", rejected);
     }
     long n = 0;
     for (int i = 0; i < slots.length; i++) {
       if (slots[i] < 0 || (i > 0 && slots[i] <= slots[i - 1])) {
-        throw new IllegalArgumentException(
-            "slots must ascend from 0, but slot " + i + " was " + slots[i]);
+        throw Checks.invalid(
+            "slots[" + i + "]", i == 0 ? "at least 0" : "above slots[" + (i - 1) + "]", slots[i]);
       }
       if (counts[i] <= 0) {
-        throw new IllegalArgumentException(
-            "counts must be positive, but count " + i + " was " + counts[i]);
+        throw Checks.invalid("counts[" + i + "]", "positive", counts[i]);
       }
       n += counts[i];
     }
@@ -87,8 +84,9 @@ public final class BucketHistogram {
           bucket, NO_SLOTS, NO_COUNTS, 0, 0, Long.MAX_VALUE, Long.MIN_VALUE, rejected);
     }
     if (min < 0 || max < min) {
-      throw new IllegalArgumentException(
-          "min and max must satisfy 0 <= min <= max, but were " + min + " and " + max);
+      throw min < 0
+          ? Checks.invalid("min", "at least 0", min)
+          : Checks.invalid("max", "at least min (" + min + ")", max);
     }
     return new BucketHistogram(bucket, slots.clone(), counts.clone(), n, sum, min, max, rejected);
   }
@@ -165,8 +163,7 @@ public final class BucketHistogram {
   public BucketHistogram plus(BucketHistogram other) {
     Objects.requireNonNull(other, "other");
     if (other.bucket != bucket) {
-      throw new IllegalArgumentException(
-          "other must hold bucket " + bucket + ", but held " + other.bucket);
+      throw Checks.invalid("other's bucket", bucket + " (this one's)", other.bucket);
     }
     int[] s = new int[slots.length + other.slots.length];
     long[] c = new long[s.length];
@@ -217,11 +214,10 @@ public final class BucketHistogram {
     long rejected = 0;
     for (BucketHistogram b : buckets) {
       if (b.slots.length > 0 && b.slots[b.slots.length - 1] >= layout.length()) {
-        throw new IllegalArgumentException(
-            "buckets must fit the configuration's "
-                + layout.length()
-                + " slots, but one had slot "
-                + b.slots[b.slots.length - 1]);
+        throw Checks.invalid(
+            "every bucket's slots",
+            "below the configuration's " + layout.length(),
+            b.slots[b.slots.length - 1]);
       }
       if (lists == slotLists.length) {
         slotLists = Arrays.copyOf(slotLists, lists * 2);

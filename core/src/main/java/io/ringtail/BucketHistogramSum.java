@@ -1,5 +1,6 @@
 package io.ringtail;
 
+import io.ringtail.internal.Checks;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -39,11 +40,8 @@ public final class BucketHistogramSum {
     if (n > 0) {
       int last = bucket.slotAt(n - 1);
       if (last >= layout.length()) {
-        throw new IllegalArgumentException(
-            "buckets must fit the configuration's "
-                + layout.length()
-                + " slots, but one had slot "
-                + last);
+        throw Checks.invalid(
+            "every bucket's slots", "below the configuration's " + layout.length(), last);
       }
       cover(bucket.slotAt(0), last);
       for (int i = 0; i < n; i++) {

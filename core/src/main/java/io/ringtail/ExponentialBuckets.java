@@ -1,5 +1,6 @@
 package io.ringtail;
 
+import io.ringtail.internal.Checks;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,10 +44,10 @@ public final class ExponentialBuckets {
 
   static ExponentialBuckets of(CumulativeHistogram histogram, int scale, double unit) {
     if (scale < -10 || scale > 20) {
-      throw new IllegalArgumentException("scale must be -10 to 20, but was " + scale);
+      throw Checks.invalid("scale", "-10 to 20", scale);
     }
     if (!(unit > 0) || Double.isInfinite(unit)) {
-      throw new IllegalArgumentException("unit must be positive and finite, but was " + unit);
+      throw Checks.invalid("unit", "positive and finite", unit);
     }
     HistogramSnapshot slots = histogram.counts();
     int[] bucketOfSlot = table(slots.layout(), scale, unit);

@@ -36,10 +36,8 @@ final class SnapshotCodec {
     Checks.requireNonNull("bytes", bytes);
     ByteBuffer in = ByteBuffer.wrap(bytes);
     if (bytes.length < 4 + 6 * Long.BYTES || in.getInt() != MAGIC) {
-      throw new IllegalArgumentException(
-          "bytes must start with a Ringtail snapshot header, but was "
-              + bytes.length
-              + " bytes without one");
+      throw Checks.invalid(
+          "bytes", "a Ringtail snapshot, which starts with its header", bytes.length + " bytes");
     }
     SnapshotFields fields =
         new SnapshotFields(
@@ -54,9 +52,10 @@ final class SnapshotCodec {
       Histogram histogram = Histogram.decodeFromCompressedByteBuffer(in, 0);
       return SnapshotBuilder.ofHistogram(histogram, fields);
     } catch (DataFormatException | RuntimeException e) {
-      throw new IllegalArgumentException(
-          "bytes must hold a whole Ringtail snapshot, but was one whose histogram could not be decoded: "
-              + e,
+      throw Checks.invalid(
+          "bytes",
+          "a whole Ringtail snapshot",
+          "one whose histogram could not be decoded: " + e,
           e);
     }
   }

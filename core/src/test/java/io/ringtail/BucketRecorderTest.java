@@ -232,16 +232,16 @@ class BucketRecorderTest {
   void bucketHistogram_of_rejectsInconsistentParts() {
     assertThatThrownBy(() -> BucketHistogram.of(0, new int[] {1}, new long[0], 0, 0, 0, 0))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("same length");
+        .hasMessage("counts must be the same length as slots (1), but was 0");
     assertThatThrownBy(() -> BucketHistogram.of(0, new int[] {3, 2}, new long[] {1, 1}, 0, 0, 0, 0))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("slots must ascend");
+        .hasMessage("slots[1] must be above slots[0], but was 2");
     assertThatThrownBy(() -> BucketHistogram.of(0, new int[] {3}, new long[] {0}, 0, 0, 0, 0))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("but count 0 was 0");
+        .hasMessage("counts[0] must be positive, but was 0");
     assertThatThrownBy(() -> BucketHistogram.of(0, new int[] {3}, new long[] {1}, 3, 5, 4, 0))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("min and max");
+        .hasMessage("max must be at least min (5), but was 4");
     assertThatThrownBy(() -> BucketHistogram.of(0, null, new long[0], 0, 0, 0, 0))
         .isInstanceOf(NullPointerException.class)
         .hasMessageContaining("slots");
@@ -252,7 +252,7 @@ class BucketRecorderTest {
     BucketHistogram b = BucketHistogram.of(2, new int[0], new long[0], 0, 0, 0, 0);
     assertThatThrownBy(() -> a.plus(b))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("bucket 1");
+        .hasMessage("other's bucket must be 1 (this one's), but was 2");
     assertThatThrownBy(
             () ->
                 BucketHistogram.snapshot(

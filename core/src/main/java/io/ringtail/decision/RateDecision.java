@@ -23,12 +23,8 @@ public record RateDecision(boolean allowed, int remaining, int limit, Duration r
     Checks.requireBetween("remaining", remaining, 0, limit);
     Checks.requireNonNegativeNanos("retryAfter", retryAfter);
     if ((remaining > 0) != retryAfter.isZero()) {
-      throw new IllegalArgumentException(
-          "retryAfter must be zero exactly when requests remain, but was "
-              + retryAfter
-              + " with "
-              + remaining
-              + " remaining");
+      throw Checks.invalid(
+          "retryAfter", "zero exactly when requests remain (" + remaining + " remain)", retryAfter);
     }
   }
 }

@@ -38,26 +38,19 @@ public record SumDecision(
     Checks.requireNonNull("retryAfter", retryAfter);
     Checks.requireNonNegativeNanos("freesIn", freesIn);
     if (exceedsCap != (amount.compareTo(cap) > 0)) {
-      throw new IllegalArgumentException(
-          "exceedsCap must say whether amount "
-              + amount
-              + " is above cap "
-              + cap
-              + ", but was "
-              + exceedsCap);
+      throw Checks.invalid(
+          "exceedsCap", "whether amount " + amount + " is above cap " + cap, exceedsCap);
     }
     if (allowed && (exceedsCap || !retryAfter.equals(Optional.of(Duration.ZERO)))) {
-      throw new IllegalArgumentException(
-          "an allowed decision must have retryAfter zero, but was " + retryAfter);
+      throw Checks.invalid("retryAfter", "zero in an allowed decision", retryAfter);
     }
     if (exceedsCap == retryAfter.isPresent()) {
-      throw new IllegalArgumentException(
-          "retryAfter must be empty exactly when the amount exceeds the cap, but was "
-              + retryAfter);
+      throw Checks.invalid(
+          "retryAfter", "empty exactly when the amount exceeds the cap", retryAfter);
     }
     if (!allowed && !exceedsCap && (retryAfter.get().isZero() || retryAfter.get().isNegative())) {
-      throw new IllegalArgumentException(
-          "a denied amount within the cap must have a positive retryAfter, but was " + retryAfter);
+      throw Checks.invalid(
+          "retryAfter", "positive when an amount within the cap is denied", retryAfter);
     }
   }
 

@@ -34,12 +34,16 @@ public record ThresholdDecision(Outcome outcome, int count, int threshold, boole
     Checks.requireBetween("count", count, 0, Integer.MAX_VALUE);
     Checks.requirePositive("threshold", threshold);
     if (crossed && (outcome != Outcome.COUNTED || count < threshold)) {
-      throw new IllegalArgumentException(
-          "crossed requires a counted event at or above the "
-              + "threshold, but was "
+      throw Checks.invalid(
+          "crossed",
+          "false unless a counted event reaches the threshold ("
               + outcome
-              + " with count "
-              + count);
+              + ", count "
+              + count
+              + ", threshold "
+              + threshold
+              + ")",
+          crossed);
     }
   }
 

@@ -178,6 +178,24 @@ public final class Checks {
     return new IllegalArgumentException(name + " must be " + requirement + ", but was " + shown);
   }
 
+  /** As {@link #invalid(String, String, Object)}, with the exception that revealed it as cause. */
+  public static IllegalArgumentException invalid(
+      String name, String requirement, Object value, Throwable cause) {
+    IllegalArgumentException e = invalid(name, requirement, value);
+    e.initCause(cause);
+    return e;
+  }
+
+  /**
+   * {@code "<property>: <the check's message>"} as an {@link IllegalArgumentException} caused by
+   * {@code check}: a check of a value that came from a configuration property (such as {@code
+   * ringtail.observations.publish-interval}), so that the message names the property to fix.
+   */
+  public static IllegalArgumentException atProperty(
+      String property, IllegalArgumentException check) {
+    return new IllegalArgumentException(property + ": " + check.getMessage(), check);
+  }
+
   private static String quote(String s) {
     return "\"" + s + "\"";
   }

@@ -1,5 +1,6 @@
 package io.ringtail.redis;
 
+import io.ringtail.internal.Checks;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -56,7 +57,7 @@ final class LuaLibrary {
   Function function(String script) {
     Function f = functions.get(script);
     if (f == null) {
-      throw new IllegalArgumentException(script + " is not in library " + name);
+      throw Checks.invalid("script", "a function of library " + name, script);
     }
     return f;
   }

@@ -1,5 +1,6 @@
 package io.ringtail.redis;
 
+import io.ringtail.internal.Checks;
 import java.nio.ByteBuffer;
 
 /**
@@ -22,7 +23,7 @@ final class PackedArgs {
 
   PackedArgs(DecisionLayout layout) {
     if (layout.index("deadline", false) != DEADLINE) {
-      throw new IllegalArgumentException(layout.script() + "'s deadline must come first");
+      throw Checks.invalid("layout", "one whose deadline comes first", layout.script());
     }
     this.layout = layout;
     this.template = new byte[layout.size() * 8];
@@ -31,7 +32,7 @@ final class PackedArgs {
   /** Sets the whole-number field {@code name} to {@code value}, at most {@link #MAX_EXACT}. */
   PackedArgs number(String name, long value) {
     if (value < 0 || value > MAX_EXACT) {
-      throw new IllegalArgumentException(value + " is not a whole number in [0, 2^53]");
+      throw Checks.invalid(name, "a whole number in [0, 2^53]", value);
     }
     ByteBuffer.wrap(template).putDouble(layout.index(name, false) * 8, value);
     return this;

@@ -113,13 +113,13 @@ abstract class RedisDecision<D> implements CountsDecisions {
 
   static void requireWindow(String what, java.time.Duration window) {
     if (window.toNanos() > MAX_WINDOW_NANOS) {
-      throw new IllegalArgumentException(
-          "window must be at most "
+      throw Checks.invalid(
+          "window",
+          "at most "
               + java.time.Duration.ofNanos(MAX_WINDOW_NANOS)
               + " (2^51 ns) for a Redis "
-              + what
-              + ", but was "
-              + window);
+              + what,
+          window);
     }
   }
 

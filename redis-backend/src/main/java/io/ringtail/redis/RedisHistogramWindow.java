@@ -194,13 +194,7 @@ public final class RedisHistogramWindow implements RollingWindow {
      * outage loses nothing the window still covers). Beyond it the oldest is dropped and counted.
      */
     public Builder maxPendingBuckets(int maxPendingBuckets) {
-      if (maxPendingBuckets < 1 || maxPendingBuckets > WindowConfig.MAX_BUCKETS) {
-        throw new IllegalArgumentException(
-            "maxPendingBuckets must be between 1 and "
-                + WindowConfig.MAX_BUCKETS
-                + ", but was "
-                + maxPendingBuckets);
-      }
+      Checks.requireBetween("maxPendingBuckets", maxPendingBuckets, 1, WindowConfig.MAX_BUCKETS);
       this.maxPendingBuckets = maxPendingBuckets;
       return this;
     }

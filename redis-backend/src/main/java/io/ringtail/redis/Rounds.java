@@ -1,6 +1,7 @@
 package io.ringtail.redis;
 
 import io.ringtail.TimeSource;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -71,8 +72,7 @@ final class Rounds {
     java.util.Objects.requireNonNull(interval, "publishInterval");
     if (interval.compareTo(Duration.ofMillis(1)) < 0
         || interval.compareTo(Duration.ofMinutes(1)) > 0) {
-      throw new IllegalArgumentException(
-          "publishInterval must be between 1 ms and 1 minute, but was " + interval);
+      throw Checks.invalid("publishInterval", "between 1 ms and 1 minute", interval);
     }
     return interval;
   }

@@ -18,7 +18,7 @@ import io.ringtail.decision.RateLimiter;
 import io.ringtail.micrometer.DecisionMetrics;
 import io.ringtail.micrometer.KeyedWindowMetrics;
 import io.ringtail.micrometer.WindowMetrics;
-import io.ringtail.testkit.PrometheusServer;
+import io.ringtail.testsupport.PrometheusServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package io.ringtail.spring;
 
 import io.ringtail.alert.AlertMonitor;
+import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -47,8 +48,7 @@ public final class AlertScheduler implements SmartLifecycle {
     this.shared = scheduler;
     this.interval = Objects.requireNonNull(interval, "interval");
     if (interval.isNegative() || interval.isZero()) {
-      throw new IllegalArgumentException(
-          "ringtail.alerts.interval must be positive, but was " + interval);
+      throw Checks.invalid("ringtail.alerts.interval", "positive", interval);
     }
   }
 

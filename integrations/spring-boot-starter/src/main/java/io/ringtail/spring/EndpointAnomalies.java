@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Tags;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.anomaly.AnomalyDetector;
 import io.ringtail.anomaly.AnomalyDetectorConfig;
+import io.ringtail.internal.Checks;
 import io.ringtail.keyed.KeyedWindows;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -144,19 +145,17 @@ public final class EndpointAnomalies {
       throw invalid("minimum-samples", "positive", minimumSamples);
     }
     if (measures.isEmpty() || endpointTags.isEmpty()) {
-      throw invalid(
-          measures.isEmpty() ? "measures" : "endpoint-tags", "not empty", "an empty list");
+      throw invalid(measures.isEmpty() ? "measures" : "endpoint-tags", "not empty", List.of());
     }
     try {
       this.detector = AnomalyDetectorConfig.builder().warmUp(properties.getWarmUp()).build();
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("ringtail.anomaly.warm-up: " + e.getMessage(), e);
+      throw Checks.atProperty("ringtail.anomaly.warm-up", e);
     }
   }
 
   private static IllegalArgumentException invalid(String property, String rule, Object value) {
-    return new IllegalArgumentException(
-        "ringtail.anomaly." + property + " must be " + rule + ", but was " + value);
+    return Checks.invalid("ringtail.anomaly." + property, rule, value);
   }
 
   /**

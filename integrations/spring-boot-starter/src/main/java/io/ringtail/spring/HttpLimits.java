@@ -7,6 +7,7 @@ import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.SumDecision;
+import io.ringtail.internal.Checks;
 import java.lang.System.Logger.Level;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -196,7 +197,7 @@ final class HttpLimits {
       this.name = name;
       this.quoted = "\"" + name + "\"";
       if (p.getPath() == null || p.getPath().isEmpty()) {
-        throw new IllegalArgumentException(at + ".path must name at least one path pattern");
+        throw invalid(at + ".path", "at least one path pattern", p.getPath());
       }
       List<PathPattern> patterns = new ArrayList<>();
       for (String path : p.getPath()) {
@@ -244,15 +245,19 @@ final class HttpLimits {
                   .timeSource(decisions.timeSource())
                   .build();
         } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException(at + ": " + e.getMessage(), e);
+          throw Checks.atProperty(at, e);
         }
         this.decision = decisions.sumCap(name, config, p.getMaximumKeys());
         this.policy =
             quoted + ";q=" + limit.setScale(0, RoundingMode.DOWN).toPlainString() + ";w=" + window;
       } else {
         if (p.getAmount() != null) {
-          throw new IllegalArgumentException(
-              at + ".amount is for kind sum-cap only, but the kind is " + kind);
+          throw invalid(
+              at + ".amount",
+              "unset for kind "
+                  + kind.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                  + " (it is for kind sum-cap)",
+              p.getAmount());
         }
         this.amountSource = null;
         this.amount = null;
@@ -271,7 +276,7 @@ final class HttpLimits {
                   .timeSource(decisions.timeSource())
                   .build();
         } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException(at + ": " + e.getMessage(), e);
+          throw Checks.atProperty(at, e);
         }
         this.decision =
             decisions.rateLimiter(
@@ -416,6 +421,6 @@ final class HttpLimits {
   }
 
   private static IllegalArgumentException invalid(String at, String expected, Object was) {
-    return new IllegalArgumentException(at + " must be " + expected + ", but was " + was);
+    return Checks.invalid(at, expected, was);
   }
 }

@@ -7,6 +7,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
+import io.ringtail.internal.Checks;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.micrometer.KeyedWindowMetrics;
 import java.util.Collections;
@@ -133,8 +134,7 @@ public final class ObservationWindows
     this.time = Objects.requireNonNull(time, "time");
     this.closer = Objects.requireNonNull(closer, "closer");
     if (maximumKeys < 1) {
-      throw new IllegalArgumentException(
-          "ringtail.observations.maximum-keys must be positive, but was " + maximumKeys);
+      throw Checks.invalid("ringtail.observations.maximum-keys", "positive", maximumKeys);
     }
     this.maximumKeys = maximumKeys;
     this.percentiles =
@@ -156,11 +156,10 @@ public final class ObservationWindows
   static String prefixOf(String name) {
     String prefix = "ringtail." + Objects.requireNonNull(name, "name").replace('-', '_');
     if (!PREFIX.matcher(prefix).matches()) {
-      throw new IllegalArgumentException(
-          "ringtail.observations.names must be lowercase dot-separated words "
-              + "(like http.server.requests), but was \""
-              + name
-              + "\"");
+      throw Checks.invalid(
+          "ringtail.observations.names",
+          "lowercase dot-separated words (like http.server.requests)",
+          name);
     }
     return prefix;
   }

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationHandler;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
+import io.ringtail.internal.Checks;
 import io.ringtail.redis.RedisBackend;
 import java.time.Duration;
 import java.util.Objects;
@@ -78,8 +79,7 @@ public class RingtailAnomalyAutoConfiguration {
         ObjectProvider<RedisBackend> backend, RingtailAnomalyProperties properties) {
       Duration dedupe = properties.getFleetDedupe();
       if (dedupe == null || dedupe.isNegative() || dedupe.isZero()) {
-        throw new IllegalArgumentException(
-            "ringtail.anomaly.fleet-dedupe must be positive, but was " + dedupe);
+        throw Checks.invalid("ringtail.anomaly.fleet-dedupe", "positive", dedupe);
       }
       return new FleetPager(backend, dedupe);
     }
@@ -143,8 +143,7 @@ public class RingtailAnomalyAutoConfiguration {
     Scheduler(EndpointAnomalies anomalies, Duration interval) {
       this.anomalies = anomalies;
       if (interval == null || interval.isNegative() || interval.isZero()) {
-        throw new IllegalArgumentException(
-            "ringtail.anomaly.interval must be positive, but was " + interval);
+        throw Checks.invalid("ringtail.anomaly.interval", "positive", interval);
       }
       this.intervalNanos = interval.toNanos();
     }

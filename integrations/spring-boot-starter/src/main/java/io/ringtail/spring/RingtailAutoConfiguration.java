@@ -9,6 +9,7 @@ import io.ringtail.alert.AlertEvent;
 import io.ringtail.alert.AlertListener;
 import io.ringtail.alert.AlertMonitor;
 import io.ringtail.alert.AlertRule;
+import io.ringtail.internal.Checks;
 import io.ringtail.micrometer.WindowMetrics;
 import io.ringtail.prometheus.WindowHistograms;
 import io.ringtail.redis.RedisBackend;
@@ -106,8 +107,7 @@ public class RingtailAutoConfiguration {
       try {
         return WindowConfig.builder().length(o.getWindow()).buckets(o.getBuckets()).build();
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "ringtail.observations.window and .buckets: " + e.getMessage(), e);
+        throw Checks.atProperty("ringtail.observations.window and .buckets", e);
       }
     }
 
@@ -164,8 +164,7 @@ public class RingtailAutoConfiguration {
         try {
           return builder.publishInterval(o.getPublishInterval());
         } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException(
-              "ringtail.observations.publish-interval: " + e.getMessage(), e);
+          throw Checks.atProperty("ringtail.observations.publish-interval", e);
         }
       }
     }

@@ -5,6 +5,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.ringtail.internal.Checks;
 import io.ringtail.redis.OutagePolicy;
 import io.ringtail.redis.RedisBackend;
 import java.util.Locale;
@@ -82,8 +83,7 @@ public class RingtailRedisAutoConfiguration {
         return p;
       }
     }
-    throw new IllegalArgumentException(
-        "ringtail.redis.outage-policy must be fail-closed, fail-open or throw, but was " + value);
+    throw Checks.invalid("ringtail.redis.outage-policy", "fail-closed, fail-open or throw", value);
   }
 
   /** The backend's own connection from the application's client; closed with the context. */

@@ -111,6 +111,6 @@ class EndpointAnomaliesTest {
     RingtailAnomalyProperties r = properties();
     r.setMeasures(List.of());
     assertThatThrownBy(() -> anomalies(r, new ArrayList<>()))
-        .hasMessage("ringtail.anomaly.measures must be not empty, but was an empty list");
+        .hasMessage("ringtail.anomaly.measures must be not empty, but was []");
   }
 }

@@ -188,7 +188,7 @@ class FleetHttpLimitsTest {
   void anOutagePolicyTheBackendHasNot_failsTheStart_namingTheProperty() {
     assertThatThrownBy(() -> pod("servlet", 5, "--ringtail.redis.outage-policy=retry"))
         .hasStackTraceContaining(
-            "ringtail.redis.outage-policy must be fail-closed, fail-open or throw, but was retry");
+            "ringtail.redis.outage-policy must be fail-closed, fail-open or throw, but was \"retry\"");
   }
 
   @Test

@@ -363,11 +363,11 @@ class HttpLimitsTest {
   @ValueSource(
       strings = {
         "--ringtail.limits.api.key=cookie:session|ringtail.limits.api.key must be ip, principal,"
-            + " header:NAME or expression:SPEL, but was cookie:session",
+            + " header:NAME or expression:SPEL, but was \"cookie:session\"",
         "--ringtail.limits.api.limit=2.5|ringtail.limits.api.limit must be a whole number of"
             + " requests, but was 2.5",
-        "--ringtail.limits.api.amount=header:X-Cost|ringtail.limits.api.amount is for kind sum-cap"
-            + " only",
+        "--ringtail.limits.api.amount=header:X-Cost|ringtail.limits.api.amount must be unset for kind"
+            + " sliding-log (it is for kind sum-cap), but was \"header:X-Cost\"",
         "--ringtail.limits.Bad.path=/x|ringtail.limits.Bad must be a name of lowercase letters",
         "--ringtail.limits.spend.amount=body|ringtail.limits.spend.amount must be header:NAME or"
             + " attribute:NAME"

@@ -1,12 +1,14 @@
 package io.ringtail.examples.dashboard;
 
+import io.ringtail.examples.Flags;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The dashboard's command-line flags. Immutable; {@link #parse} validates every value and throws
- * {@link IllegalArgumentException} naming the flag and the bad value.
+ * The dashboard's command-line flags. Immutable; {@link #parse} reads them with {@link Flags} and
+ * validates every value, throwing {@link IllegalArgumentException} naming the flag and the bad
+ * value.
  */
 record Options(
     Duration duration,
@@ -39,46 +41,44 @@ record Options(
     return new Options(Duration.ofSeconds(60), 0, 1000, 4, 250, Optional.empty(), null, false);
   }
 
+  /**
+   * The options {@code args} give.
+   *
+   * @throws Flags.HelpRequested for {@code --help}
+   * @throws IllegalArgumentException for a bad flag or value, naming both
+   */
   static Options parse(String... args) {
-    Duration duration = defaults().duration();
-    int port = defaults().port();
-    int rate = defaults().rate();
-    int workers = defaults().workers();
-    double slo = defaults().sloMillis();
-    Optional<URI> redis = Optional.empty();
-    String fleet = null;
-    Boolean raw = null;
-    for (int i = 0; i < args.length; i++) {
-      String flag = args[i];
-      if (flag.equals("--help") || flag.equals("-h")) {
-        throw new HelpRequested();
-      }
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException(flag + " needs a value");
-      }
-      String value = args[++i];
-      switch (flag) {
-        case "--duration" -> duration = Duration.ofSeconds(parseLong(flag, value, 1, 86_400));
-        case "--port" -> port = (int) parseLong(flag, value, 0, 65_535);
-        case "--rate" -> rate = (int) parseLong(flag, value, 1, 1_000_000);
-        case "--workers" -> workers = (int) parseLong(flag, value, 1, 64);
-        case "--slo-ms" -> slo = parseLong(flag, value, 1, 3_600_000);
-        case "--redis" -> redis = Optional.of(parseRedis(value));
-        case "--fleet" -> fleet = parseFleet(value);
-        case "--fleet-window" -> raw = parseFleetWindow(value);
-        default -> throw new IllegalArgumentException("unknown flag " + flag);
-      }
-    }
+    Options d = defaults();
+    Flags flags =
+        Flags.parse(
+            args,
+            "--duration",
+            "--port",
+            "--rate",
+            "--workers",
+            "--slo-ms",
+            "--redis",
+            "--fleet",
+            "--fleet-window");
+    Duration duration =
+        Duration.ofSeconds(flags.whole("--duration", d.duration().toSeconds(), 1, 86_400));
+    int port = (int) flags.whole("--port", d.port(), 0, 65_535);
+    int rate = (int) flags.whole("--rate", d.rate(), 1, 1_000_000);
+    int workers = (int) flags.whole("--workers", d.workers(), 1, 64);
+    double slo = flags.whole("--slo-ms", (long) d.sloMillis(), 1, 3_600_000);
+    Optional<URI> redis = flags.string("--redis").map(Options::parseRedis);
+    String fleet = flags.string("--fleet").map(Options::parseFleet).orElse(null);
+    Optional<Boolean> raw = flags.string("--fleet-window").map(Options::parseFleetWindow);
     if (fleet != null && redis.isEmpty()) {
       throw new IllegalArgumentException("--fleet needs --redis, but was given without it");
     }
-    if (raw != null && redis.isEmpty()) {
+    if (raw.isPresent() && redis.isEmpty()) {
       throw new IllegalArgumentException("--fleet-window needs --redis, but was given without it");
     }
     if (fleet == null && redis.isPresent()) {
       fleet = "ringtail-dashboard-" + Long.toHexString(System.currentTimeMillis());
     }
-    return new Options(duration, port, rate, workers, slo, redis, fleet, raw != null && raw);
+    return new Options(duration, port, rate, workers, slo, redis, fleet, raw.orElse(false));
   }
 
   private static boolean parseFleetWindow(String value) {
@@ -99,20 +99,6 @@ record Options(
     return value;
   }
 
-  private static long parseLong(String flag, String value, long min, long max) {
-    long v;
-    try {
-      v = Long.parseLong(value);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(flag + " must be a whole number, but was " + value);
-    }
-    if (v < min || v > max) {
-      throw new IllegalArgumentException(
-          flag + " must be between " + min + " and " + max + ", but was " + value);
-    }
-    return v;
-  }
-
   private static URI parseRedis(String value) {
     URI uri;
     try {
@@ -126,14 +112,5 @@ record Options(
           "--redis must be a URL like redis://localhost:6379, but was " + value);
     }
     return uri;
-  }
-
-  /** Thrown by {@link #parse} for {@code --help}. */
-  static final class HelpRequested extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    HelpRequested() {
-      super("help", null, false, false);
-    }
   }
 }

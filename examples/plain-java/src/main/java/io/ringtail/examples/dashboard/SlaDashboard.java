@@ -1,6 +1,7 @@
 package io.ringtail.examples.dashboard;
 
 import io.ringtail.TimeSource;
+import io.ringtail.examples.Flags;
 import java.io.PrintStream;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +28,7 @@ public final class SlaDashboard {
     Options options;
     try {
       options = Options.parse(args);
-    } catch (Options.HelpRequested e) {
+    } catch (Flags.HelpRequested e) {
       out.println(Options.USAGE);
       return 0;
     } catch (IllegalArgumentException e) {

@@ -4,6 +4,7 @@ import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDecision;
 import io.ringtail.decision.ThresholdDetector;
+import io.ringtail.examples.Flags;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -40,22 +41,18 @@ public final class BruteForceLogons {
       int events, int failures, int counted, int duplicates, int expired, List<String> alerts) {}
 
   public static void main(String[] args) throws IOException {
-    Path file = null;
-    int threshold = 10;
-    Duration window = Duration.ofSeconds(60);
-    for (int i = 0; i < args.length; i += 2) {
-      if (i + 1 == args.length) {
-        throw new IllegalArgumentException(args[i] + " needs a value");
-      }
-      switch (args[i]) {
-        case "--file" -> file = Path.of(args[i + 1]);
-        case "--threshold" -> threshold = positive(args[i], args[i + 1]);
-        case "--window" -> window = Duration.ofSeconds(positive(args[i], args[i + 1]));
-        default ->
-            throw new IllegalArgumentException(
-                "unknown flag " + args[i] + "; flags: --file CSV, --threshold N, --window SECONDS");
-      }
+    Flags flags;
+    try {
+      flags = Flags.parse(args, "--file", "--threshold", "--window");
+    } catch (Flags.HelpRequested e) {
+      System.out.println(
+          "flags: --file CSV (default: the bundled sample), --threshold N (default 10),"
+              + " --window SECONDS (default 60)");
+      return;
     }
+    Path file = flags.string("--file").map(Path::of).orElse(null);
+    int threshold = flags.positive("--threshold", 10);
+    Duration window = Duration.ofSeconds(flags.positive("--window", 60));
     try (Reader in = file != null ? Files.newBufferedReader(file) : sample()) {
       run(in, threshold, window, System.out);
     }
@@ -136,17 +133,5 @@ public final class BruteForceLogons {
         "%d events, %d failed logons: %d counted, %d replays ignored, %d too old; alerts: %s%n",
         events, failures, counted, duplicates, expired, alerts);
     return new Summary(events, failures, counted, duplicates, expired, List.copyOf(alerts));
-  }
-
-  private static int positive(String flag, String value) {
-    try {
-      int v = Integer.parseInt(value);
-      if (v > 0) {
-        return v;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(flag + " must be a positive whole number, but was " + value);
   }
 }

@@ -8,6 +8,7 @@ import io.ringtail.TimeSource;
 import io.ringtail.decision.RateDecision;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
+import io.ringtail.examples.Flags;
 import io.ringtail.redis.RedisBackend;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -124,25 +125,18 @@ public final class RateLimitedApi implements AutoCloseable {
   }
 
   public static void main(String[] args) throws Exception {
-    int requests = 12;
-    int limit = 10;
-    String redis = null;
-    for (int i = 0; i < args.length; i += 2) {
-      if (i + 1 == args.length) {
-        throw new IllegalArgumentException(args[i] + " needs a value");
-      }
-      switch (args[i]) {
-        case "--requests" -> requests = positive(args[i], args[i + 1]);
-        case "--limit" -> limit = positive(args[i], args[i + 1]);
-        case "--redis" -> redis = args[i + 1];
-        default ->
-            throw new IllegalArgumentException(
-                "unknown flag "
-                    + args[i]
-                    + "; flags: --requests N (burst size), --limit N (per key per minute),"
-                    + " --redis redis://HOST:PORT (a limit shared by every API instance)");
-      }
+    Flags flags;
+    try {
+      flags = Flags.parse(args, "--requests", "--limit", "--redis");
+    } catch (Flags.HelpRequested e) {
+      System.out.println(
+          "flags: --requests N (burst size, default 12), --limit N (per key per minute, default"
+              + " 10), --redis redis://HOST:PORT (a limit shared by every API instance)");
+      return;
     }
+    int requests = flags.positive("--requests", 12);
+    int limit = flags.positive("--limit", 10);
+    String redis = flags.string("--redis").orElse(null);
     if (redis == null) {
       run(RateLimiter.inProcess(config(limit, TimeSource.system())), requests, System.out);
       return;
@@ -209,17 +203,5 @@ public final class RateLimitedApi implements AutoCloseable {
         r.headers().firstValue("RateLimit-Remaining").orElse("-"),
         r.headers().firstValue("Retry-After").map(s -> "  Retry-After: " + s + " s").orElse(""));
     return r.statusCode();
-  }
-
-  private static int positive(String flag, String value) {
-    try {
-      int v = Integer.parseInt(value);
-      if (v > 0) {
-        return v;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(flag + " must be a positive whole number, but was " + value);
   }
 }

@@ -51,7 +51,8 @@ class BuildLayoutTest {
       String pom = Files.readString(library.getValue());
       assertThat(pom).as(library.getKey()).contains("<Automatic-Module-Name>io.ringtail.");
     }
-    for (String program : List.of("benchmarks", "examples/plain-java", "examples/spring-boot")) {
+    for (String program :
+        List.of("benchmarks", "examples/plain-java", "examples/spring-boot", "test-support")) {
       String pom = Files.readString(ROOT.resolve(program).resolve("pom.xml"));
       assertThat(pom)
           .as(program)
@@ -137,6 +138,112 @@ class BuildLayoutTest {
     List<String> listed = firstColumn(page, "## Packages");
     assertThat(listed).as("packages in docs/architecture.md").containsAll(packages);
     assertThat(everyPackage).as("packages that exist").containsAll(listed);
+  }
+
+  /**
+   * README.md's two tables: "Use it from Maven" names every published library artifact, "Modules"
+   * every module that is published or sits at the top of the reactor (a top-level aggregator's
+   * entry may be its children instead: {@code examples/plain-java} for {@code examples}), with its
+   * artifact; neither names what does not exist. Unpublished modules below the top level (an
+   * aggregator's children) may be left out.
+   */
+  @Test
+  void theReadmeTables_listEveryPublishedArtifactAndEveryTopLevelModule() throws Exception {
+    String readme = Files.readString(ROOT.resolve("README.md"));
+    List<String> artifacts = firstColumn(readme, "## Use it from Maven");
+    assertThat(artifacts)
+        .as("artifacts in README.md's table under \"Use it from Maven\"")
+        .containsAll(libraries().keySet());
+    assertThat(libraries().keySet()).as("published artifacts").containsAll(artifacts);
+
+    Map<String, String> listed = new LinkedHashMap<>();
+    for (List<String> row : rows(readme, "## Modules")) {
+      listed.put(unquote(row.get(0)), unquote(row.get(1)));
+    }
+    List<String> modules = modules();
+    assertThat(modules).as("modules of the reactor").containsAll(listed.keySet());
+    List<String> topLevel = new ArrayList<>();
+    for (Element m : elements(parse(ROOT.resolve("pom.xml")), "modules", "module")) {
+      topLevel.add(m.getTextContent().trim());
+    }
+    List<String> missing = new ArrayList<>();
+    for (String module : modules) {
+      Path pom = ROOT.resolve(module).resolve("pom.xml");
+      boolean published =
+          !Files.readString(pom).contains("<maven.install.skip>true</maven.install.skip>");
+      boolean covered =
+          listed.containsKey(module)
+              || (!published && listed.keySet().stream().anyMatch(m -> m.startsWith(module + "/")));
+      if ((published || topLevel.contains(module)) && !covered) {
+        missing.add(module);
+      }
+      if (published && listed.containsKey(module)) {
+        assertThat(listed.get(module))
+            .as("artifact of %s in README.md's module table", module)
+            .isEqualTo(child(parse(pom).getDocumentElement(), "artifactId"));
+      }
+    }
+    assertThat(missing).as("modules missing from README.md's table under \"Modules\"").isEmpty();
+  }
+
+  /**
+   * The architecture page's table of the fleet machinery names classes that exist, and every {@code
+   * Fleet*} class of redis-backend is in it.
+   */
+  @Test
+  void theArchitecturePage_namesTheFleetClassesThatExist() throws Exception {
+    String page = Files.readString(ROOT.resolve("docs/architecture.md"));
+    List<String> named = firstColumn(page, "## Inside the fleet histogram windows");
+    Path redis = ROOT.resolve("redis-backend/src/main/java/io/ringtail/redis");
+    Path core = ROOT.resolve("core/src/main/java/io/ringtail");
+    assertThat(named)
+        .as("classes of the fleet table in docs/architecture.md")
+        .contains("FleetKeys", "FleetCodec", "FleetPublisher", "FleetReader", "KeyWindow")
+        .allSatisfy(
+            c ->
+                assertThat(
+                        Files.exists(redis.resolve(c + ".java"))
+                            || Files.exists(core.resolve(c + ".java")))
+                    .as("%s exists in redis-backend or core", c)
+                    .isTrue());
+    try (Stream<Path> files = Files.list(redis)) {
+      List<String> fleet =
+          files
+              .map(f -> f.getFileName().toString())
+              .filter(f -> f.startsWith("Fleet") && f.endsWith(".java"))
+              .map(f -> f.substring(0, f.length() - ".java".length()))
+              .toList();
+      assertThat(named).as("Fleet* classes in the fleet table").containsAll(fleet);
+    }
+  }
+
+  /** The cells of each row of the first table after {@code heading}, header row excluded. */
+  private static List<List<String>> rows(String page, String heading) {
+    int start = page.indexOf("\n" + heading + "\n");
+    assertThat(start).as(heading).isNotNegative();
+    List<List<String>> rows = new ArrayList<>();
+    boolean inTable = false;
+    for (String line : page.substring(start + heading.length() + 2).split("\n")) {
+      if (line.startsWith("|")) {
+        if (inTable && !line.startsWith("| ---")) {
+          List<String> cells = new ArrayList<>();
+          for (String cell : line.substring(1, line.length() - 1).split("\\|")) {
+            cells.add(cell.trim());
+          }
+          rows.add(cells);
+        }
+        inTable = true;
+      } else if (inTable) {
+        break;
+      }
+    }
+    return rows;
+  }
+
+  /** The text inside a cell's first pair of backticks, or the cell. */
+  private static String unquote(String cell) {
+    int open = cell.indexOf('`');
+    return open < 0 ? cell : cell.substring(open + 1, cell.indexOf('`', open + 1));
   }
 
   /** The first cell of each row of the table after {@code heading}, without its backticks. */

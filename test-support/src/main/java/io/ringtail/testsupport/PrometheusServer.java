@@ -1,4 +1,4 @@
-package io.ringtail.testkit;
+package io.ringtail.testsupport;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * A real Prometheus server for tests (Debian's {@code prometheus} package, or {@code
  * -Dringtail.prometheus}) on a free loopback port, scraping the given targets every 500 ms, with
  * its own storage in a temporary directory; stopped and removed on {@link #close()}. The build
- * installs the package where a module's tests need it ({@code testkit/install-debian-package.sh}).
+ * installs the package where a module's tests need it ({@code test-support/install-prometheus.sh}).
  */
 public final class PrometheusServer implements AutoCloseable {
   private final Process process;
@@ -54,7 +54,7 @@ public final class PrometheusServer implements AutoCloseable {
     }
     throw new AssertionError(
         "no prometheus server binary: mvn verify installs Debian's package where it is missing"
-            + " (integrations/prometheus/install-prometheus.sh), or pass"
+            + " (test-support/install-prometheus.sh), or pass"
             + " -Dringtail.prometheus=/path/to/prometheus");
   }
 
