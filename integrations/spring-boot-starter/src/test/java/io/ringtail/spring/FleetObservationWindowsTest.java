@@ -70,7 +70,7 @@ class FleetObservationWindowsTest {
       "--spring.main.banner-mode=off",
       "--spring.data.redis.url=redis://127.0.0.1:" + server.port(),
       "--ringtail.redis.enabled=true",
-      "--ringtail.redis.command-timeout=2s",
+      "--ringtail.redis.command-timeout=5s", // generous: a loaded 2-core machine
       "--management.endpoints.web.exposure.include=prometheus"
     };
     String[] args = new String[common.length + extra.length];
