@@ -304,7 +304,7 @@ public final class BucketRecorder {
     int[] slots = new int[b.slots];
     long[] counts = new long[b.slots];
     long n = b.copyTo(slots, counts);
-    return BucketHistogram.trusted(b.epoch, slots, counts, n, b.sum, b.min, b.max, b.rejected);
+    return BucketHistogram.trusted(b.bucket, slots, counts, n, b.sum, b.min, b.max, b.rejected);
   }
 
   /**

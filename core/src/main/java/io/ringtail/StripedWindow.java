@@ -64,6 +64,9 @@ final class StripedWindow implements RollingWindow {
   /** Start of the window's first bucket, where its cumulative histogram starts. */
   private final long origin;
 
+  /** The absolute index of the window's first bucket, {@code floor(origin / width)}. */
+  private final long originBucket;
+
   /** The stripes, their accumulators' sum shares and their growth. */
   private final StripedRecorder recorder;
 
@@ -76,6 +79,7 @@ final class StripedWindow implements RollingWindow {
   private final ReentrantLock lock = new ReentrantLock();
 
   // guarded by lock
+  /** The live bucket's epoch: buckets since {@link #origin}. */
   private long liveEpoch;
 
   private final Accumulator live;
@@ -113,6 +117,7 @@ final class StripedWindow implements RollingWindow {
     this.highest = config.highestTrackableValue();
     long now = timeSource.nanoTime();
     this.origin = now - Math.floorMod(now, width);
+    this.originBucket = Math.floorDiv(now, width);
     this.liveStart = origin;
     this.liveEpoch = 0;
     this.live = new Accumulator(layout.length());
@@ -338,7 +343,7 @@ final class StripedWindow implements RollingWindow {
     long oldestKept = epoch - bucketCount + 1;
     if (liveEpoch >= oldestKept) {
       seal(liveEpoch);
-      while (sealedSize > 0 && sealed[sealedHead].epoch < oldestKept) {
+      while (sealedSize > 0 && sealed[sealedHead].bucket < bucketIndex(oldestKept)) {
         evictOldest();
       }
     } else {
@@ -377,6 +382,16 @@ final class StripedWindow implements RollingWindow {
     recorder.drainInto(live, Long.MAX_VALUE - totalSum);
   }
 
+  /**
+   * The absolute index of the bucket {@code epoch} buckets after the origin's: epochs count from
+   * the window's first bucket, so that they keep ascending when the time source wraps past {@code
+   * Long.MAX_VALUE}; a {@link SealedBucket} holds the absolute index.
+   */
+  private long bucketIndex(long epoch) {
+    return originBucket + epoch;
+  }
+
+  /** Seals the live bucket, of {@code epoch}, unless it is empty. */
   private void seal(long epoch) {
     if (live.isEmpty()) {
       return;
@@ -386,7 +401,7 @@ final class StripedWindow implements RollingWindow {
       bucket = new SealedBucket();
       sealed[(sealedHead + sealedSize) % bucketCount] = bucket;
     }
-    long count = bucket.encode(epoch, live, layout);
+    long count = bucket.encode(bucketIndex(epoch), live, layout);
     retireCounts();
     retire(count, live.sum, live.rejected);
     bucket.addTo(total, 1);
