@@ -10,8 +10,8 @@ import java.util.Optional;
 
 /**
  * The settings every keyed decision config shares: window, time source, listener, listener cooldown
- * and idle expiry. Immutable and thread-safe; built from a {@link Draft}, which each public config
- * builder holds and delegates to.
+ * and idle expiry. Immutable and thread-safe; built from a {@link Draft}, which {@link
+ * DecisionConfigBuilder} holds and each config's builder completes.
  *
  * @param <D> the decision type the listener observes
  */
