@@ -1,5 +1,6 @@
 package io.ringtail.decision;
 
+import static io.ringtail.internal.Checks.invalid;
 import static io.ringtail.internal.Checks.requireNonNegativeNanos;
 import static io.ringtail.internal.Checks.requireNonNull;
 import static io.ringtail.internal.Checks.requirePositiveNanos;
@@ -145,8 +146,7 @@ final class DecisionWindowSettings<D> {
               ? requirePositiveNanos("idleExpiry", idleExpiry)
               : listener == null ? windowNanos : Math.max(windowNanos, cooldown);
       if (idle < windowNanos) {
-        throw new IllegalArgumentException(
-            "idleExpiry must be at least the window " + window + ", but was " + idleExpiry);
+        throw invalid("idleExpiry", "at least the window " + window, idleExpiry);
       }
       return new DecisionWindowSettings<>(windowNanos, timeSource, listener, cooldown, idle);
     }
