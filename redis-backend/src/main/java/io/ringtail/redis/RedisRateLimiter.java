@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.ringtail.decision.RateDecision;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
+import io.ringtail.redis.DecisionLayout.Arg;
 import java.time.Duration;
 
 /**
@@ -55,15 +56,15 @@ final class RedisRateLimiter extends RedisDecision<RateDecision> implements Rate
         bucketed
             ? DecisionLayout.BUCKETED_RATE_LIMIT
                 .args()
-                .number("w", w)
-                .number("g", w / BUCKETS + (w % BUCKETS == 0 ? 0 : 1))
-                .number("limit", config.limit())
-                .number("cooldown", cooldown)
+                .number(Arg.WINDOW, w)
+                .number(Arg.BUCKET_WIDTH, w / BUCKETS + (w % BUCKETS == 0 ? 0 : 1))
+                .number(Arg.LIMIT, config.limit())
+                .number(Arg.COOLDOWN, cooldown)
             : DecisionLayout.RATE_LIMIT
                 .args()
-                .number("w", w)
-                .number("limit", config.limit())
-                .number("cooldown", cooldown);
+                .number(Arg.WINDOW, w)
+                .number(Arg.LIMIT, config.limit())
+                .number(Arg.COOLDOWN, cooldown);
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
   }
 
@@ -85,15 +86,19 @@ final class RedisRateLimiter extends RedisDecision<RateDecision> implements Rate
       }
       denials.asMap().remove(key, known);
     }
-    DecisionReply reply;
+    DecisionReply.RateLimit reply;
     try {
       reply =
-          decide(
-              bucketed ? Scripts.BUCKETED_RATE_LIMIT : Scripts.RATE_LIMIT,
-              DecisionKeys.of(
-                  backend.keyPrefix, name, key, bucketed ? BUCKETED_KEY_SUFFIXES : KEY_SUFFIXES),
-              args.with(bucketed ? "t" : "s", timeNanos),
-              ttl);
+          DecisionReply.RateLimit.of(
+              decide(
+                  bucketed ? Scripts.BUCKETED_RATE_LIMIT : Scripts.RATE_LIMIT,
+                  DecisionKeys.of(
+                      backend.keyPrefix,
+                      name,
+                      key,
+                      bucketed ? BUCKETED_KEY_SUFFIXES : KEY_SUFFIXES),
+                  args.with(Arg.TIME, timeNanos),
+                  ttl));
     } catch (RedisUnavailableException e) {
       return onOutage(
           e,
@@ -101,12 +106,12 @@ final class RedisRateLimiter extends RedisDecision<RateDecision> implements Rate
           () -> new RateDecision(false, 0, config.limit(), backend.outageRetryAfter));
     }
     boolean allowed = reply.allowed();
-    long retry = reply.first();
+    long retry = reply.retryAfterNanos();
     RateDecision d =
-        new RateDecision(allowed, (int) reply.count(), config.limit(), Duration.ofNanos(retry));
-    long untilFromSent = reply.second();
-    if (!allowed && untilFromSent > 0) {
-      denials.put(key, new Denial(timeNanos + untilFromSent, timeNanos + untilFromSent - retry));
+        new RateDecision(allowed, reply.remaining(), config.limit(), Duration.ofNanos(retry));
+    long deniedFor = reply.deniedForNanos();
+    if (!allowed && deniedFor > 0) {
+      denials.put(key, new Denial(timeNanos + deniedFor, timeNanos + deniedFor - retry));
     }
     if (reply.notifies()) {
       notifyListener(config.listener(), key, d);
