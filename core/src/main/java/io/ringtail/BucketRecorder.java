@@ -1,9 +1,9 @@
 package io.ringtail;
 
+import io.ringtail.internal.Checks;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -93,9 +93,8 @@ public final class BucketRecorder {
     this.recorder =
         compact
             // one stripe until writers collide, then up to the configured stripes
-            ? StripedRecorder.compact(layout, 1, config.stripes())
-            : new StripedRecorder(
-                layout, config.stripes(), config.stripes(), false, Long.MAX_VALUE);
+            ? StripedRecorder.compact(layout, config.stripes())
+            : StripedRecorder.fixed(layout, config.stripes());
     this.liveBucket = Math.floorDiv(timeSource.nanoTime(), width);
     this.liveStart = liveBucket * width;
   }
@@ -109,8 +108,8 @@ public final class BucketRecorder {
    */
   public static BucketRecorder create(WindowConfig config, TimeSource timeSource) {
     return new BucketRecorder(
-        Objects.requireNonNull(config, "config"),
-        Objects.requireNonNull(timeSource, "timeSource"),
+        Checks.requireNonNull("config", config),
+        Checks.requireNonNull("timeSource", timeSource),
         true);
   }
 
@@ -121,8 +120,8 @@ public final class BucketRecorder {
    */
   public static BucketRecorder dense(WindowConfig config, TimeSource timeSource) {
     return new BucketRecorder(
-        Objects.requireNonNull(config, "config"),
-        Objects.requireNonNull(timeSource, "timeSource"),
+        Checks.requireNonNull("config", config),
+        Checks.requireNonNull("timeSource", timeSource),
         false);
   }
 
@@ -305,7 +304,7 @@ public final class BucketRecorder {
     int[] slots = new int[b.slots];
     long[] counts = new long[b.slots];
     long n = b.copyTo(slots, counts);
-    return BucketHistogram.trusted(b.epoch, slots, counts, n, b.sum, b.min, b.max, b.rejected);
+    return BucketHistogram.trusted(b.bucket, slots, counts, n, b.sum, b.min, b.max, b.rejected);
   }
 
   /**

@@ -2,14 +2,20 @@ package io.ringtail;
 
 /**
  * A completed bucket: the slots it saw, ascending, as unsigned LEB128 varints of (gap since the
- * previous slot, count): two to three bytes per distinct slot.
+ * previous slot, count): two to three bytes per distinct slot; and which bucket it is.
  */
 final class SealedBucket {
   static final long BYTES = 64;
 
   private static final byte[] EMPTY = {};
 
-  long epoch;
+  /**
+   * The bucket's absolute index: {@code floor(t / bucketWidth)} of the readings {@code t} it holds
+   * (as {@link BucketRecorder#bucketOf}), counted on from the owner's first bucket if the time
+   * source wraps past {@code Long.MAX_VALUE}.
+   */
+  long bucket;
+
   byte[] data = EMPTY;
   int size;
 
@@ -22,8 +28,8 @@ final class SealedBucket {
   long min;
   long max;
 
-  void reset(long epoch) {
-    this.epoch = epoch;
+  void reset(long bucket) {
+    this.bucket = bucket;
     size = 0;
     slots = 0;
     lastIndex = -1;
@@ -34,11 +40,12 @@ final class SealedBucket {
   }
 
   /**
-   * Resets this bucket to {@code epoch} and encodes the live accumulator's slots, sum, min, max and
-   * rejected into it (allocating only when {@link #fit} must); returns the samples encoded.
+   * Resets this bucket to the absolute index {@code bucket} and encodes the live accumulator's
+   * slots, sum, min, max and rejected into it (allocating only when {@link #fit} must); returns the
+   * samples encoded.
    */
-  long encode(long epoch, Accumulator live, BucketLayout layout) {
-    reset(epoch);
+  long encode(long bucket, Accumulator live, BucketLayout layout) {
+    reset(bucket);
     long count = 0;
     if (live.max != Long.MIN_VALUE) {
       long[] counts = live.counts;
@@ -57,12 +64,12 @@ final class SealedBucket {
   }
 
   /**
-   * Resets this bucket to {@code epoch} and encodes the cells of a {@linkplain SlotTable#sorted()
-   * sorted} slot table with {@code stats}' sum, min, max and rejected (allocating only when {@link
-   * #fit} must); returns the samples encoded.
+   * Resets this bucket to the absolute index {@code bucket} and encodes the cells of a {@linkplain
+   * SlotTable#sorted() sorted} slot table with {@code stats}' sum, min, max and rejected
+   * (allocating only when {@link #fit} must); returns the samples encoded.
    */
-  long encode(long epoch, SlotTable sorted, Accumulator stats) {
-    reset(epoch);
+  long encode(long bucket, SlotTable sorted, Accumulator stats) {
+    reset(bucket);
     int[] keys = sorted.keys;
     long[] counts = sorted.counts;
     int bytes = 0;

@@ -8,10 +8,38 @@ import java.util.Arrays;
  * Probe}, written under the stripe's {@code WriterReaderPhaser} and drained by flipping it, as in
  * HdrHistogram's {@code Recorder}; more stripes under sustained contention, up to a bound.
  *
- * <p>With {@code limited}, each undrained accumulator holds a share of the owner's sum headroom
- * ({@code Long.MAX_VALUE} less the sum the owner holds), handed out at each drain, and accepts a
- * sample only within it, so the owner's sum never wraps; without, every accumulator may take up to
- * {@code Long.MAX_VALUE} (an owner that hands its buckets out long before).
+ * <p>Three kinds, one per factory: {@link #sharingHeadroom} (the in-process window), where each
+ * undrained accumulator holds a share of the owner's sum headroom ({@code Long.MAX_VALUE} less the
+ * sum the owner holds), handed out at each drain, and accepts a sample only within it, so the
+ * owner's sum never wraps; {@link #fixed} and {@link #compact}, whose accumulators may each take up
+ * to {@code Long.MAX_VALUE} (an owner that hands its buckets out long before), with dense arrays on
+ * a fixed number of stripes or compact ones on stripes that grow.
+ *
+ * <h2>Concurrency protocol</h2>
+ *
+ * Built on HdrHistogram's {@code WriterReaderPhaser}, whose guarantees it inherits:
+ *
+ * <ol>
+ *   <li>A record enters its stripe's phaser, adds sum (a compare-and-set), count, min and max to
+ *       the stripe's active accumulator, and exits: two atomic increments on the phaser, a
+ *       compare-and-set, an atomic add and two compares. It takes no lock and never waits, and
+ *       allocates nothing (a compact accumulator's table aside, when it fills between two drains,
+ *       see {@link BucketRecorder}). A writer whose compare-and-set on the sum fails met another
+ *       writer: it moves to another stripe for its next record.
+ *   <li>With {@link #sharingHeadroom}, the owner's sum never wraps. Each undrained accumulator
+ *       holds a share of the headroom {@code Long.MAX_VALUE - owner's sum}, handed out at each
+ *       drain, and accepts a sample only within it; a sample beyond its share is answered {@link
+ *       Accumulator#OVER_LIMIT} and left for the owner to decide exactly under its lock ({@link
+ *       #drainReleasingShares}, then {@link #grantShares}), which happens only when the owner's sum
+ *       comes within a few shares of {@code Long.MAX_VALUE}.
+ *   <li>A drain or flip (under the owner's lock) swaps each stripe's accumulators and flips its
+ *       phaser, which returns once every record that could have seen the old accumulator has
+ *       exited. The old accumulator is then read and zeroed by the lock holder alone. Each sample's
+ *       count, sum, min and max therefore move together: nothing is lost, counted twice, or split.
+ *   <li>Once enough records have collided (a count halved at every rotation) the next call to
+ *       {@link #growIfContended} doubles the stripes, up to the bound. A stripe once added stays,
+ *       so every drain sees every stripe a writer could have entered.
+ * </ol>
  *
  * <p>{@link #record} and {@link #reject} are lock-free and called by any thread; every other method
  * runs under the owner's lock.
@@ -28,12 +56,19 @@ final class StripedRecorder {
           WindowConfig.MAX_STRIPES,
           Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() * 2 - 1)));
 
+  /** What a stripe's accumulators are and how much sum each may take. */
+  private enum Kind {
+    /** Dense, each undrained one holding a share of the owner's sum headroom. */
+    SHARING_HEADROOM,
+    /** Dense, each up to {@code Long.MAX_VALUE}. */
+    DENSE,
+    /** {@linkplain Accumulator#compact Compact}, each up to {@code Long.MAX_VALUE}. */
+    COMPACT
+  }
+
   private final BucketLayout layout;
   private final int maxStripes;
-  private final boolean limited;
-
-  /** Whether the stripes' accumulators are {@linkplain Accumulator#compact compact}. */
-  private final boolean compact;
+  private final Kind kind;
 
   /** Grown (under the lock) by copying; a stripe once added is never removed. */
   private volatile Stripe[] stripes;
@@ -44,39 +79,41 @@ final class StripedRecorder {
   /** Sum of the limits of the stripes' undrained accumulators; guarded by the owner's lock. */
   private long granted;
 
-  /**
-   * {@code initial} stripes (a power of two), growing to {@code maxStripes}; with {@code limited},
-   * their first shares come from {@code headroom}.
-   */
-  StripedRecorder(
-      BucketLayout layout, int initial, int maxStripes, boolean limited, long headroom) {
-    this(layout, initial, maxStripes, limited, headroom, false);
-  }
-
-  private StripedRecorder(
-      BucketLayout layout,
-      int initial,
-      int maxStripes,
-      boolean limited,
-      long headroom,
-      boolean compact) {
+  private StripedRecorder(BucketLayout layout, int initial, int maxStripes, Kind kind) {
     this.layout = layout;
     this.maxStripes = Math.max(initial, maxStripes);
-    this.limited = limited;
-    this.compact = compact;
+    this.kind = kind;
     Stripe[] table = new Stripe[initial];
     for (int i = 0; i < table.length; i++) {
-      table[i] = newStripe(table.length, headroom);
+      table[i] = newStripe(table.length, Long.MAX_VALUE);
     }
     this.stripes = table;
   }
 
   /**
-   * A recorder without shares whose stripes hold {@linkplain Accumulator#compact compact}
-   * accumulators, which their owner {@linkplain Accumulator#refit refits} after reading each out.
+   * A recorder for an owner that holds its buckets' sums (an in-process window, starting empty):
+   * {@code initial} stripes (a power of two) of dense accumulators, growing under contention to
+   * {@code growthBound}, each undrained accumulator holding a share of the owner's sum headroom.
    */
-  static StripedRecorder compact(BucketLayout layout, int initial, int maxStripes) {
-    return new StripedRecorder(layout, initial, maxStripes, false, Long.MAX_VALUE, true);
+  static StripedRecorder sharingHeadroom(BucketLayout layout, int initial, int growthBound) {
+    return new StripedRecorder(layout, initial, growthBound, Kind.SHARING_HEADROOM);
+  }
+
+  /**
+   * A recorder of {@code stripes} stripes (a power of two), never more, of dense accumulators that
+   * may each take up to {@code Long.MAX_VALUE}.
+   */
+  static StripedRecorder fixed(BucketLayout layout, int stripes) {
+    return new StripedRecorder(layout, stripes, stripes, Kind.DENSE);
+  }
+
+  /**
+   * A recorder of one stripe, growing under contention to {@code growthBound}, whose accumulators
+   * are {@linkplain Accumulator#compact compact} and may each take up to {@code Long.MAX_VALUE};
+   * their owner {@linkplain Accumulator#refit refits} them after reading each out.
+   */
+  static StripedRecorder compact(BucketLayout layout, int growthBound) {
+    return new StripedRecorder(layout, 1, growthBound, Kind.COMPACT);
   }
 
   /**
@@ -116,17 +153,30 @@ final class StripedRecorder {
   }
 
   /**
-   * Moves everything the stripes hold into {@code live}. With {@code withShares}, each stripe's
-   * fresh accumulator gets a share of the remaining headroom ({@code base - live.sum}, less what is
-   * still granted), else none; the drained one's share is released. So the owner's sum plus every
-   * share still out never passes {@code base}.
+   * Moves everything the stripes hold into {@code live}, each stripe's fresh accumulator getting a
+   * share of the remaining headroom ({@code base - live.sum}, less what is still granted) and the
+   * drained one's share released, so the owner's sum plus every share still out never passes {@code
+   * base}.
    */
-  void drainInto(Accumulator live, long base, boolean withShares) {
+  void drainInto(Accumulator live, long base) {
+    drain(live, base, true);
+  }
+
+  /**
+   * Moves everything the stripes hold into {@code live}, releasing every share: the fresh
+   * accumulators take nothing until {@link #grantShares}.
+   */
+  void drainReleasingShares(Accumulator live) {
+    drain(live, 0, false);
+  }
+
+  private void drain(Accumulator live, long base, boolean withShares) {
+    boolean sharing = kind == Kind.SHARING_HEADROOM;
     for (Stripe stripe : stripes) {
       Accumulator fresh = stripe.inactive;
-      long share = !limited ? Long.MAX_VALUE : withShares ? share(base - live.sum) : 0;
+      long share = !sharing ? Long.MAX_VALUE : withShares ? share(base - live.sum) : 0;
       fresh.limit = share;
-      granted += limited ? share : 0;
+      granted += sharing ? share : 0;
       stripe.phaser.readerLock();
       try {
         Accumulator drained = stripe.active;
@@ -134,7 +184,7 @@ final class StripedRecorder {
         stripe.inactive = drained;
         stripe.phaser.flipPhase();
         live.takeAll(drained, layout);
-        granted -= limited ? drained.limit : 0;
+        granted -= sharing ? drained.limit : 0;
       } finally {
         stripe.phaser.readerUnlock();
       }
@@ -231,10 +281,10 @@ final class StripedRecorder {
 
   private Stripe newStripe(int stripeCount, long headroom) {
     Stripe stripe =
-        compact
+        kind == Kind.COMPACT
             ? new Stripe(Accumulator.compact(layout), Accumulator.compact(layout))
             : new Stripe(layout.length());
-    if (limited) {
+    if (kind == Kind.SHARING_HEADROOM) {
       long share = (headroom - granted) / (stripeCount + 1);
       stripe.active.raiseLimit(share);
       granted += share;

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
-import org.HdrHistogram.WriterReaderPhaser;
 
 /**
  * The in-process {@link RollingWindow}.
@@ -12,15 +11,12 @@ import org.HdrHistogram.WriterReaderPhaser;
  * <h2>Representation</h2>
  *
  * <ul>
- *   <li><b>Stripes</b>: each recording thread adds into one of a few padded stripes, picked by its
- *       {@link Probe} (first its thread id). A stripe holds two accumulators (a dense count array
- *       in HdrHistogram's layout, see {@link BucketLayout}, plus sum, min, max and rejected):
- *       writers add into the active one while the other is drained, as in HdrHistogram's {@code
- *       Recorder}. A writer whose compare-and-set on the sum fails met another writer: it moves to
- *       another stripe for its next record, and once enough records have collided (a count halved
- *       at every rotation) the next rotation or snapshot doubles the stripes, up to the processors
- *       rounded up to a power of two. A stripe once added stays, so every drain sees every stripe a
- *       writer could have entered.
+ *   <li><b>Stripes</b>: each recording thread adds into one of a few padded stripes of a {@link
+ *       StripedRecorder}, picked by its {@link Probe} (first its thread id). A stripe holds two
+ *       dense accumulators (a count array in HdrHistogram's layout, see {@link BucketLayout}, plus
+ *       sum, min, max and rejected): writers add into the active one while the other is drained.
+ *       Under sustained contention the stripes double, up to the processors rounded up to a power
+ *       of two.
  *   <li><b>Live bucket</b>: one dense accumulator, guarded by the window lock, into which the
  *       stripes are drained by every snapshot and rotation.
  *   <li><b>SealedBucket buckets</b>: when time moves into a new bucket the live bucket is sealed
@@ -37,26 +33,15 @@ import org.HdrHistogram.WriterReaderPhaser;
  *       plus the live bucket, so recording pays nothing for them.
  * </ul>
  *
- * <h2>Concurrency protocol</h2>
+ * <h2>Concurrency</h2>
  *
- * Built on HdrHistogram's {@link WriterReaderPhaser}, whose guarantees it inherits:
+ * The record and drain protocol is {@link StripedRecorder}'s (numbered there). On top of it:
  *
- * <ol>
- *   <li>A record enters its stripe's phaser, adds sum (a compare-and-set), count, min and max to
- *       the stripe's active accumulator, and exits: two atomic increments on the phaser, a
- *       compare-and-set, an atomic add and two compares. It takes no lock, allocates nothing and
- *       never waits.
- *   <li>The sum never wraps. Each undrained accumulator holds a share of the headroom {@code
- *       Long.MAX_VALUE - window sum}, handed out at each drain, and accepts a sample only within
- *       it; a sample beyond its share is decided exactly under the lock (accepted, or rejected and
- *       counted if the window's sum cannot take it), which happens only when the window's sum comes
- *       within a few shares of {@code Long.MAX_VALUE}.
+ * <ul>
+ *   <li>A sample beyond its stripe's share of the sum's headroom is decided exactly under the lock:
+ *       accepted, or rejected and counted if the window's sum cannot take it.
  *   <li>A reading more than one bucket ahead of the time source is rejected and counted, and moves
  *       nothing. Only a record that would rotate reads the time source to check it.
- *   <li>A drain (under the window lock) swaps the stripe's accumulators and flips the phaser, which
- *       returns once every record that could have seen the old accumulator has exited. The old
- *       accumulator is then read and zeroed by the drain alone. Each sample's count, sum, min and
- *       max therefore move together: nothing is lost, counted twice, or split.
  *   <li>Rotation is lazy. The first record or snapshot whose reading lies past the live bucket
  *       drains the stripes, seals the live bucket and evicts buckets that left the window. A writer
  *       only tries the lock: if another thread holds it, the writer records without waiting and its
@@ -66,7 +51,7 @@ import org.HdrHistogram.WriterReaderPhaser;
  *       one pass rather than bucket by bucket, so catch-up never loops over the gap.
  *   <li>A reading earlier than the live bucket (a late writer, or a time source that steps
  *       backwards) records into the live bucket and never rotates backwards.
- * </ol>
+ * </ul>
  */
 final class StripedWindow implements RollingWindow {
   private final WindowConfig config;
@@ -75,7 +60,12 @@ final class StripedWindow implements RollingWindow {
   private final long width;
   private final int bucketCount;
   private final long highest;
+
+  /** Start of the window's first bucket, where its cumulative histogram starts. */
   private final long origin;
+
+  /** The absolute index of the window's first bucket, {@code floor(origin / width)}. */
+  private final long originBucket;
 
   /** The stripes, their accumulators' sum shares and their growth. */
   private final StripedRecorder recorder;
@@ -87,8 +77,11 @@ final class StripedWindow implements RollingWindow {
   private volatile Recent recent;
 
   private final ReentrantLock lock = new ReentrantLock();
+
   // guarded by lock
+  /** The live bucket's epoch: buckets since {@link #origin}. */
   private long liveEpoch;
+
   private final Accumulator live;
   private final long[] total;
   private long totalSum;
@@ -124,14 +117,14 @@ final class StripedWindow implements RollingWindow {
     this.highest = config.highestTrackableValue();
     long now = timeSource.nanoTime();
     this.origin = now - Math.floorMod(now, width);
+    this.originBucket = Math.floorDiv(now, width);
     this.liveStart = origin;
     this.liveEpoch = 0;
     this.live = new Accumulator(layout.length());
     this.total = new long[layout.length()];
     this.retiredCounts = config.cumulativeHistogram() ? new long[layout.length()] : null;
     this.sealed = new SealedBucket[bucketCount];
-    this.recorder =
-        new StripedRecorder(layout, config.stripes(), growthBound, true, Long.MAX_VALUE);
+    this.recorder = StripedRecorder.sharingHeadroom(layout, config.stripes(), growthBound);
   }
 
   @Override
@@ -162,7 +155,7 @@ final class StripedWindow implements RollingWindow {
   private void recordNearSumLimit(long value) {
     lock.lock();
     try {
-      recorder.drainInto(live, Long.MAX_VALUE - totalSum, false);
+      recorder.drainReleasingShares(live);
       if (value <= headroom()) {
         live.addLocked(layout.indexOf(value), value);
       } else {
@@ -350,7 +343,7 @@ final class StripedWindow implements RollingWindow {
     long oldestKept = epoch - bucketCount + 1;
     if (liveEpoch >= oldestKept) {
       seal(liveEpoch);
-      while (sealedSize > 0 && sealed[sealedHead].epoch < oldestKept) {
+      while (sealedSize > 0 && sealed[sealedHead].bucket < bucketIndex(oldestKept)) {
         evictOldest();
       }
     } else {
@@ -386,9 +379,19 @@ final class StripedWindow implements RollingWindow {
 
   /** Moves everything the stripes hold into the live bucket, handing out fresh shares. */
   private void drain() {
-    recorder.drainInto(live, Long.MAX_VALUE - totalSum, true);
+    recorder.drainInto(live, Long.MAX_VALUE - totalSum);
   }
 
+  /**
+   * The absolute index of the bucket {@code epoch} buckets after the origin's: epochs count from
+   * the window's first bucket, so that they keep ascending when the time source wraps past {@code
+   * Long.MAX_VALUE}; a {@link SealedBucket} holds the absolute index.
+   */
+  private long bucketIndex(long epoch) {
+    return originBucket + epoch;
+  }
+
+  /** Seals the live bucket, of {@code epoch}, unless it is empty. */
   private void seal(long epoch) {
     if (live.isEmpty()) {
       return;
@@ -398,7 +401,7 @@ final class StripedWindow implements RollingWindow {
       bucket = new SealedBucket();
       sealed[(sealedHead + sealedSize) % bucketCount] = bucket;
     }
-    long count = bucket.encode(epoch, live, layout);
+    long count = bucket.encode(bucketIndex(epoch), live, layout);
     retireCounts();
     retire(count, live.sum, live.rejected);
     bucket.addTo(total, 1);

@@ -1,5 +1,6 @@
 package io.ringtail.decision;
 
+import static io.ringtail.internal.Checks.invalid;
 import static io.ringtail.internal.Checks.requireNonNegativeNanos;
 import static io.ringtail.internal.Checks.requireNonNull;
 import static io.ringtail.internal.Checks.requirePositiveNanos;
@@ -10,8 +11,8 @@ import java.util.Optional;
 
 /**
  * The settings every keyed decision config shares: window, time source, listener, listener cooldown
- * and idle expiry. Immutable and thread-safe; built from a {@link Draft}, which each public config
- * builder holds and delegates to.
+ * and idle expiry. Immutable and thread-safe; built from a {@link Draft}, which {@link
+ * DecisionConfigBuilder} holds and each config's builder completes.
  *
  * @param <D> the decision type the listener observes
  */
@@ -145,8 +146,7 @@ final class DecisionWindowSettings<D> {
               ? requirePositiveNanos("idleExpiry", idleExpiry)
               : listener == null ? windowNanos : Math.max(windowNanos, cooldown);
       if (idle < windowNanos) {
-        throw new IllegalArgumentException(
-            "idleExpiry must be at least the window " + window + ", but was " + idleExpiry);
+        throw invalid("idleExpiry", "at least the window " + window, idleExpiry);
       }
       return new DecisionWindowSettings<>(windowNanos, timeSource, listener, cooldown, idle);
     }

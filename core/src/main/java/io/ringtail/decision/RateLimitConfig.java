@@ -92,52 +92,25 @@ public final class RateLimitConfig {
         + "]";
   }
 
-  /** Fluent, reusable builder; {@link #build()} validates. */
-  public static final class Builder {
-    private final DecisionWindowSettings.Draft<RateDecision> common;
+  /**
+   * Fluent, reusable builder; {@link #build()} validates. The window, time source, listener and
+   * their settings are {@link DecisionConfigBuilder}'s.
+   */
+  public static final class Builder extends DecisionConfigBuilder<RateDecision, Builder> {
     private int limit;
 
     private Builder(DecisionWindowSettings.Draft<RateDecision> common) {
-      this.common = common;
+      super(common);
+    }
+
+    @Override
+    Builder self() {
+      return this;
     }
 
     /** Requests per window per key; 1 to {@link RateLimitConfig#MAX_LIMIT}. */
     public Builder limit(int limit) {
       this.limit = limit;
-      return this;
-    }
-
-    /** The window length; positive. */
-    public Builder window(Duration window) {
-      common.window = window;
-      return this;
-    }
-
-    /** The time base. */
-    public Builder timeSource(TimeSource timeSource) {
-      common.timeSource = timeSource;
-      return this;
-    }
-
-    /** Notified once per crossing into denial; {@code null} for none. */
-    public Builder listener(DecisionListener<? super RateDecision> listener) {
-      common.listener = listener;
-      return this;
-    }
-
-    /** The least time between two notifications for one key; zero or more, default the window. */
-    public Builder listenerCooldown(Duration listenerCooldown) {
-      common.listenerCooldown(listenerCooldown);
-      return this;
-    }
-
-    /**
-     * How long an idle key is kept; at least the window. Default: the window, or the listener
-     * cooldown if a listener is set and its cooldown is longer (a forgotten key forgets its
-     * cooldown too).
-     */
-    public Builder idleExpiry(Duration idleExpiry) {
-      common.idleExpiry(idleExpiry);
       return this;
     }
 

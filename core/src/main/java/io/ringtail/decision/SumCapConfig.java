@@ -199,15 +199,22 @@ public final class SumCapConfig {
         + "]";
   }
 
-  /** Fluent, reusable builder; {@link #build()} validates. */
-  public static final class Builder {
-    private final DecisionWindowSettings.Draft<SumDecision> common;
+  /**
+   * Fluent, reusable builder; {@link #build()} validates. The window, time source, listener and
+   * their settings are {@link DecisionConfigBuilder}'s.
+   */
+  public static final class Builder extends DecisionConfigBuilder<SumDecision, Builder> {
     private BigDecimal cap;
     private int scale = 2;
     private int maxEntriesPerKey = 1_000;
 
     private Builder(DecisionWindowSettings.Draft<SumDecision> common) {
-      this.common = common;
+      super(common);
+    }
+
+    @Override
+    Builder self() {
+      return this;
     }
 
     /**
@@ -216,12 +223,6 @@ public final class SumCapConfig {
      */
     public Builder cap(BigDecimal cap) {
       this.cap = cap;
-      return this;
-    }
-
-    /** The window length; positive. */
-    public Builder window(Duration window) {
-      common.window = window;
       return this;
     }
 
@@ -234,34 +235,6 @@ public final class SumCapConfig {
     /** The most amounts kept per key, 1 to {@link SumCapConfig#MAX_ENTRIES_PER_KEY}. */
     public Builder maxEntriesPerKey(int maxEntriesPerKey) {
       this.maxEntriesPerKey = maxEntriesPerKey;
-      return this;
-    }
-
-    /** The time base. */
-    public Builder timeSource(TimeSource timeSource) {
-      common.timeSource = timeSource;
-      return this;
-    }
-
-    /** Notified once per crossing into denial; {@code null} for none. */
-    public Builder listener(DecisionListener<? super SumDecision> listener) {
-      common.listener = listener;
-      return this;
-    }
-
-    /** The least time between two notifications for one key; zero or more, default the window. */
-    public Builder listenerCooldown(Duration listenerCooldown) {
-      common.listenerCooldown(listenerCooldown);
-      return this;
-    }
-
-    /**
-     * How long an idle key is kept; at least the window. Default: the window, or the listener
-     * cooldown if a listener is set and its cooldown is longer (a forgotten key forgets its
-     * cooldown too).
-     */
-    public Builder idleExpiry(Duration idleExpiry) {
-      common.idleExpiry(idleExpiry);
       return this;
     }
 

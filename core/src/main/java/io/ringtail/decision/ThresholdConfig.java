@@ -107,14 +107,21 @@ public final class ThresholdConfig {
         + "]";
   }
 
-  /** Fluent, reusable builder; {@link #build()} validates. */
-  public static final class Builder {
-    private final DecisionWindowSettings.Draft<ThresholdDecision> common;
+  /**
+   * Fluent, reusable builder; {@link #build()} validates. The window, time source, listener and
+   * their settings are {@link DecisionConfigBuilder}'s.
+   */
+  public static final class Builder extends DecisionConfigBuilder<ThresholdDecision, Builder> {
     private int threshold;
     private int maxEventsPerKey;
 
     private Builder(DecisionWindowSettings.Draft<ThresholdDecision> common) {
-      this.common = common;
+      super(common);
+    }
+
+    @Override
+    Builder self() {
+      return this;
     }
 
     /** Events within the window at or above which a key fires, 1 to {@link #MAX_EVENTS_PER_KEY}. */
@@ -123,43 +130,9 @@ public final class ThresholdConfig {
       return this;
     }
 
-    /** The window length; positive. */
-    public Builder window(Duration window) {
-      common.window = window;
-      return this;
-    }
-
     /** The most events kept per key; at least the threshold (the default). */
     public Builder maxEventsPerKey(int maxEventsPerKey) {
       this.maxEventsPerKey = maxEventsPerKey;
-      return this;
-    }
-
-    /** The time base. */
-    public Builder timeSource(TimeSource timeSource) {
-      common.timeSource = timeSource;
-      return this;
-    }
-
-    /** Notified once per crossing; {@code null} for none. */
-    public Builder listener(DecisionListener<? super ThresholdDecision> listener) {
-      common.listener = listener;
-      return this;
-    }
-
-    /** The least time between two notifications for one key; zero or more, default the window. */
-    public Builder listenerCooldown(Duration listenerCooldown) {
-      common.listenerCooldown(listenerCooldown);
-      return this;
-    }
-
-    /**
-     * How long an idle key is kept; at least the window. Default: the window, or the listener
-     * cooldown if a listener is set and its cooldown is longer (a forgotten key forgets its
-     * cooldown too).
-     */
-    public Builder idleExpiry(Duration idleExpiry) {
-      common.idleExpiry(idleExpiry);
       return this;
     }
 

@@ -205,7 +205,8 @@ public final class RedisBackend {
    * @throws IllegalArgumentException if the window is longer
    */
   public RateLimiter rateLimiter(String name, RateLimitConfig config) {
-    return new RedisRateLimiter(this, name, Checks.requireNonNull("config", config), false);
+    return new RedisRateLimiter(
+        this, name, Checks.requireNonNull("config", config), RedisRateLimiter.Kind.SLIDING_LOG);
   }
 
   /**
@@ -216,7 +217,8 @@ public final class RedisBackend {
    * Windows up to 2^51 ns (26 days).
    */
   public RateLimiter bucketedRateLimiter(String name, RateLimitConfig config) {
-    return new RedisRateLimiter(this, name, Checks.requireNonNull("config", config), true);
+    return new RedisRateLimiter(
+        this, name, Checks.requireNonNull("config", config), RedisRateLimiter.Kind.BUCKETED);
   }
 
   /**

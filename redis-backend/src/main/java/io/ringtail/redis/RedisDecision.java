@@ -45,12 +45,13 @@ abstract class RedisDecision<D> implements CountsDecisions {
    * writing the deadline in server microseconds: half the remaining budget after the call is sent,
    * minus the server clock's error, so a function that reaches Redis after its caller stopped
    * waiting changes nothing and answers {@code {-1}} instead of its packed reply. Bounded by one
-   * command timeout, the first clock measurement included.
+   * command timeout, the first clock measurement included. Returns the packed reply, for the
+   * decision's {@link DecisionReply} to decode.
    *
    * @throws RedisUnavailableException if Redis did not answer in time, or answered past the
    *     deadline
    */
-  DecisionReply decide(LuaLibrary.Function function, String[] keys, byte[] packed, String ttl) {
+  byte[] decide(LuaLibrary.Function function, String[] keys, byte[] packed, String ttl) {
     return decide(
         function.toString(),
         (args, left) -> backend.runner.await(RedisCall.function(function, keys, args), left),
@@ -62,7 +63,7 @@ abstract class RedisDecision<D> implements CountsDecisions {
    * {@link #decide(LuaLibrary.Function, String[], byte[], String)} for a script (EVALSHA), with
    * {@code more} arguments after the TTL.
    */
-  DecisionReply decide(LuaScript script, String[] keys, byte[] packed, String ttl, String... more) {
+  byte[] decide(LuaScript script, String[] keys, byte[] packed, String ttl, String... more) {
     byte[][] args = new byte[2 + more.length][];
     args[1] = ascii(ttl);
     for (int i = 0; i < more.length; i++) {
@@ -79,7 +80,7 @@ abstract class RedisDecision<D> implements CountsDecisions {
    * Writes the deadline into {@code packed}, puts it first in {@code args} and makes the call with
    * what is left of the timeout.
    */
-  private DecisionReply decide(
+  private byte[] decide(
       String what, BiFunction<byte[][], Long, List<Object>> call, byte[] packed, byte[][] args) {
     long start = localClock.nanoTime();
     long budget = backend.runner.timeoutNanos();
@@ -93,7 +94,7 @@ abstract class RedisDecision<D> implements CountsDecisions {
     args[0] = packed;
     List<Object> reply = call.apply(args, left);
     if (reply.size() == 1 && reply.get(0) instanceof byte[] answer) {
-      return DecisionReply.of(answer);
+      return answer;
     }
     if (reply.size() == 1 && Long.valueOf(-1).equals(reply.get(0))) {
       throw new RedisUnavailableException(

@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.ringtail.decision.RateDecision;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
+import io.ringtail.redis.DecisionLayout.Arg;
 import java.time.Duration;
 
 /**
@@ -31,6 +32,26 @@ final class RedisRateLimiter extends RedisDecision<RateDecision> implements Rate
   static final int BUCKETS = 16;
 
   static final int MAX_LOCAL_DENIALS = 65_536;
+
+  /** How a limiter keeps a key's admitted requests in Redis. */
+  enum Kind {
+    /** The last {@code limit} admitted times, decided by rate_limit.lua. */
+    SLIDING_LOG(Scripts.RATE_LIMIT, DecisionLayout.RATE_LIMIT, KEY_SUFFIXES),
+    /** Counters by sub-window, decided by bucketed_rate_limit.lua. */
+    BUCKETED(
+        Scripts.BUCKETED_RATE_LIMIT, DecisionLayout.BUCKETED_RATE_LIMIT, BUCKETED_KEY_SUFFIXES);
+
+    final LuaLibrary.Function function;
+    final DecisionLayout layout;
+    final String[] keySuffixes;
+
+    Kind(LuaLibrary.Function function, DecisionLayout layout, String[] keySuffixes) {
+      this.function = function;
+      this.layout = layout;
+      this.keySuffixes = keySuffixes;
+    }
+  }
+
   private final RateLimitConfig config;
 
   /**
@@ -40,30 +61,25 @@ final class RedisRateLimiter extends RedisDecision<RateDecision> implements Rate
   private final PackedArgs args;
 
   private final String ttl;
-  private final boolean bucketed;
+  private final Kind kind;
   private final Cache<String, Denial> denials =
       Caffeine.newBuilder().maximumSize(MAX_LOCAL_DENIALS).build();
 
-  RedisRateLimiter(RedisBackend backend, String name, RateLimitConfig config, boolean bucketed) {
+  RedisRateLimiter(RedisBackend backend, String name, RateLimitConfig config, Kind kind) {
     super(backend, name);
-    this.bucketed = bucketed;
+    this.kind = kind;
     long w = config.windowNanos();
     requireWindow("rate limiter", config.window());
     this.config = config;
-    long cooldown = cooldownNanos(config.listenerCooldown());
     this.args =
-        bucketed
-            ? DecisionLayout.BUCKETED_RATE_LIMIT
-                .args()
-                .number("w", w)
-                .number("g", w / BUCKETS + (w % BUCKETS == 0 ? 0 : 1))
-                .number("limit", config.limit())
-                .number("cooldown", cooldown)
-            : DecisionLayout.RATE_LIMIT
-                .args()
-                .number("w", w)
-                .number("limit", config.limit())
-                .number("cooldown", cooldown);
+        kind.layout
+            .args()
+            .number(Arg.WINDOW, w)
+            .number(Arg.LIMIT, config.limit())
+            .number(Arg.COOLDOWN, cooldownNanos(config.listenerCooldown()));
+    if (kind == Kind.BUCKETED) {
+      args.number(Arg.BUCKET_WIDTH, w / BUCKETS + (w % BUCKETS == 0 ? 0 : 1));
+    }
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
   }
 
@@ -85,15 +101,15 @@ final class RedisRateLimiter extends RedisDecision<RateDecision> implements Rate
       }
       denials.asMap().remove(key, known);
     }
-    DecisionReply reply;
+    DecisionReply.RateLimit reply;
     try {
       reply =
-          decide(
-              bucketed ? Scripts.BUCKETED_RATE_LIMIT : Scripts.RATE_LIMIT,
-              DecisionKeys.of(
-                  backend.keyPrefix, name, key, bucketed ? BUCKETED_KEY_SUFFIXES : KEY_SUFFIXES),
-              args.with(bucketed ? "t" : "s", timeNanos),
-              ttl);
+          DecisionReply.RateLimit.of(
+              decide(
+                  kind.function,
+                  DecisionKeys.of(backend.keyPrefix, name, key, kind.keySuffixes),
+                  args.with(Arg.TIME, timeNanos),
+                  ttl));
     } catch (RedisUnavailableException e) {
       return onOutage(
           e,
@@ -101,12 +117,12 @@ final class RedisRateLimiter extends RedisDecision<RateDecision> implements Rate
           () -> new RateDecision(false, 0, config.limit(), backend.outageRetryAfter));
     }
     boolean allowed = reply.allowed();
-    long retry = reply.first();
+    long retry = reply.retryAfterNanos();
     RateDecision d =
-        new RateDecision(allowed, (int) reply.count(), config.limit(), Duration.ofNanos(retry));
-    long untilFromSent = reply.second();
-    if (!allowed && untilFromSent > 0) {
-      denials.put(key, new Denial(timeNanos + untilFromSent, timeNanos + untilFromSent - retry));
+        new RateDecision(allowed, reply.remaining(), config.limit(), Duration.ofNanos(retry));
+    long deniedFor = reply.deniedForNanos();
+    if (!allowed && deniedFor > 0) {
+      denials.put(key, new Denial(timeNanos + deniedFor, timeNanos + deniedFor - retry));
     }
     if (reply.notifies()) {
       notifyListener(config.listener(), key, d);

@@ -3,6 +3,7 @@ package io.ringtail.redis;
 import io.ringtail.decision.SumCap;
 import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.SumDecision;
+import io.ringtail.redis.DecisionLayout.Arg;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Optional;
@@ -34,18 +35,18 @@ final class RedisSumCap extends RedisDecision<SumDecision> implements SumCap {
     this.args =
         DecisionLayout.SUM_CAP
             .args()
-            .number("w", config.windowNanos())
-            .halves("c", config.capUnits())
-            .number("max", config.maxEntriesPerKey())
-            .number("cooldown", cooldownNanos(config.listenerCooldown()));
+            .number(Arg.WINDOW, config.windowNanos())
+            .halves(Arg.CAP, config.capUnits())
+            .number(Arg.MAX_ENTRIES, config.maxEntriesPerKey())
+            .number(Arg.COOLDOWN, cooldownNanos(config.listenerCooldown()));
     this.exceedingArgs =
         DecisionLayout.SUM_CAP
             .args()
-            .number("w", config.windowNanos())
-            .halves("c", config.capUnits())
-            .number("exceeds", 1)
-            .number("max", config.maxEntriesPerKey())
-            .number("cooldown", cooldownNanos(config.listenerCooldown()));
+            .number(Arg.WINDOW, config.windowNanos())
+            .halves(Arg.CAP, config.capUnits())
+            .number(Arg.EXCEEDS, 1)
+            .number(Arg.MAX_ENTRIES, config.maxEntriesPerKey())
+            .number(Arg.COOLDOWN, cooldownNanos(config.listenerCooldown()));
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
   }
 
@@ -61,14 +62,17 @@ final class RedisSumCap extends RedisDecision<SumDecision> implements SumCap {
     boolean exceeds = units == Long.MAX_VALUE;
     BigDecimal scaled = exceeds ? config.atScale(amount) : config.fromUnits(units);
     String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, KEY_SUFFIXES);
-    DecisionReply reply;
+    DecisionReply.SumCap reply;
     try {
       reply =
-          decide(
-              Scripts.SUM_CAP,
-              keys,
-              exceeds ? exceedingArgs.with("s", timeNanos) : args.with("s", timeNanos, "a", units),
-              ttl);
+          DecisionReply.SumCap.of(
+              decide(
+                  Scripts.SUM_CAP,
+                  keys,
+                  exceeds
+                      ? exceedingArgs.with(Arg.TIME, timeNanos)
+                      : args.with(Arg.TIME, timeNanos, Arg.AMOUNT, units),
+                  ttl));
     } catch (RedisUnavailableException e) {
       BigDecimal capValue = config.cap();
       if (exceeds) {
@@ -100,7 +104,7 @@ final class RedisSumCap extends RedisDecision<SumDecision> implements SumCap {
                   Optional.of(backend.outageRetryAfter),
                   Duration.ZERO));
     }
-    long retryNanos = reply.first();
+    long retryNanos = reply.retryAfterNanos();
     Optional<Duration> retry =
         retryNanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(retryNanos));
     SumDecision d =
@@ -108,10 +112,10 @@ final class RedisSumCap extends RedisDecision<SumDecision> implements SumCap {
             reply.allowed(),
             exceeds,
             scaled,
-            config.fromUnits(reply.count()),
+            config.fromUnits(reply.totalUnits()),
             config.cap(),
             retry,
-            Duration.ofNanos(reply.second()));
+            Duration.ofNanos(reply.freesInNanos()));
     if (reply.notifies()) {
       notifyListener(config.listener(), key, d);
     }

@@ -4,6 +4,7 @@ import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDecision;
 import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.internal.Checks;
+import io.ringtail.redis.DecisionLayout.Arg;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,11 +18,6 @@ import java.util.concurrent.CompletableFuture;
  */
 final class RedisThresholdDetector extends RedisDecision<ThresholdDecision>
     implements ThresholdDetector {
-  private static final ThresholdDecision.Outcome[] OUTCOMES = {
-    ThresholdDecision.Outcome.COUNTED,
-    ThresholdDecision.Outcome.DUPLICATE,
-    ThresholdDecision.Outcome.EXPIRED
-  };
   private static final System.Logger LOG = System.getLogger(RedisThresholdDetector.class.getName());
 
   /** Far past any server clock: a replayed event has no caller waiting for it. */
@@ -39,11 +35,11 @@ final class RedisThresholdDetector extends RedisDecision<ThresholdDecision>
     this.args =
         DecisionLayout.THRESHOLD
             .args()
-            .number("w", config.windowNanos())
-            .number("threshold", config.threshold())
-            .number("cap", config.maxEventsPerKey())
-            .number("cooldown", cooldownNanos(config.listenerCooldown()))
-            .number("chunk", CHUNK);
+            .number(Arg.WINDOW, config.windowNanos())
+            .number(Arg.THRESHOLD, config.threshold())
+            .number(Arg.MAX_EVENTS, config.maxEventsPerKey())
+            .number(Arg.COOLDOWN, cooldownNanos(config.listenerCooldown()))
+            .number(Arg.CHUNK, CHUNK);
     this.ttl = ttlMillis(config.idleExpiry().toNanos());
     this.pending =
         new ReplayBuffer<>(
@@ -82,10 +78,10 @@ final class RedisThresholdDetector extends RedisDecision<ThresholdDecision>
     requireKey(key);
     Checks.requireNonEmpty("eventId", eventId);
     String[] keys = DecisionKeys.of(backend.keyPrefix, name, key, "te", "ti", "tm", "tp");
-    byte[] packed = args.with("t", eventTimeNanos);
-    DecisionReply reply;
+    byte[] packed = args.with(Arg.TIME, eventTimeNanos);
+    DecisionReply.Threshold reply;
     try {
-      reply = decide(Scripts.THRESHOLD, keys, packed, ttl, eventId);
+      reply = DecisionReply.Threshold.of(decide(Scripts.THRESHOLD, keys, packed, ttl, eventId));
     } catch (RedisUnavailableException e) {
       int n = config.threshold();
       ThresholdDecision answer =
@@ -106,7 +102,7 @@ final class RedisThresholdDetector extends RedisDecision<ThresholdDecision>
       return answer;
     }
     ThresholdDecision d = decision(reply);
-    if (reply.second() == 1) {
+    if (reply.firstOverflow()) {
       LOG.log(
           System.Logger.Level.WARNING,
           RedisRollingWindow.CARDINALITY_CAP_WARNING
@@ -125,10 +121,10 @@ final class RedisThresholdDetector extends RedisDecision<ThresholdDecision>
     return counted(d);
   }
 
-  /** The decision in a reply whose first extra value is whether the event crossed the threshold. */
-  private ThresholdDecision decision(DecisionReply reply) {
+  /** The decision a reply holds. */
+  private ThresholdDecision decision(DecisionReply.Threshold reply) {
     return new ThresholdDecision(
-        OUTCOMES[reply.verdict()], (int) reply.count(), config.threshold(), reply.first() == 1);
+        reply.outcome(), reply.count(), config.threshold(), reply.crossed());
   }
 
   /**
@@ -142,7 +138,7 @@ final class RedisThresholdDetector extends RedisDecision<ThresholdDecision>
         .call(RedisCall.script(Scripts.THRESHOLD, next.keys, next.args))
         .thenAccept(
             list -> {
-              DecisionReply reply = DecisionReply.of((byte[]) list.get(0));
+              DecisionReply.Threshold reply = DecisionReply.Threshold.of((byte[]) list.get(0));
               if (reply.notifies()) {
                 notifyListener(config.listener(), next.key, decision(reply));
               }

@@ -143,9 +143,7 @@ final class ScriptRunner {
             return dispatch(CommandType.EVAL, script.body, c.keys(), c.args());
           },
           timeoutNanos,
-          // the scripts that only read (and evict what left a window) need no replica's
-          // confirmation
-          script != Scripts.WINDOW_SNAPSHOT && script != Scripts.SERVER_TIME ? c.keys() : null);
+          script.readOnly ? null : c.keys());
     }
     if (call instanceof RedisCall.Function c) {
       String name = c.function().name();

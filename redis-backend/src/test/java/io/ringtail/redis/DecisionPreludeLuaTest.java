@@ -7,6 +7,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.ringtail.redis.DecisionLayout.Arg;
 import io.ringtail.redis.testkit.RedisExtension;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.nio.charset.StandardCharsets;
@@ -86,7 +87,7 @@ class DecisionPreludeLuaTest {
         long value = i < longs.length ? longs[i] : random.nextLong();
         // the sliding log's first two fields: the deadline (a whole number) and a time (halves)
         byte[] packed =
-            DecisionLayout.RATE_LIMIT.args().number("deadline", number).with("s", value);
+            DecisionLayout.RATE_LIMIT.args().number(Arg.DEADLINE, number).with(Arg.TIME, value);
         List<Object> r =
             c.sync()
                 .eval(
@@ -103,14 +104,16 @@ class DecisionPreludeLuaTest {
       RedisTestSupport.shutdown(client);
     }
     PackedArgs args = DecisionLayout.RATE_LIMIT.args();
-    assertThatThrownBy(() -> args.number("limit", PackedArgs.MAX_EXACT + 1))
+    assertThatThrownBy(() -> args.number(Arg.LIMIT, PackedArgs.MAX_EXACT + 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("LIMIT must be between 0 and 9007199254740992, but was");
+    assertThatThrownBy(() -> args.number(Arg.LIMIT, -1))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> args.number("limit", -1)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> args.number("s", 1))
+    assertThatThrownBy(() -> args.number(Arg.TIME, 1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("rate_limit.lua's s is a long");
-    assertThatThrownBy(() -> args.halves("limits", 1))
+        .hasMessage("arg must be a whole number argument of rate_limit.lua, but was TIME");
+    assertThatThrownBy(() -> args.halves(Arg.AMOUNT, 1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("rate_limit.lua has no argument limits");
+        .hasMessage("arg must be an argument of rate_limit.lua, but was AMOUNT");
   }
 }
