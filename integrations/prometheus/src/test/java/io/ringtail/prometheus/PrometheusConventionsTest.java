@@ -1,17 +1,24 @@
 package io.ringtail.prometheus;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.DataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Label;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.ringtail.RollingWindow;
+import io.ringtail.WindowConfig;
 import io.ringtail.WindowConventions;
 import io.ringtail.keyed.KeyedWindows;
+import io.ringtail.micrometer.WindowMetrics;
 import io.ringtail.testkit.BindingConventionsContract;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
 
 /** The Prometheus histograms follow {@link WindowConventions} as the other bindings do. */
 class PrometheusConventionsTest extends BindingConventionsContract {
@@ -54,5 +61,34 @@ class PrometheusConventionsTest extends BindingConventionsContract {
   @Override
   protected void buildWithMaximumKeys(KeyedWindows keyed, int maximumKeys) {
     WindowHistograms.builder().keyed("w", keyed).maximumKeys(maximumKeys).build();
+  }
+
+  @Test
+  void oneConventionsInstance_configuresMicrometerAndPrometheusAlike() {
+    RollingWindow checkout = RollingWindow.create(WindowConfig.defaults(), time);
+    KeyedWindows perTenant =
+        KeyedWindows.builder()
+            .window(WindowConfig.builder().cumulativeHistogram(true).build())
+            .timeSource(time)
+            .build();
+    for (int i = 0; i < 600; i++) {
+      perTenant.record("tenant-" + i, 1_000_000);
+    }
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    PrometheusRegistry prometheusRegistry = new PrometheusRegistry();
+    // docs:window-conventions:start
+    WindowConventions conventions =
+        WindowConventions.builder().percentiles(0.5, 0.9, 0.99).maximumKeys(500).build();
+    WindowMetrics.builder(checkout, "checkout").conventions(conventions).build().bindTo(registry);
+    WindowHistograms.builder()
+        .conventions(conventions)
+        .keyed("per-tenant", perTenant)
+        .build()
+        .register(prometheusRegistry);
+    // docs:window-conventions:end
+    assertThat(registry.find("ringtail.window.percentile").meters())
+        .extracting(m -> m.getId().getTag(WindowConventions.PERCENTILE_TAG))
+        .containsExactlyInAnyOrder("0.5", "0.9", "0.99");
+    assertThat(prometheusRegistry.scrape().get(0).getDataPoints()).hasSize(500);
   }
 }
