@@ -124,7 +124,7 @@ public final class WindowHistograms implements MultiCollector {
     }
   }
 
-  private WindowHistograms(Builder b) {
+  private WindowHistograms(Builder b, int maximumKeys) {
     this.windows = new LinkedHashMap<>(b.windows);
     this.keyed = new LinkedHashMap<>(b.keyed);
     this.bounds = b.bounds == null ? defaultBounds(b.scale) : b.bounds.clone();
@@ -134,7 +134,7 @@ public final class WindowHistograms implements MultiCollector {
     this.scale = b.scale;
     this.windowName = prometheusName(WindowConventions.WINDOW_PREFIX) + "_" + unit;
     this.keyedName = prometheusName(WindowConventions.KEYED_PREFIX) + "_" + unit;
-    this.maximumKeys = b.maximumKeys;
+    this.maximumKeys = maximumKeys;
     this.failures = new WindowFailures(b.conventions);
   }
 
@@ -336,8 +336,7 @@ public final class WindowHistograms implements MultiCollector {
     private String unit = "seconds";
     private double scale = 1e-9;
     private WindowConventions conventions = WindowConventions.defaults();
-    private Integer maximumKeysSet;
-    private int maximumKeys;
+    private Integer maximumKeys;
 
     private Builder() {}
 
@@ -357,7 +356,7 @@ public final class WindowHistograms implements MultiCollector {
      * WindowConventions#busiest}). Checked by {@link #build()}.
      */
     public Builder maximumKeys(int maximumKeys) {
-      this.maximumKeysSet = maximumKeys;
+      this.maximumKeys = maximumKeys;
       return this;
     }
 
@@ -477,9 +476,9 @@ public final class WindowHistograms implements MultiCollector {
      */
     public WindowHistograms build() {
       Objects.requireNonNull(conventions, "conventions");
-      maximumKeys =
+      int keys =
           WindowConventions.requireMaximumKeys(
-              maximumKeysSet == null ? conventions.maximumKeys() : maximumKeysSet);
+              maximumKeys == null ? conventions.maximumKeys() : maximumKeys);
       if (windows.isEmpty() && keyed.isEmpty()) {
         throw new IllegalArgumentException("add at least one window to export");
       }
@@ -495,7 +494,7 @@ public final class WindowHistograms implements MultiCollector {
               throw noHistogram(name);
             }
           });
-      return new WindowHistograms(this);
+      return new WindowHistograms(this, keys);
     }
 
     private static IllegalArgumentException noHistogram(String name) {
