@@ -110,17 +110,21 @@ public final class WindowHistograms implements MultiCollector {
   private record Source(RollingWindow window, ExemplarReservoir exemplars) {}
 
   /**
-   * A keyed collection, how its keys become labels (null: one {@code key} label), and the keys the
-   * last scrape exported (they stay on a tie at the key bound).
+   * A keyed collection, how its keys become labels (null: one {@code key} label), its own key bound
+   * (null: the collector's), and the keys the last scrape exported (they stay on a tie at the
+   * bound).
    */
   private static final class Keyed {
     final KeyedWindows windows;
     final Function<String, Map<String, String>> labelsOf;
+    final Integer maximumKeys;
     volatile Set<String> exported = Set.of();
 
-    Keyed(KeyedWindows windows, Function<String, Map<String, String>> labelsOf) {
+    Keyed(
+        KeyedWindows windows, Function<String, Map<String, String>> labelsOf, Integer maximumKeys) {
       this.windows = windows;
       this.labelsOf = labelsOf;
+      this.maximumKeys = maximumKeys;
     }
   }
 
@@ -214,7 +218,10 @@ public final class WindowHistograms implements MultiCollector {
             Set<String> last = source.exported;
             Map<String, CumulativeHistogram> kept =
                 WindowConventions.busiest(
-                    all, maximumKeys, h -> h.totals().count(), last::contains);
+                    all,
+                    source.maximumKeys != null ? source.maximumKeys : maximumKeys,
+                    h -> h.totals().count(),
+                    last::contains);
             source.exported = Set.copyOf(kept.keySet());
             kept.forEach((key, h) -> metric.dataPoint(point(h, labels(name, key, source), null)));
           });
@@ -381,7 +388,7 @@ public final class WindowHistograms implements MultiCollector {
      */
     public Builder keyed(String name, KeyedWindows windows) {
       requireNewName(name);
-      keyed.put(name, new Keyed(Objects.requireNonNull(windows, "windows"), null));
+      keyed.put(name, new Keyed(Objects.requireNonNull(windows, "windows"), null, null));
       return this;
     }
 
@@ -399,7 +406,31 @@ public final class WindowHistograms implements MultiCollector {
           name,
           new Keyed(
               Objects.requireNonNull(windows, "windows"),
-              Objects.requireNonNull(keyLabels, "keyLabels")));
+              Objects.requireNonNull(keyLabels, "keyLabels"),
+              null));
+      return this;
+    }
+
+    /**
+     * As {@link #keyed(String, KeyedWindows, Function)}, exporting at most {@code maximumKeys} keys
+     * of this collection (1 to {@value WindowConventions#MAXIMUM_KEYS_LIMIT}) in place of {@link
+     * #maximumKeys}: for a collection whose other bindings publish a bound of its own.
+     *
+     * @throws IllegalArgumentException if maximumKeys breaks {@link WindowConventions}' bound
+     */
+    public Builder keyed(
+        String name,
+        KeyedWindows windows,
+        Function<String, Map<String, String>> keyLabels,
+        int maximumKeys) {
+      WindowConventions.requireMaximumKeys(maximumKeys);
+      requireNewName(name);
+      keyed.put(
+          name,
+          new Keyed(
+              Objects.requireNonNull(windows, "windows"),
+              Objects.requireNonNull(keyLabels, "keyLabels"),
+              maximumKeys));
       return this;
     }
 

@@ -1,6 +1,7 @@
 package io.ringtail.prometheus;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -90,5 +91,28 @@ class PrometheusConventionsTest extends BindingConventionsContract {
         .extracting(m -> m.getId().getTag(WindowConventions.PERCENTILE_TAG))
         .containsExactlyInAnyOrder("0.5", "0.9", "0.99");
     assertThat(prometheusRegistry.scrape().get(0).getDataPoints()).hasSize(500);
+  }
+
+  @Test
+  void aKeyedCollection_mayCarryItsOwnBound() {
+    WindowConfig config = WindowConfig.builder().cumulativeHistogram(true).build();
+    KeyedWindows a = KeyedWindows.builder().window(config).timeSource(time).build();
+    KeyedWindows b = KeyedWindows.builder().window(config).timeSource(time).build();
+    for (String key : new String[] {"x", "y", "z"}) {
+      a.record(key, 1_000_000);
+      b.record(key, 1_000_000);
+    }
+    WindowHistograms histograms =
+        WindowHistograms.builder()
+            .maximumKeys(1)
+            .keyed("a", a)
+            .keyed("b", b, key -> Map.of("part", key), 3)
+            .build();
+    assertThat(histograms.collect().get(0).getDataPoints())
+        .extracting(p -> p.getLabels().get(WindowConventions.WINDOW_TAG))
+        .containsExactlyInAnyOrder("a", "b", "b", "b");
+    assertThatThrownBy(() -> WindowHistograms.builder().keyed("c", b, key -> Map.of(), 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maximumKeys must be between 1 and 100000, but was 0");
   }
 }

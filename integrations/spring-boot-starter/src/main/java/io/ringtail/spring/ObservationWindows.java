@@ -274,9 +274,17 @@ public final class ObservationWindows
                     .prefix(prefixOf(name))
                     .keyTags(ObservationWindows::tagsOf)
                     .conventions(conventions)
-                    .maximumKeys(Math.min(maximumKeys, WindowConventions.MAXIMUM_KEYS_LIMIT))
+                    .maximumKeys(publishedKeys())
                     .build()
                     .bindTo(registry));
+  }
+
+  /**
+   * The most keys per observation that are published (meters, histograms): as many as are held, up
+   * to the conventions' limit.
+   */
+  int publishedKeys() {
+    return Math.min(maximumKeys, WindowConventions.MAXIMUM_KEYS_LIMIT);
   }
 
   /** Closes the windows (a fleet window publishes what it holds first); idempotent. */

@@ -88,7 +88,8 @@ public final class RingtailHistograms implements SmartLifecycle {
     if (observations != null) {
       for (Map.Entry<String, KeyedWindows> e : observations.windows().entrySet()) {
         if (e.getValue().windowConfig().cumulativeHistogram()) {
-          histograms.keyed(e.getKey(), e.getValue(), RingtailHistograms::labelsOf);
+          histograms.keyed(
+              e.getKey(), e.getValue(), RingtailHistograms::labelsOf, observations.publishedKeys());
           windows++;
         }
       }
