@@ -7,14 +7,13 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.RollingWindow;
+import io.ringtail.WindowConventions;
 import io.ringtail.internal.Checks;
 import io.ringtail.keyed.KeyedWindows;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -62,11 +61,13 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
 
   private KeyedWindowMetrics(Builder<K> b) {
     Checks.requireNonBlank("keyTag", b.keyTag);
-    if (b.keyTag.equals("window") || b.keyTag.equals("phi")) {
+    if (reserved(b.keyTag)) {
       throw Checks.invalid("keyTag", "a non-blank tag other than window and phi", b.keyTag);
     }
     Checks.requireNonNull("keyFormatter", b.keyFormatter);
-    Checks.requireBetween("maximumKeys", b.maximumKeys, 1, 1_000_000);
+    WindowConventions conventions = b.conventions();
+    int maximumKeys = b.maximumKeys == null ? conventions.maximumKeys() : b.maximumKeys;
+    WindowConventions.requireMaximumKeys(maximumKeys);
     this.spec = b.spec();
     this.keyed = b.keyed;
     this.identity = b.keyed != null ? b.keyed : b.identity;
@@ -75,7 +76,12 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     this.keyTag = b.keyTag;
     this.keyFormatter = b.keyFormatter;
     this.keyTags = b.keyTags;
-    this.maximumKeys = b.maximumKeys;
+    this.maximumKeys = maximumKeys;
+  }
+
+  /** The tag names the binding itself uses on every meter. */
+  private static boolean reserved(String tag) {
+    return tag.equals(WindowConventions.WINDOW_TAG) || tag.equals(WindowConventions.PERCENTILE_TAG);
   }
 
   /**
@@ -131,7 +137,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
   @Override
   public void bindTo(MeterRegistry registry) {
     Binding binding = new Binding(Checks.requireNonNull("registry", registry));
-    Tags tags = Tags.of("window", spec.name).and(spec.tags);
+    Tags tags = Tags.of(WindowConventions.WINDOW_TAG, spec.name).and(spec.tags);
     Gauge.builder(spec.prefix + ".keys", binding, Binding::reconcile)
         .tags(tags)
         .description("Keys in the keyed collection (reading it reconciles meters with keys)")
@@ -195,7 +201,17 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     }
 
     synchronized double reconcile() {
-      Map<K, ? extends RollingWindow> windows = KeyedWindowMetrics.this.windows.get();
+      Map<K, ? extends RollingWindow> windows =
+          keyed == null
+              ? KeyedWindowMetrics.this.windows.get()
+              : spec.failures.read(
+                  spec.name,
+                  "keyed windows \"" + spec.name + "\"",
+                  keyed.timeSource(),
+                  KeyedWindowMetrics.this.windows::get);
+      if (windows == null) {
+        return Double.NaN; // the collection failed: its keys keep their meters, which read NaN
+      }
       for (Iterator<Map.Entry<K, Bound>> it = bound.entrySet().iterator(); it.hasNext(); ) {
         Map.Entry<K, Bound> e = it.next();
         if (windows.get(e.getKey()) != e.getValue().window) {
@@ -210,7 +226,8 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
         }
         return size;
       }
-      Map<K, RollingWindow> busiest = busiest(windows);
+      Map<K, ? extends RollingWindow> busiest =
+          WindowConventions.busiest(windows, maximumKeys, Binding::samples, bound::containsKey);
       for (Iterator<Map.Entry<K, Bound>> it = bound.entrySet().iterator(); it.hasNext(); ) {
         Map.Entry<K, Bound> e = it.next();
         if (!busiest.containsKey(e.getKey())) {
@@ -220,29 +237,6 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
       }
       busiest.forEach(this::bind);
       return size;
-    }
-
-    /**
-     * The {@code maximumKeys} keys with the most samples in their windows; on a tie a key that has
-     * meters already stays, so equal keys do not trade places at every scrape.
-     */
-    private Map<K, RollingWindow> busiest(Map<K, ? extends RollingWindow> windows) {
-      record Ranked<K>(K key, RollingWindow window, long count, boolean bound) {}
-      Comparator<Ranked<K>> weakestFirst =
-          Comparator.<Ranked<K>>comparingLong(Ranked::count).thenComparing(Ranked::bound);
-      PriorityQueue<Ranked<K>> top = new PriorityQueue<>(maximumKeys + 1, weakestFirst);
-      for (Map.Entry<K, ? extends RollingWindow> e : windows.entrySet()) {
-        RollingWindow window = e.getValue();
-        top.add(new Ranked<>(e.getKey(), window, samples(window), bound.containsKey(e.getKey())));
-        if (top.size() > maximumKeys) {
-          top.poll();
-        }
-      }
-      Map<K, RollingWindow> kept = new HashMap<>(maximumKeys * 2);
-      for (Ranked<K> r : top) {
-        kept.put(r.key(), r.window());
-      }
-      return kept;
     }
 
     /** Registers the meters of one key unless it has them or the bound is reached. */
@@ -273,7 +267,7 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     }
     Tags tags = Tags.of(Checks.requireNonNull("key tags", keyTags.apply(k)));
     for (Tag t : tags) {
-      if (t.getKey().equals("window") || t.getKey().equals("phi")) {
+      if (reserved(t.getKey())) {
         throw Checks.invalid("key tags", "tags other than window and phi", tags);
       }
     }
@@ -287,16 +281,16 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     private final Supplier<? extends Map<K, ? extends RollingWindow>> windows;
     private final KeyedWindows keyed;
     private Object identity;
-    private String keyTag = "key";
+    private String keyTag = WindowConventions.KEY_TAG;
     private Function<? super K, String> keyFormatter = String::valueOf;
     private Function<? super K, ? extends Iterable<Tag>> keyTags;
-    private int maximumKeys = 100;
+    private Integer maximumKeys;
 
     private Builder(
         Supplier<? extends Map<K, ? extends RollingWindow>> windows,
         KeyedWindows keyed,
         String name) {
-      super(name, MeterSpec.DEFAULT_KEYED_PREFIX);
+      super(name, WindowConventions.KEYED_PREFIX);
       this.windows = windows;
       this.keyed = keyed;
     }
@@ -328,8 +322,9 @@ public final class KeyedWindowMetrics<K> implements MeterBinder {
     }
 
     /**
-     * The most keys that have meters at once, 1 to 1,000,000; 100 unless set. Past it, the keys
-     * with the most samples in their windows keep meters, as in the OpenTelemetry binding.
+     * The most keys that have meters at once, 1 to {@value WindowConventions#MAXIMUM_KEYS_LIMIT};
+     * the conventions' (100 by default) unless set. Past it, the keys with the most samples in
+     * their windows keep meters ({@link WindowConventions#busiest}), as in every binding.
      */
     public Builder<K> maximumKeys(int maximumKeys) {
       this.maximumKeys = maximumKeys;

@@ -7,15 +7,15 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
-import io.micrometer.core.instrument.util.DoubleFormat;
 import io.ringtail.RollingWindow;
+import io.ringtail.WindowConventions;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.WindowTotals;
 import io.ringtail.internal.Checks;
+import io.ringtail.internal.WindowFailures;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
@@ -25,11 +25,7 @@ import java.util.regex.Pattern;
  * shared by {@link WindowMetrics} and {@link KeyedWindowMetrics}. Thread-safe.
  */
 final class MeterSpec {
-  static final String DEFAULT_PREFIX = "ringtail.window";
-  static final String DEFAULT_KEYED_PREFIX = "ringtail.keyed";
-  static final double[] DEFAULT_PERCENTILES = {0.5, 0.95, 0.99};
   static final long DEFAULT_MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(1);
-  static final int MAX_PERCENTILES = 32;
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*");
 
   final String prefix;
@@ -41,7 +37,7 @@ final class MeterSpec {
   final long maxAgeNanos;
 
   /** The snapshot failures of every window this spec registers (a keyed binding's keys). */
-  final SnapshotFailures failures = new SnapshotFailures();
+  final WindowFailures failures;
 
   MeterSpec(
       String prefix,
@@ -50,7 +46,9 @@ final class MeterSpec {
       double[] percentiles,
       TimeUnit timeUnit,
       String baseUnit,
-      long maxAgeNanos) {
+      long maxAgeNanos,
+      WindowConventions conventions) {
+    this.failures = new WindowFailures(conventions);
     this.prefix = prefix;
     this.name = name;
     this.tags = tags;
@@ -73,22 +71,6 @@ final class MeterSpec {
     return Checks.requireNonBlank("name", name);
   }
 
-  static double[] requirePercentiles(double... percentiles) {
-    Checks.requireNonNull("percentiles", percentiles);
-    TreeSet<Double> distinct = new TreeSet<>();
-    for (double p : percentiles) {
-      if (!(p >= 0.0 && p <= 1.0)) {
-        throw Checks.invalid("percentiles", "between 0 and 1 (0.95 for P95)", p);
-      }
-      distinct.add(p);
-    }
-    if (distinct.size() > MAX_PERCENTILES) {
-      throw Checks.invalid(
-          "percentiles", "at most " + MAX_PERCENTILES + " distinct values", distinct.size());
-    }
-    return distinct.stream().mapToDouble(Double::doubleValue).toArray();
-  }
-
   /** How many meters one window gets: gauges and the three counters. */
   int meterCount() {
     return COUNTERS + 6 + percentiles.length;
@@ -109,9 +91,9 @@ final class MeterSpec {
 
   /** Registers the meters of one window, all reading one {@link ScrapeSnapshot}. */
   List<Meter> register(MeterRegistry registry, RollingWindow window, Iterable<Tag> extraTags) {
-    Tags all = Tags.of("window", name).and(tags).and(extraTags);
+    Tags all = Tags.of(WindowConventions.WINDOW_TAG, name).and(tags).and(extraTags);
     ScrapeSnapshot scrape =
-        new ScrapeSnapshot(window, meterCount(), maxAgeNanos, describe(extraTags), failures);
+        new ScrapeSnapshot(window, meterCount(), maxAgeNanos, name, describe(extraTags), failures);
     List<Meter> meters = new ArrayList<>(meterCount());
     meters.add(
         plain(
@@ -171,14 +153,14 @@ final class MeterSpec {
             WindowSnapshot::max));
     for (int i = 0; i < percentiles.length; i++) {
       double phi = percentiles[i];
-      double percentile = phi * 100.0;
+      double percentile = WindowConventions.percentileOf(phi);
       meters.add(
           value(
               registry,
               scrape,
               6 + i,
               "percentile",
-              all.and("phi", DoubleFormat.decimalOrNan(phi)),
+              all.and(WindowConventions.PERCENTILE_TAG, WindowConventions.percentileLabel(phi)),
               "Nearest-rank percentile of the samples in the rolling window; NaN when empty",
               s -> s.valueAtPercentile(percentile)));
     }

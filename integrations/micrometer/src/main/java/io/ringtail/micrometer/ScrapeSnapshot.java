@@ -3,6 +3,7 @@ package io.ringtail.micrometer;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.internal.WindowFailures;
 import java.util.Arrays;
 import java.util.function.ToDoubleFunction;
 
@@ -20,7 +21,8 @@ import java.util.function.ToDoubleFunction;
  * <p>If the window fails to give a snapshot (a Redis window while Redis is down), the failure
  * stands for the scrape like a snapshot would: every gauge of that scrape reads NaN without asking
  * the window again, so an outage costs one failed call per scrape, not one per gauge. Failures are
- * logged by the binding's {@link SnapshotFailures}: once per outage, naming the window and key.
+ * logged by the binding's {@link WindowFailures}, as {@link io.ringtail.WindowConventions} says:
+ * once per window and outage at WARNING (and again at most once per interval), naming the key.
  *
  * <p>Thread-safe: reads are serialised on this object (scrape time only, never the record path).
  * Two scrapes of the same binding that overlap in time cannot be told apart and may each read
@@ -28,8 +30,9 @@ import java.util.function.ToDoubleFunction;
  */
 final class ScrapeSnapshot {
   private final RollingWindow window;
+  private final String name;
   private final String description;
-  private final SnapshotFailures failures;
+  private final WindowFailures failures;
   private final TimeSource time;
   private final long maxAgeNanos;
   private final long[] consumed;
@@ -41,9 +44,11 @@ final class ScrapeSnapshot {
       RollingWindow window,
       int gauges,
       long maxAgeNanos,
+      String name,
       String description,
-      SnapshotFailures failures) {
+      WindowFailures failures) {
     this.window = window;
+    this.name = name;
     this.description = description;
     this.failures = failures;
     this.time = window.timeSource();
@@ -60,13 +65,7 @@ final class ScrapeSnapshot {
       taken = true;
       takenAt = now;
       Arrays.fill(consumed, 0L);
-      try {
-        current = window.snapshot();
-        failures.succeeded(description);
-      } catch (RuntimeException e) {
-        current = null;
-        failures.failed(description, e);
-      }
+      current = failures.read(name, description, time, window::snapshot);
     }
     consumed[word] |= bit;
     return current == null ? Double.NaN : statistic.applyAsDouble(current);

@@ -2,6 +2,7 @@ package io.ringtail.micrometer;
 
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
+import io.ringtail.WindowConventions;
 import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,7 +18,9 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
   private final String name;
   private String prefix;
   private final List<Object> tags = new ArrayList<>();
-  private double[] percentiles = MeterSpec.DEFAULT_PERCENTILES;
+  private WindowConventions conventions = WindowConventions.defaults();
+  private double[] percentiles;
+  private boolean percentilesSet;
   private TimeUnit timeUnit;
   private boolean timeUnitSet;
   private String baseUnit;
@@ -32,6 +35,21 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
   @SuppressWarnings("unchecked")
   private B self() {
     return (B) this;
+  }
+
+  /**
+   * The conventions this binding follows ({@link WindowConventions#defaults()} unless set): its
+   * default percentiles and (for a keyed binding) maximum keys, and how often a failing window is
+   * logged. Values set on this builder win over the conventions' defaults.
+   */
+  public B conventions(WindowConventions conventions) {
+    this.conventions = conventions;
+    return self();
+  }
+
+  /** The conventions, checked. */
+  WindowConventions conventions() {
+    return Checks.requireNonNull("conventions", conventions);
   }
 
   /**
@@ -59,11 +77,13 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
   private static final Object NULL_TAGS = new Object();
 
   /**
-   * The percentiles published, as fractions like Micrometer's ({@code 0.95} for P95), each tagged
-   * {@code phi}; 0.5, 0.95 and 0.99 unless set. An empty list publishes none.
+   * The percentiles published, as fractions like Micrometer's ({@code 0.95} for P95; {@link
+   * WindowConventions#requirePercentiles the rule}), each tagged {@code phi}; the conventions'
+   * (0.5, 0.95 and 0.99 by default) unless set. An empty list publishes none.
    */
   public B percentiles(double... percentiles) {
     this.percentiles = percentiles == null ? null : percentiles.clone();
+    this.percentilesSet = true;
     return self();
   }
 
@@ -133,7 +153,9 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
         all = all.and(iterable);
       }
     }
-    double[] ps = MeterSpec.requirePercentiles(percentiles);
+    WindowConventions c = conventions();
+    double[] ps =
+        percentilesSet ? WindowConventions.requirePercentiles(percentiles) : c.percentiles();
     if (timeUnitSet) {
       Checks.requireNonNull("timeUnit", timeUnit);
     }
@@ -142,6 +164,6 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
     }
     long maxAgeNanos = Checks.requireNonNegativeNanos("maxSnapshotAge", maxAge);
     TimeUnit unit = baseUnit == null && timeUnit == null ? TimeUnit.NANOSECONDS : timeUnit;
-    return new MeterSpec(prefix, name, all, ps, unit, baseUnit, maxAgeNanos);
+    return new MeterSpec(prefix, name, all, ps, unit, baseUnit, maxAgeNanos, c);
   }
 }

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.RollingWindow;
+import io.ringtail.WindowConventions;
 import io.ringtail.internal.Checks;
 
 /**
@@ -30,6 +31,11 @@ import io.ringtail.internal.Checks;
  * io.ringtail.WindowSnapshot}, taken once per scrape, so P95 never exceeds P99 within a scrape and
  * the counters agree with the gauges. Each {@link #bindTo} gets its own snapshot, so two registries
  * never disturb each other.
+ *
+ * <p>Names, labels, the percentile rule and failure handling are those of {@link
+ * io.ringtail.WindowConventions}, shared with the OpenTelemetry and Prometheus bindings: a window
+ * whose snapshot throws reads NaN for that scrape, and is logged as the conventions say. {@link
+ * Builder#conventions} passes your own defaults.
  *
  * <p>Immutable and thread-safe; binding may be repeated on several registries.
  */
@@ -92,7 +98,7 @@ public final class WindowMetrics implements MeterBinder {
     private final RollingWindow window;
 
     private Builder(RollingWindow window, String name) {
-      super(name, MeterSpec.DEFAULT_PREFIX);
+      super(name, WindowConventions.WINDOW_PREFIX);
       this.window = Checks.requireNonNull("window", window);
     }
 

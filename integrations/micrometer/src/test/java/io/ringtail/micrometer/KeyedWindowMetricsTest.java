@@ -189,7 +189,7 @@ class KeyedWindowMetricsTest {
       Map<String, RollingWindow> windows = Map.of();
       assertThatThrownBy(() -> KeyedWindowMetrics.builder(windows, "w").maximumKeys(0).build())
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("maximumKeys must be between 1 and 1000000, but was 0");
+          .hasMessage("maximumKeys must be between 1 and 100000, but was 0");
       assertThatThrownBy(() -> KeyedWindowMetrics.builder(windows, "w").keyTag("phi").build())
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("keyTag must be a non-blank tag other than window and phi, but was \"phi\"");

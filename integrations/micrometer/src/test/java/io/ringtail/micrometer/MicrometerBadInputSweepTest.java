@@ -72,6 +72,10 @@ class MicrometerBadInputSweepTest {
         () -> WindowMetrics.builder(window, "w").tags(null, "b").build(),
         "tag key");
     cases.rejectsNull(
+        "conventions null",
+        () -> WindowMetrics.builder(window, "w").conventions(null).build(),
+        "conventions");
+    cases.rejectsNull(
         "percentiles null",
         () -> WindowMetrics.builder(window, "w").percentiles((double[]) null).build(),
         "percentiles");
@@ -163,7 +167,7 @@ class MicrometerBadInputSweepTest {
         "KeyedWindowMetrics.keyFormatter null",
         () -> KeyedWindowMetrics.builder(windows, "w").keyFormatter(null).build(),
         "keyFormatter");
-    for (int max : new int[] {0, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 1_000_001}) {
+    for (int max : new int[] {0, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 100_001}) {
       cases.rejects(
           "KeyedWindowMetrics.maximumKeys " + max,
           () -> KeyedWindowMetrics.builder(windows, "w").maximumKeys(max).build(),

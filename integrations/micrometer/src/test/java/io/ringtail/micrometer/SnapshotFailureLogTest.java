@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConfig;
+import io.ringtail.WindowConventions;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.testkit.CountingWindow;
 import java.time.Duration;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * stack trace per outage, naming the window and the key's tags, not one per key per scrape.
  */
 class SnapshotFailureLogTest {
-  private final Logger logger = Logger.getLogger(ScrapeSnapshot.class.getName());
+  private final Logger logger = Logger.getLogger(WindowConventions.class.getName());
   private final List<LogRecord> records = new ArrayList<>();
   private final Handler handler =
       new Handler() {

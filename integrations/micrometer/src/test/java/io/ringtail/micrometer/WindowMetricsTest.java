@@ -367,7 +367,7 @@ class WindowMetricsTest {
             "prefix must be lowercase dot-separated words (like ringtail.window), but was \"Ringtail.Window\"");
     assertThatThrownBy(() -> WindowMetrics.builder(window, "w").percentiles(0.5, 95).build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("percentiles must be between 0 and 1 (0.95 for P95), but was 95.0");
+        .hasMessage("percentiles must be fractions between 0 and 1 (0.95 for P95), but was 95.0");
     assertThatThrownBy(() -> WindowMetrics.builder(window, " "))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("name must be non-blank, but was \" \"");

@@ -24,8 +24,9 @@ import io.ringtail.ExemplarReservoir;
 import io.ringtail.ExponentialBuckets;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConfig;
+import io.ringtail.WindowConventions;
+import io.ringtail.internal.WindowFailures;
 import io.ringtail.keyed.KeyedWindows;
-import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -33,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -68,14 +70,14 @@ import java.util.concurrent.TimeUnit;
  * subtracting the window's age from the clock once, when the producer is built (for a key, when a
  * collection first sees its window), so it stays the same across collections. A key that expires
  * and comes back gets a new window, hence a new start time, with its counts from zero. A window
- * that fails to give its histogram reports nothing for that collection, and the failure is logged.
+ * that fails to give its histogram reports nothing for that collection, while the others report as
+ * usual, and the failure is logged, as {@link WindowConventions} says for every binding. A keyed
+ * collection reports at most {@link Builder#maximumKeys maximumKeys} keys, those with the most
+ * samples since their windows' creation ({@link WindowConventions#busiest}).
  *
  * <p>Immutable and thread-safe; {@link #produce} may run for several readers at once.
  */
 public final class WindowHistogramProducer implements MetricProducer {
-  private static final System.Logger LOG =
-      System.getLogger(WindowHistogramProducer.class.getName());
-
   /** The metric of single windows: {@value}. */
   public static final String WINDOW_METRIC = WindowTelemetry.WINDOW_PREFIX + ".distribution";
 
@@ -100,13 +102,19 @@ public final class WindowHistogramProducer implements MetricProducer {
   private final String unit;
   private final double unitScale;
   private final Clock clock;
+  private final WindowFailures failures;
+  private final int maximumKeys;
 
   private WindowHistogramProducer(
       List<WindowSource> windows,
       List<KeyedSource> keyed,
       String unit,
       double unitScale,
-      Clock clock) {
+      Clock clock,
+      WindowConventions conventions,
+      int maximumKeys) {
+    this.failures = new WindowFailures(conventions);
+    this.maximumKeys = maximumKeys;
     this.windows = List.copyOf(windows);
     this.keyed = List.copyOf(keyed);
     this.unit = unit;
@@ -162,16 +170,12 @@ public final class WindowHistogramProducer implements MetricProducer {
     }
   }
 
-  private static CumulativeHistogram histogramOf(WindowSource w) {
-    try {
-      return w.window.cumulativeHistogram().orElse(null);
-    } catch (RuntimeException e) {
-      LOG.log(
-          Level.WARNING,
-          "Window " + w.window + " gave no histogram; it reports nothing this collection",
-          e);
-      return null;
-    }
+  private CumulativeHistogram histogramOf(WindowSource w) {
+    String name = w.attributes.get(WINDOW_NAME);
+    Optional<CumulativeHistogram> h =
+        failures.read(
+            name, "window \"" + name + "\"", w.window.timeSource(), w.window::cumulativeHistogram);
+    return h == null ? null : h.orElse(null);
   }
 
   private ExponentialHistogramPointData point(
@@ -279,16 +283,19 @@ public final class WindowHistogramProducer implements MetricProducer {
     /** Synchronized: two readers' collections must not drop each other's start times. */
     synchronized void collect(
         WindowHistogramProducer producer, long now, List<ExponentialHistogramPointData> points) {
-      Map<String, CumulativeHistogram> all;
-      try {
-        all = windows.cumulativeHistograms();
-      } catch (RuntimeException e) {
-        LOG.log(
-            Level.WARNING,
-            "Keyed windows " + windows + " gave no histograms; they report nothing this collection",
-            e);
+      String name = attributes.get(WINDOW_NAME);
+      Map<String, CumulativeHistogram> all =
+          producer.failures.read(
+              name,
+              "keyed windows \"" + name + "\"",
+              windows.timeSource(),
+              windows::cumulativeHistograms);
+      if (all == null) {
         return;
       }
+      all =
+          WindowConventions.busiest(
+              all, producer.maximumKeys, h -> h.totals().count(), starts::containsKey);
       for (Map.Entry<String, CumulativeHistogram> e : all.entrySet()) {
         CumulativeHistogram h = e.getValue();
         long[] start =
@@ -314,8 +321,29 @@ public final class WindowHistogramProducer implements MetricProducer {
     private Integer scale;
     private ValueUnit valueUnit = ValueUnit.NANOSECONDS;
     private Clock clock = Clock.getDefault();
+    private WindowConventions conventions = WindowConventions.defaults();
+    private Integer maximumKeys;
 
     private Builder() {}
+
+    /**
+     * The conventions this producer follows ({@link WindowConventions#defaults()} unless set): its
+     * default maximum keys, and how often a failing window is logged.
+     */
+    public Builder conventions(WindowConventions conventions) {
+      this.conventions = conventions;
+      return this;
+    }
+
+    /**
+     * The most keys of each keyed collection reported per collection, 1 to {@value
+     * WindowConventions#MAXIMUM_KEYS_LIMIT}; the conventions' (100 by default) unless set. Past it,
+     * the keys with the most samples since their windows' creation. Checked by {@link #build()}.
+     */
+    public Builder maximumKeys(int maximumKeys) {
+      this.maximumKeys = maximumKeys;
+      return this;
+    }
 
     /**
      * Exports {@code window} under {@code name} (attribute {@code window}). The window must keep a
@@ -418,10 +446,15 @@ public final class WindowHistogramProducer implements MetricProducer {
     /**
      * The producer, ready to {@link SdkMeterProviderBuilder#registerMetricProducer register}.
      *
-     * @throws IllegalArgumentException if a window keeps no cumulative histogram
+     * @throws IllegalArgumentException if a window keeps no cumulative histogram, or maximum keys
+     *     break {@link WindowConventions}' bound
      * @throws IllegalStateException if no window was added
      */
     public WindowHistogramProducer build() {
+      Objects.requireNonNull(conventions, "conventions");
+      int keys =
+          WindowConventions.requireMaximumKeys(
+              maximumKeys == null ? conventions.maximumKeys() : maximumKeys);
       if (windows.isEmpty() && keyed.isEmpty()) {
         throw new IllegalStateException(
             "no window to export: add one with window(name, window) or keyed(name, keyed)");
@@ -464,7 +497,8 @@ public final class WindowHistogramProducer implements MetricProducer {
                 attributes.toBuilder().put(WINDOW_NAME, e.getKey()).build(),
                 scale != null ? scale : ExponentialBuckets.scaleFor(config.significantDigits())));
       }
-      return new WindowHistogramProducer(ws, ks, valueUnit.unit(), valueUnit.scale(), clock);
+      return new WindowHistogramProducer(
+          ws, ks, valueUnit.unit(), valueUnit.scale(), clock, conventions, keys);
     }
   }
 }

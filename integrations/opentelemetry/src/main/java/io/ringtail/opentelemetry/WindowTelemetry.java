@@ -7,19 +7,14 @@ import io.opentelemetry.api.metrics.Meter;
 import io.opentelemetry.api.metrics.ObservableDoubleMeasurement;
 import io.opentelemetry.api.metrics.ObservableLongMeasurement;
 import io.ringtail.RollingWindow;
+import io.ringtail.WindowConventions;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.WindowTotals;
+import io.ringtail.internal.WindowFailures;
 import io.ringtail.keyed.KeyedWindows;
-import java.lang.System.Logger.Level;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.PriorityQueue;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,50 +31,56 @@ import java.util.concurrent.TimeUnit;
  * Gauges of the window as of the collection: {@code ringtail.window.samples} and {@code
  * ringtail.window.rejected} ({@code {sample}}), {@code ringtail.window.sum}, {@code .mean}, {@code
  * .min}, {@code .max} and {@code ringtail.window.percentile} (one point per percentile, attribute
- * {@code phi}, the fraction: {@code "0.95"}). Counters of the {@link WindowTotals}, monotonic:
- * {@code ringtail.window.recorded} and {@code ringtail.window.rejections} ({@code {sample}}) and
- * {@code ringtail.window.recorded_sum}. Value instruments are in seconds ({@code s}) for duration
- * windows (the default, recorded in nanoseconds), else in the unit given. A keyed collection's
- * instruments are named {@code ringtail.keyed.*} instead. Every point carries {@code window} (the
- * name), the user's attributes and, for a keyed collection, {@code key}.
+ * {@code phi}, the fraction: {@code "0.95"}; percentiles are given as fractions too). Counters of
+ * the {@link WindowTotals}, monotonic: {@code ringtail.window.recorded} and {@code
+ * ringtail.window.rejections} ({@code {sample}}) and {@code ringtail.window.recorded_sum}. Value
+ * instruments are in seconds ({@code s}) for duration windows (the default, recorded in
+ * nanoseconds), else in the unit given. A keyed collection's instruments are named {@code
+ * ringtail.keyed.*} instead. Every point carries {@code window} (the name), the user's attributes
+ * and, for a keyed collection, {@code key}.
  *
  * <p>Names and labels are the Micrometer binding's ({@code io.ringtail.micrometer}): exported to
  * Prometheus, both give {@code ringtail_window_percentile_seconds{phi="0.95",window="checkout"}},
  * so a dashboard survives a switch of binding.
  *
  * <p>An empty window reports its counts, sum and counters but no mean, min, max or percentile
- * point: no data, never a false zero. A window that cannot give a snapshot (Redis down, no
- * fallback) reports nothing for that collection, and the failure is logged. A keyed collection
- * reports the keys it holds at each collection, so keys appear and disappear with it; at most
- * {@link Builder#maximumKeys maximumKeys} keys are reported, those with the most samples in their
- * windows.
+ * point: no data, never a false zero. A keyed collection reports the keys it holds at each
+ * collection, so keys appear and disappear with it; at most {@link Builder#maximumKeys maximumKeys}
+ * keys are reported, those with the most samples in their windows.
+ *
+ * <p>Names, labels, the percentile rule, the key bound and its selection, and failure handling are
+ * those of {@link WindowConventions}, shared with the Micrometer and Prometheus bindings: a window
+ * (or keyed collection) that cannot give a snapshot (Redis down, no fallback) reports nothing for
+ * that collection while the others report as usual, and is logged as the conventions say. {@link
+ * Builder#conventions} passes your own defaults.
  *
  * <p>Immutable and thread-safe; {@link #bindTo} may be called for several meters, and each returned
  * {@link BatchCallback} unbinds when closed.
  */
 public final class WindowTelemetry {
-  private static final System.Logger LOG = System.getLogger(WindowTelemetry.class.getName());
-
   /**
    * The window's name on every point: {@code window}, the label the Micrometer binding uses, so a
    * dashboard selects the same series whichever binding exports them.
    */
-  public static final AttributeKey<String> WINDOW_NAME = AttributeKey.stringKey("window");
+  public static final AttributeKey<String> WINDOW_NAME =
+      AttributeKey.stringKey(WindowConventions.WINDOW_TAG);
 
   /** The key of a keyed collection's window: {@code key}, as in the Micrometer binding. */
-  public static final AttributeKey<String> WINDOW_KEY = AttributeKey.stringKey("key");
+  public static final AttributeKey<String> WINDOW_KEY =
+      AttributeKey.stringKey(WindowConventions.KEY_TAG);
 
   /**
    * The percentile of a {@code .percentile} point as a fraction in Micrometer's format ({@code
    * phi="0.95"} for P95), as the Micrometer binding and Micrometer's own percentiles label theirs.
    */
-  public static final AttributeKey<String> PERCENTILE = AttributeKey.stringKey("phi");
+  public static final AttributeKey<String> PERCENTILE =
+      AttributeKey.stringKey(WindowConventions.PERCENTILE_TAG);
 
   /** Instrument names of single windows. */
-  static final String WINDOW_PREFIX = "ringtail.window";
+  static final String WINDOW_PREFIX = WindowConventions.WINDOW_PREFIX;
 
   /** Instrument names of keyed collections (their points carry the key attribute). */
-  static final String KEYED_PREFIX = "ringtail.keyed";
+  static final String KEYED_PREFIX = WindowConventions.KEYED_PREFIX;
 
   private final RollingWindow window;
   private final KeyedWindows keyed;
@@ -89,16 +90,26 @@ public final class WindowTelemetry {
   private final String unit;
   private final double scale;
   private final int maximumKeys;
+  private final String name;
+  private final WindowFailures failures;
 
   private WindowTelemetry(Builder b) {
+    WindowConventions conventions = Objects.requireNonNull(b.conventions, "conventions");
+    this.name = b.name;
     this.window = b.window;
     this.keyed = b.keyed;
     this.attributes = b.attributes.toBuilder().put(WINDOW_NAME, b.name).build();
-    this.percentiles = b.percentiles.clone();
+    this.percentiles =
+        b.percentiles == null
+            ? conventions.percentiles()
+            : WindowConventions.requirePercentiles(b.percentiles);
     this.percentileAttributes = percentileAttributes(attributes);
     this.unit = b.valueUnit.unit();
     this.scale = b.valueUnit.scale();
-    this.maximumKeys = b.maximumKeys;
+    this.maximumKeys =
+        WindowConventions.requireMaximumKeys(
+            b.maximumKeys == null ? conventions.maximumKeys() : b.maximumKeys);
+    this.failures = new WindowFailures(conventions);
   }
 
   /** Binds a window of nanosecond durations under {@code name} with the defaults. */
@@ -138,7 +149,7 @@ public final class WindowTelemetry {
               in.record(s, attributes, percentileAttributes);
             }
           } else {
-            for (Map.Entry<String, WindowSnapshot> e : keySnapshots().entrySet()) {
+            for (Map.Entry<String, WindowSnapshot> e : keySnapshots(in).entrySet()) {
               Attributes at = attributes.toBuilder().put(WINDOW_KEY, e.getKey()).build();
               in.record(e.getValue(), at, e.getValue().isEmpty() ? null : percentileAttributes(at));
             }
@@ -158,48 +169,21 @@ public final class WindowTelemetry {
         in.recordedSum);
   }
 
-  private static WindowSnapshot snapshotOf(RollingWindow window) {
-    try {
-      return window.snapshot();
-    } catch (RuntimeException e) {
-      LOG.log(
-          Level.WARNING,
-          "Window " + window + " gave no snapshot; it reports nothing this collection",
-          e);
-      return null;
-    }
+  private WindowSnapshot snapshotOf(RollingWindow window) {
+    return failures.read(name, "window \"" + name + "\"", window.timeSource(), window::snapshot);
   }
 
   /** The keys held now, at most maximumKeys of them (those with the most samples). */
-  private Map<String, WindowSnapshot> keySnapshots() {
-    Map<String, WindowSnapshot> all;
-    try {
-      all = keyed.snapshots();
-    } catch (RuntimeException e) {
-      LOG.log(
-          Level.WARNING,
-          "Keyed windows " + keyed + " gave no snapshots; they report nothing this collection",
-          e);
+  private Map<String, WindowSnapshot> keySnapshots(Instruments in) {
+    Map<String, WindowSnapshot> all =
+        failures.read(name, "keyed windows \"" + name + "\"", keyed.timeSource(), keyed::snapshots);
+    if (all == null) {
       return Map.of();
     }
-    if (all.size() <= maximumKeys) {
-      return all;
-    }
-    Comparator<Map.Entry<String, WindowSnapshot>> byCount =
-        Comparator.comparingLong(e -> e.getValue().count());
-    PriorityQueue<Map.Entry<String, WindowSnapshot>> top =
-        new PriorityQueue<>(maximumKeys + 1, byCount);
-    for (Map.Entry<String, WindowSnapshot> e : all.entrySet()) {
-      top.add(e);
-      if (top.size() > maximumKeys) {
-        top.poll();
-      }
-    }
-    Map<String, WindowSnapshot> kept = new HashMap<>(maximumKeys * 2);
-    for (Map.Entry<String, WindowSnapshot> e : top) {
-      kept.put(e.getKey(), e.getValue());
-    }
-    return kept;
+    Map<String, WindowSnapshot> last = in.reported;
+    in.reported =
+        WindowConventions.busiest(all, maximumKeys, WindowSnapshot::count, last::containsKey);
+    return in.reported;
   }
 
   @Override
@@ -226,6 +210,9 @@ public final class WindowTelemetry {
     final ObservableLongMeasurement recorded;
     final ObservableLongMeasurement rejections;
     final ObservableDoubleMeasurement recordedSum;
+
+    /** The keys the last collection reported: they stay on a tie at the key bound. */
+    Map<String, WindowSnapshot> reported = Map.of();
 
     Instruments(Meter meter, String p) {
       samples =
@@ -285,7 +272,9 @@ public final class WindowTelemetry {
         min.record(s.min() * scale, at);
         max.record(s.max() * scale, at);
         for (int i = 0; i < percentiles.length; i++) {
-          percentile.record(s.valueAtPercentile(percentiles[i]) * scale, percentileAt[i]);
+          percentile.record(
+              s.valueAtPercentile(WindowConventions.percentileOf(percentiles[i])) * scale,
+              percentileAt[i]);
         }
       }
       WindowTotals totals = s.totals().orElse(null);
@@ -301,32 +290,22 @@ public final class WindowTelemetry {
   private Attributes[] percentileAttributes(Attributes at) {
     Attributes[] out = new Attributes[percentiles.length];
     for (int i = 0; i < out.length; i++) {
-      out[i] = at.toBuilder().put(PERCENTILE, phi(percentiles[i])).build();
+      out[i] =
+          at.toBuilder().put(PERCENTILE, WindowConventions.percentileLabel(percentiles[i])).build();
     }
     return out;
   }
 
-  /**
-   * A percentile (0 to 100) as the {@code phi} label value: the fraction, in Micrometer's format
-   * (at most six decimals, no trailing zeros: {@code 95} gives {@code "0.95"}, {@code 100} gives
-   * {@code "1"}).
-   */
-  static String phi(double percentile) {
-    BigDecimal fraction =
-        BigDecimal.valueOf(percentile).movePointLeft(2).setScale(6, RoundingMode.HALF_EVEN);
-    return fraction.signum() == 0 ? "0" : fraction.stripTrailingZeros().toPlainString();
-  }
-
   /** Fluent builder of a {@link WindowTelemetry}; reusable, not thread-safe. */
   public static final class Builder {
-    private static final int MAX_PERCENTILES = 32;
     private final RollingWindow window;
     private final KeyedWindows keyed;
     private final String name;
     private Attributes attributes = Attributes.empty();
-    private double[] percentiles = {50, 95, 99};
+    private WindowConventions conventions = WindowConventions.defaults();
+    private double[] percentiles;
     private ValueUnit valueUnit = ValueUnit.NANOSECONDS;
-    private int maximumKeys = 100;
+    private Integer maximumKeys;
 
     private Builder(RollingWindow window, KeyedWindows keyed, String name) {
       Objects.requireNonNull(name, "name");
@@ -347,21 +326,23 @@ public final class WindowTelemetry {
       return this;
     }
 
-    /** The percentiles reported, 0 to 100 ({@code 95} for P95); 50, 95 and 99 unless set. */
+    /**
+     * The conventions this binding follows ({@link WindowConventions#defaults()} unless set): its
+     * default percentiles and maximum keys, and how often a failing window is logged. Values set on
+     * this builder win over the conventions' defaults.
+     */
+    public Builder conventions(WindowConventions conventions) {
+      this.conventions = conventions;
+      return this;
+    }
+
+    /**
+     * The percentiles reported, as fractions ({@code 0.95} for P95; {@link
+     * WindowConventions#requirePercentiles the rule}); the conventions' (0.5, 0.95 and 0.99 by
+     * default) unless set. Checked by {@link #build()}.
+     */
     public Builder percentiles(double... percentiles) {
-      Objects.requireNonNull(percentiles, "percentiles");
-      TreeSet<Double> distinct = new TreeSet<>();
-      for (double p : percentiles) {
-        if (!(p >= 0.0 && p <= 100.0)) {
-          throw new IllegalArgumentException("percentiles must be between 0 and 100, but was " + p);
-        }
-        distinct.add(p);
-      }
-      if (distinct.size() > MAX_PERCENTILES) {
-        throw new IllegalArgumentException(
-            "percentiles must number at most " + MAX_PERCENTILES + ", but was " + distinct.size());
-      }
-      this.percentiles = distinct.stream().mapToDouble(Double::doubleValue).toArray();
+      this.percentiles = Objects.requireNonNull(percentiles, "percentiles").clone();
       return this;
     }
 
@@ -384,18 +365,22 @@ public final class WindowTelemetry {
     }
 
     /**
-     * The most keys of a keyed collection reported per collection, 1 to 100,000; 100 unless set.
+     * The most keys of a keyed collection reported per collection, 1 to {@value
+     * WindowConventions#MAXIMUM_KEYS_LIMIT}; the conventions' (100 by default) unless set. Past it,
+     * the keys with the most samples ({@link WindowConventions#busiest}). Checked by {@link
+     * #build()}.
      */
     public Builder maximumKeys(int maximumKeys) {
-      if (maximumKeys < 1 || maximumKeys > 100_000) {
-        throw new IllegalArgumentException(
-            "maximumKeys must be between 1 and 100000, but was " + maximumKeys);
-      }
       this.maximumKeys = maximumKeys;
       return this;
     }
 
-    /** The binder, ready to {@link WindowTelemetry#bindTo bind}. */
+    /**
+     * The binder, ready to {@link WindowTelemetry#bindTo bind}.
+     *
+     * @throws IllegalArgumentException if the percentiles or maximum keys break {@link
+     *     WindowConventions}' rules
+     */
     public WindowTelemetry build() {
       return new WindowTelemetry(this);
     }

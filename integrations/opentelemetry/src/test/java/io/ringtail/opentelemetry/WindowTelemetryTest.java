@@ -77,7 +77,11 @@ class WindowTelemetryTest {
     Meter meter = openTelemetry.getMeter("io.ringtail");
     BatchCallback binding = WindowTelemetry.observe(meter, window, "checkout");
     WindowTelemetry.observe(meter, keyedWindows, "per-tenant");
-    WindowTelemetry.builder(window, "payload").unit("By").percentiles(50, 99).build().bindTo(meter);
+    WindowTelemetry.builder(window, "payload")
+        .unit("By")
+        .percentiles(0.5, 0.99)
+        .build()
+        .bindTo(meter);
     binding.close(); // stops reporting
     // docs:opentelemetry-binding:end
     Map<String, MetricData> metrics = collect();
@@ -95,7 +99,7 @@ class WindowTelemetryTest {
     SplittableRandom random = new SplittableRandom(68);
     RollingWindow window = RollingWindow.create(CONFIG, time);
     WindowTelemetry.builder(window, "checkout")
-        .percentiles(50, 95, 99.9)
+        .percentiles(0.5, 0.95, 0.999)
         .attributes(Attributes.of(AttributeKey.stringKey("service.name"), "shop"))
         .build()
         .bindTo(meter);
@@ -126,13 +130,13 @@ class WindowTelemetryTest {
           .isCloseTo(s.mean() * 1e-9, within(1e-12));
       assertThat(doubleValue(metrics, "ringtail.window.min", at)).isEqualTo(s.min() * 1e-9);
       assertThat(doubleValue(metrics, "ringtail.window.max", at)).isEqualTo(s.max() * 1e-9);
-      for (double p : new double[] {50, 95, 99.9}) {
+      for (String p : new String[] {"0.5", "0.95", "0.999"}) {
         assertThat(
                 doubleValue(
                     metrics,
                     "ringtail.window.percentile",
-                    at.toBuilder().put(PERCENTILE, WindowTelemetry.phi(p)).build()))
-            .isEqualTo(s.valueAtPercentile(p) * 1e-9);
+                    at.toBuilder().put(PERCENTILE, p).build()))
+            .isEqualTo(s.valueAtPercentile(Double.parseDouble(p) * 100) * 1e-9);
       }
     }
   }
@@ -259,16 +263,6 @@ class WindowTelemetryTest {
   }
 
   @Test
-  void phi_isTheFractionInMicrometersFormat() {
-    assertThat(WindowTelemetry.phi(95)).isEqualTo("0.95");
-    assertThat(WindowTelemetry.phi(50)).isEqualTo("0.5");
-    assertThat(WindowTelemetry.phi(99.9)).isEqualTo("0.999");
-    assertThat(WindowTelemetry.phi(100)).isEqualTo("1");
-    assertThat(WindowTelemetry.phi(0)).isEqualTo("0");
-    assertThat(WindowTelemetry.phi(12.345678)).isEqualTo("0.123457");
-  }
-
-  @Test
   void builder_rejectsBadInputByName() {
     RollingWindow window = RollingWindow.create(CONFIG, time);
     assertThatThrownBy(() -> WindowTelemetry.builder(window, null))
@@ -280,12 +274,18 @@ class WindowTelemetryTest {
     assertThatThrownBy(() -> WindowTelemetry.builder(window, " "))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("name must not be blank, but was \" \"");
-    assertThatThrownBy(() -> WindowTelemetry.builder(window, "w").percentiles(101))
+    assertThatThrownBy(() -> WindowTelemetry.builder(window, "w").percentiles(101).build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("percentiles must be between 0 and 100, but was 101.0");
-    assertThatThrownBy(() -> WindowTelemetry.builder(window, "w").maximumKeys(0))
+        .hasMessage("percentiles must be fractions between 0 and 1 (0.95 for P95), but was 101.0");
+    assertThatThrownBy(() -> WindowTelemetry.builder(window, "w").percentiles(95).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("percentiles must be fractions between 0 and 1 (0.95 for P95), but was 95.0");
+    assertThatThrownBy(() -> WindowTelemetry.builder(window, "w").maximumKeys(0).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("maximumKeys must be between 1 and 100000, but was 0");
+    assertThatThrownBy(() -> WindowTelemetry.builder(window, "w").conventions(null).build())
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("conventions");
     assertThatThrownBy(() -> WindowTelemetry.builder(window, "w").build().bindTo(null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("meter");

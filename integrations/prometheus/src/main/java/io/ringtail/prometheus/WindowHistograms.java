@@ -17,6 +17,8 @@ import io.ringtail.CumulativeHistogram;
 import io.ringtail.ExemplarReservoir;
 import io.ringtail.ExponentialBuckets;
 import io.ringtail.RollingWindow;
+import io.ringtail.WindowConventions;
+import io.ringtail.internal.WindowFailures;
 import io.ringtail.keyed.KeyedWindows;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,6 +26,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -68,8 +72,14 @@ import java.util.function.Function;
  * key that expires and returns starts again from zero, which {@code rate()} reads as a counter
  * reset.
  *
- * <p>Each scrape reads each window's {@link RollingWindow#cumulativeHistogram()} once. Immutable
- * and thread-safe.
+ * <p>Names, labels, the key bound and its selection, and failure handling are those of {@link
+ * WindowConventions}, shared with the Micrometer and OpenTelemetry bindings: a keyed collection
+ * exports at most {@link Builder#maximumKeys maximumKeys} keys per scrape, those with the most
+ * samples since creation; a window (or keyed collection) that throws when read is left out of that
+ * scrape while the others are exported, and is logged as the conventions say.
+ *
+ * <p>Each scrape reads each window's {@link RollingWindow#cumulativeHistogram()} once. Thread-safe;
+ * its configuration is immutable.
  */
 public final class WindowHistograms implements MultiCollector {
 
@@ -94,13 +104,31 @@ public final class WindowHistograms implements MultiCollector {
   private final double scale;
   private final String windowName;
   private final String keyedName;
+  private final int maximumKeys;
+  private final WindowFailures failures;
 
   private record Source(RollingWindow window, ExemplarReservoir exemplars) {}
 
-  /** A keyed collection and how its keys become labels (null: one {@code key} label). */
-  private record Keyed(KeyedWindows windows, Function<String, Map<String, String>> labelsOf) {}
+  /**
+   * A keyed collection, how its keys become labels (null: one {@code key} label), its own key bound
+   * (null: the collector's), and the keys the last scrape exported (they stay on a tie at the
+   * bound).
+   */
+  private static final class Keyed {
+    final KeyedWindows windows;
+    final Function<String, Map<String, String>> labelsOf;
+    final Integer maximumKeys;
+    volatile Set<String> exported = Set.of();
 
-  private WindowHistograms(Builder b) {
+    Keyed(
+        KeyedWindows windows, Function<String, Map<String, String>> labelsOf, Integer maximumKeys) {
+      this.windows = windows;
+      this.labelsOf = labelsOf;
+      this.maximumKeys = maximumKeys;
+    }
+  }
+
+  private WindowHistograms(Builder b, int maximumKeys) {
     this.windows = new LinkedHashMap<>(b.windows);
     this.keyed = new LinkedHashMap<>(b.keyed);
     this.bounds = b.bounds == null ? defaultBounds(b.scale) : b.bounds.clone();
@@ -108,8 +136,14 @@ public final class WindowHistograms implements MultiCollector {
     this.nativeHistograms = b.nativeHistograms;
     this.unit = b.unit;
     this.scale = b.scale;
-    this.windowName = "ringtail_window_" + unit;
-    this.keyedName = "ringtail_keyed_" + unit;
+    this.windowName = prometheusName(WindowConventions.WINDOW_PREFIX) + "_" + unit;
+    this.keyedName = prometheusName(WindowConventions.KEYED_PREFIX) + "_" + unit;
+    this.maximumKeys = maximumKeys;
+    this.failures = new WindowFailures(b.conventions);
+  }
+
+  private static String prometheusName(String dotted) {
+    return dotted.replace('.', '_');
   }
 
   private static double[] defaultBounds(double scale) {
@@ -150,47 +184,68 @@ public final class WindowHistograms implements MultiCollector {
     if (!windows.isEmpty()) {
       HistogramSnapshot.Builder metric = metric(windowName, "Samples recorded into each window");
       windows.forEach(
-          (name, source) ->
-              source
-                  .window()
-                  .cumulativeHistogram()
-                  .ifPresent(
-                      h ->
-                          metric.dataPoint(
-                              point(h, Labels.of("window", name), source.exemplars()))));
+          (name, source) -> {
+            RollingWindow window = source.window();
+            Optional<CumulativeHistogram> h =
+                failures.read(
+                    name,
+                    "window \"" + name + "\"",
+                    window.timeSource(),
+                    window::cumulativeHistogram);
+            if (h != null && h.isPresent()) {
+              metric.dataPoint(
+                  point(
+                      h.get(), Labels.of(WindowConventions.WINDOW_TAG, name), source.exemplars()));
+            }
+          });
       metrics.add(metric.build());
     }
     if (!keyed.isEmpty()) {
       HistogramSnapshot.Builder metric =
           metric(keyedName, "Samples recorded into each key's window");
       keyed.forEach(
-          (name, source) ->
-              source
-                  .windows()
-                  .cumulativeHistograms()
-                  .forEach(
-                      (key, h) -> metric.dataPoint(point(h, labels(name, key, source), null))));
+          (name, source) -> {
+            KeyedWindows windows = source.windows;
+            Map<String, CumulativeHistogram> all =
+                failures.read(
+                    name,
+                    "keyed windows \"" + name + "\"",
+                    windows.timeSource(),
+                    windows::cumulativeHistograms);
+            if (all == null) {
+              return;
+            }
+            Set<String> last = source.exported;
+            Map<String, CumulativeHistogram> kept =
+                WindowConventions.busiest(
+                    all,
+                    source.maximumKeys != null ? source.maximumKeys : maximumKeys,
+                    h -> h.totals().count(),
+                    last::contains);
+            source.exported = Set.copyOf(kept.keySet());
+            kept.forEach((key, h) -> metric.dataPoint(point(h, labels(name, key, source), null)));
+          });
       metrics.add(metric.build());
     }
     return new MetricSnapshots(metrics);
   }
 
   private static Labels labels(String name, String key, Keyed source) {
-    if (source.labelsOf() == null) {
-      return Labels.of("key", key, "window", name);
+    if (source.labelsOf == null) {
+      return Labels.of(WindowConventions.KEY_TAG, key, WindowConventions.WINDOW_TAG, name);
     }
-    Map<String, String> byName = source.labelsOf().apply(key);
+    Map<String, String> byName = source.labelsOf.apply(key);
     List<String> names = new ArrayList<>(byName.size() + 1);
     List<String> values = new ArrayList<>(byName.size() + 1);
     byName.forEach(
         (n, v) -> {
           String label = PrometheusNaming.sanitizeLabelName(n);
-          if (!label.equals("window") && !names.contains(label)) {
+          if (!label.equals(WindowConventions.WINDOW_TAG) && !names.contains(label)) {
             names.add(label);
             values.add(v);
           }
         });
-    names.add("window");
+    names.add(WindowConventions.WINDOW_TAG);
     values.add(name);
     return Labels.of(names, values);
   }
@@ -287,8 +342,30 @@ public final class WindowHistograms implements MultiCollector {
     private boolean nativeHistograms = true;
     private String unit = "seconds";
     private double scale = 1e-9;
+    private WindowConventions conventions = WindowConventions.defaults();
+    private Integer maximumKeys;
 
     private Builder() {}
+
+    /**
+     * The conventions this collector follows ({@link WindowConventions#defaults()} unless set): its
+     * default maximum keys, and how often a failing window is logged.
+     */
+    public Builder conventions(WindowConventions conventions) {
+      this.conventions = conventions;
+      return this;
+    }
+
+    /**
+     * The most keys of each keyed collection exported per scrape, 1 to {@value
+     * WindowConventions#MAXIMUM_KEYS_LIMIT}; the conventions' (100 by default) unless set. Past it,
+     * the keys with the most samples since their windows' creation ({@link
+     * WindowConventions#busiest}). Checked by {@link #build()}.
+     */
+    public Builder maximumKeys(int maximumKeys) {
+      this.maximumKeys = maximumKeys;
+      return this;
+    }
 
     /**
      * Exports {@code window} with label {@code window="<name>"}. Its config must keep a cumulative
@@ -311,7 +388,7 @@ public final class WindowHistograms implements MultiCollector {
      */
     public Builder keyed(String name, KeyedWindows windows) {
       requireNewName(name);
-      keyed.put(name, new Keyed(Objects.requireNonNull(windows, "windows"), null));
+      keyed.put(name, new Keyed(Objects.requireNonNull(windows, "windows"), null, null));
       return this;
     }
 
@@ -329,7 +406,31 @@ public final class WindowHistograms implements MultiCollector {
           name,
           new Keyed(
               Objects.requireNonNull(windows, "windows"),
-              Objects.requireNonNull(keyLabels, "keyLabels")));
+              Objects.requireNonNull(keyLabels, "keyLabels"),
+              null));
+      return this;
+    }
+
+    /**
+     * As {@link #keyed(String, KeyedWindows, Function)}, exporting at most {@code maximumKeys} keys
+     * of this collection (1 to {@value WindowConventions#MAXIMUM_KEYS_LIMIT}) in place of {@link
+     * #maximumKeys}: for a collection whose other bindings publish a bound of its own.
+     *
+     * @throws IllegalArgumentException if maximumKeys breaks {@link WindowConventions}' bound
+     */
+    public Builder keyed(
+        String name,
+        KeyedWindows windows,
+        Function<String, Map<String, String>> keyLabels,
+        int maximumKeys) {
+      WindowConventions.requireMaximumKeys(maximumKeys);
+      requireNewName(name);
+      keyed.put(
+          name,
+          new Keyed(
+              Objects.requireNonNull(windows, "windows"),
+              Objects.requireNonNull(keyLabels, "keyLabels"),
+              maximumKeys));
       return this;
     }
 
@@ -401,9 +502,14 @@ public final class WindowHistograms implements MultiCollector {
     /**
      * The collector.
      *
-     * @throws IllegalArgumentException if no window was added, or one keeps no cumulative histogram
+     * @throws IllegalArgumentException if no window was added, one keeps no cumulative histogram,
+     *     or maximum keys break {@link WindowConventions}' bound
      */
     public WindowHistograms build() {
+      Objects.requireNonNull(conventions, "conventions");
+      int keys =
+          WindowConventions.requireMaximumKeys(
+              maximumKeys == null ? conventions.maximumKeys() : maximumKeys);
       if (windows.isEmpty() && keyed.isEmpty()) {
         throw new IllegalArgumentException("add at least one window to export");
       }
@@ -415,11 +521,11 @@ public final class WindowHistograms implements MultiCollector {
           });
       keyed.forEach(
           (name, source) -> {
-            if (!source.windows().windowConfig().cumulativeHistogram()) {
+            if (!source.windows.windowConfig().cumulativeHistogram()) {
               throw noHistogram(name);
             }
           });
-      return new WindowHistograms(this);
+      return new WindowHistograms(this, keys);
     }
 
     private static IllegalArgumentException noHistogram(String name) {

@@ -7,6 +7,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
+import io.ringtail.WindowConventions;
 import io.ringtail.internal.Checks;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.micrometer.KeyedWindowMetrics;
@@ -35,11 +36,12 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  *
  * <p>Spring Boot registers this {@link ObservationHandler} bean on its {@code ObservationRegistry}
  * and applies it as a {@link MeterBinder}. Keys are bounded twice: each observation holds at most
- * {@code maximumKeys} keys (least valuable evicted first), and as many have meters. Key values
- * named in {@code ignoredTags} ({@code exception} and {@code error} by default) are left out of the
- * key. Built by the starter, the windows are fleet-wide when a Redis backend is configured (one
- * {@code RedisKeyedHistogramWindows} per observation, named after it: every instance's gauges read
- * the same fleet window) and in-process otherwise (each instance reports its own).
+ * {@code maximumKeys} keys (least valuable evicted first), and as many have meters (at most {@value
+ * WindowConventions#MAXIMUM_KEYS_LIMIT}). Key values named in {@code ignoredTags} ({@code
+ * exception} and {@code error} by default) are left out of the key. Built by the starter, the
+ * windows are fleet-wide when a Redis backend is configured (one {@code RedisKeyedHistogramWindows}
+ * per observation, named after it: every instance's gauges read the same fleet window) and
+ * in-process otherwise (each instance reports its own).
  *
  * <p>Durations are measured on this handler's time source; a sample is recorded at the time of its
  * window's own time base (the Redis server's clock for a fleet window). Closing closes the windows.
@@ -72,7 +74,7 @@ public final class ObservationWindows
   private final Set<String> excluded;
 
   private final TimeSource time;
-  private final double[] percentiles;
+  private final WindowConventions conventions;
   private final int maximumKeys;
   private final Consumer<KeyedWindows> closer;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -95,6 +97,30 @@ public final class ObservationWindows
     this(
         names,
         ignoredTags,
+        window,
+        maximumKeys,
+        RingtailProperties.conventionsOf(percentiles, WindowConventions.defaults().maximumKeys()),
+        time);
+  }
+
+  /**
+   * Windows for the observations named {@code names}, each key's window as {@code window}, at most
+   * {@code maximumKeys} keys per observation, published under {@code conventions} (its percentiles;
+   * meters for at most {@code maximumKeys} keys, or {@value WindowConventions#MAXIMUM_KEYS_LIMIT}).
+   *
+   * @throws IllegalArgumentException if a name cannot become a meter name, or maximumKeys is not
+   *     positive
+   */
+  public ObservationWindows(
+      List<String> names,
+      Set<String> ignoredTags,
+      WindowConfig window,
+      int maximumKeys,
+      WindowConventions conventions,
+      TimeSource time) {
+    this(
+        names,
+        ignoredTags,
         name ->
             KeyedWindows.builder()
                 .window(Objects.requireNonNull(window, "window").toBuilder().stripes(1).build())
@@ -103,7 +129,7 @@ public final class ObservationWindows
                 .timeSource(time)
                 .build(),
         maximumKeys,
-        percentiles,
+        conventions,
         time,
         keyed -> {});
     windows();
@@ -121,15 +147,15 @@ public final class ObservationWindows
       Set<String> ignoredTags,
       Function<String, ? extends KeyedWindows> windowOf,
       int maximumKeys,
-      List<Double> percentiles,
+      WindowConventions conventions,
       TimeSource time,
       Consumer<KeyedWindows> closer) {
     Objects.requireNonNull(names, "names");
     Objects.requireNonNull(windowOf, "windowOf");
     this.ignoredTags = Set.copyOf(Objects.requireNonNull(ignoredTags, "ignoredTags"));
     Set<String> left = new HashSet<>(this.ignoredTags);
-    left.add("window"); // the windows' own tag names
-    left.add("phi");
+    left.add(WindowConventions.WINDOW_TAG); // the windows' own tag names
+    left.add(WindowConventions.PERCENTILE_TAG);
     this.excluded = Set.copyOf(left);
     this.time = Objects.requireNonNull(time, "time");
     this.closer = Objects.requireNonNull(closer, "closer");
@@ -137,10 +163,7 @@ public final class ObservationWindows
       throw Checks.invalid("ringtail.observations.maximum-keys", "positive", maximumKeys);
     }
     this.maximumKeys = maximumKeys;
-    this.percentiles =
-        Objects.requireNonNull(percentiles, "percentiles").stream()
-            .mapToDouble(Double::doubleValue)
-            .toArray();
+    this.conventions = Objects.requireNonNull(conventions, "conventions");
     names.forEach(ObservationWindows::prefixOf);
     this.names = Collections.unmodifiableSet(new LinkedHashSet<>(names));
     this.windowOf = windowOf;
@@ -256,10 +279,18 @@ public final class ObservationWindows
                 KeyedWindowMetrics.builder(keyed, name)
                     .prefix(prefixOf(name))
                     .keyTags(ObservationWindows::tagsOf)
-                    .percentiles(percentiles)
-                    .maximumKeys(Math.min(maximumKeys, 1_000_000))
+                    .conventions(conventions)
+                    .maximumKeys(publishedKeys())
                     .build()
                     .bindTo(registry));
+  }
+
+  /**
+   * The most keys per observation that are published (meters, histograms): as many as are held, up
+   * to the conventions' limit.
+   */
+  int publishedKeys() {
+    return Math.min(maximumKeys, WindowConventions.MAXIMUM_KEYS_LIMIT);
   }
 
   /** Closes the windows (a fleet window publishes what it holds first); idempotent. */

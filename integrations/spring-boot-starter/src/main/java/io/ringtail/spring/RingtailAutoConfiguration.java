@@ -5,6 +5,7 @@ import io.micrometer.observation.ObservationHandler;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
+import io.ringtail.WindowConventions;
 import io.ringtail.alert.AlertEvent;
 import io.ringtail.alert.AlertListener;
 import io.ringtail.alert.AlertMonitor;
@@ -40,6 +41,26 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(RingtailProperties.class)
 public class RingtailAutoConfiguration {
 
+  /**
+   * The conventions every binding of the starter follows, from {@code ringtail.metrics.percentiles}
+   * and {@code .maximum-keys}; define a {@link WindowConventions} bean to replace it.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  WindowConventions ringtailWindowConventions(RingtailProperties properties) {
+    RingtailProperties.Metrics m = properties.getMetrics();
+    try {
+      return RingtailProperties.conventionsOf(m.getPercentiles(), m.getMaximumKeys());
+    } catch (IllegalArgumentException e) {
+      String message = e.getMessage();
+      throw new IllegalArgumentException(
+          message.startsWith("maximumKeys")
+              ? "ringtail.metrics.maximum-keys" + message.substring("maximumKeys".length())
+              : "ringtail.metrics." + message,
+          e);
+    }
+  }
+
   /** Metrics, when Micrometer and the Ringtail binding are on the classpath. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass({MeterRegistry.class, WindowMetrics.class})
@@ -48,12 +69,8 @@ public class RingtailAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RingtailMeterBinder ringtailMeterBinder(
-        ListableBeanFactory beans, RingtailProperties properties) {
-      return new RingtailMeterBinder(
-          beans,
-          properties.getMetrics().getPercentiles(),
-          properties.getMetrics().getMaximumKeys(),
-          properties.getMetrics().getExcluded());
+        ListableBeanFactory beans, WindowConventions conventions, RingtailProperties properties) {
+      return new RingtailMeterBinder(beans, conventions, properties.getMetrics().getExcluded());
     }
   }
 
@@ -71,9 +88,10 @@ public class RingtailAutoConfiguration {
     RingtailHistograms ringtailHistograms(
         ListableBeanFactory beans,
         ObjectProvider<PrometheusRegistry> registry,
+        WindowConventions conventions,
         RingtailProperties properties) {
       return new RingtailHistograms(
-          beans, registry::getIfAvailable, properties.getMetrics().getExcluded());
+          beans, registry::getIfAvailable, properties.getMetrics().getExcluded(), conventions);
     }
   }
 
@@ -88,7 +106,8 @@ public class RingtailAutoConfiguration {
   static class Observations {
     @Bean
     @ConditionalOnMissingBean
-    ObservationWindows ringtailObservationWindows(RingtailProperties properties) {
+    ObservationWindows ringtailObservationWindows(
+        RingtailProperties properties, WindowConventions conventions) {
       RingtailProperties.Observations o = properties.getObservations();
       WindowConfig window = windowOf(o);
       if (o.isCumulativeHistogram()) {
@@ -99,7 +118,7 @@ public class RingtailAutoConfiguration {
           o.getIgnoredTags(),
           window,
           o.getMaximumKeys(),
-          properties.getMetrics().getPercentiles(),
+          conventions,
           TimeSource.system());
     }
 
@@ -132,7 +151,8 @@ public class RingtailAutoConfiguration {
       ObservationWindows ringtailFleetObservationWindows(
           ObjectProvider<RedisBackend> backend,
           ConfigurableListableBeanFactory beans,
-          RingtailProperties properties) {
+          RingtailProperties properties,
+          WindowConventions conventions) {
         for (String name : beans.getBeanNamesForType(RedisBackend.class, true, false)) {
           beans.registerDependentBean(name, BEAN);
         }
@@ -143,7 +163,7 @@ public class RingtailAutoConfiguration {
             o.getIgnoredTags(),
             name -> builder(backend.getObject(), name, window, o).build(),
             o.getMaximumKeys(),
-            properties.getMetrics().getPercentiles(),
+            conventions,
             TimeSource.system(),
             keyed -> ((RedisKeyedHistogramWindows) keyed).close());
       }

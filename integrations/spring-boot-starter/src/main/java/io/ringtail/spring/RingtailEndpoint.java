@@ -2,6 +2,7 @@ package io.ringtail.spring;
 
 import io.micrometer.core.instrument.Tag;
 import io.ringtail.RollingWindow;
+import io.ringtail.WindowConventions;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.keyed.KeyedWindows;
 import java.util.ArrayList;
@@ -40,10 +41,21 @@ public class RingtailEndpoint {
       ObjectProvider<ObservationWindows> observations,
       List<Double> percentiles,
       int maximumKeys) {
+    this(beans, observations, RingtailProperties.conventionsOf(percentiles, maximumKeys));
+  }
+
+  /**
+   * An endpoint over the windows of {@code beans}, showing {@code conventions}' percentiles and at
+   * most its maximum keys per keyed window.
+   */
+  public RingtailEndpoint(
+      ListableBeanFactory beans,
+      ObjectProvider<ObservationWindows> observations,
+      WindowConventions conventions) {
     this.beans = Objects.requireNonNull(beans, "beans");
     this.observations = Objects.requireNonNull(observations, "observations");
-    this.percentiles = percentiles.stream().mapToDouble(Double::doubleValue).toArray();
-    this.maximumKeys = maximumKeys;
+    this.percentiles = conventions.percentiles();
+    this.maximumKeys = conventions.maximumKeys();
   }
 
   /** Every window: its name, kind ({@code window}, {@code keyed}, {@code observation}), length. */
@@ -127,13 +139,16 @@ public class RingtailEndpoint {
 
   private Map<String, Object> keyedOut(
       String name, String kind, KeyedWindows keyed, boolean tagged) {
-    List<Map.Entry<String, WindowSnapshot>> keys = new ArrayList<>(keyed.snapshots().entrySet());
+    Map<String, WindowSnapshot> all = keyed.snapshots();
+    List<Map.Entry<String, WindowSnapshot>> keys =
+        new ArrayList<>(
+            WindowConventions.busiest(all, maximumKeys, WindowSnapshot::count, k -> false)
+                .entrySet());
     keys.sort(
         Comparator.comparingLong((Map.Entry<String, WindowSnapshot> e) -> e.getValue().count())
             .reversed());
     List<Map<String, Object>> shown = new ArrayList<>();
-    for (Map.Entry<String, WindowSnapshot> e :
-        keys.subList(0, Math.min(maximumKeys, keys.size()))) {
+    for (Map.Entry<String, WindowSnapshot> e : keys) {
       Map<String, Object> k = new LinkedHashMap<>();
       if (tagged) {
         Map<String, String> tags = new LinkedHashMap<>();
@@ -150,7 +165,7 @@ public class RingtailEndpoint {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("name", name);
     out.put("kind", kind);
-    out.put("keysHeld", keys.size());
+    out.put("keysHeld", all.size());
     out.put("keys", shown);
     return out;
   }
@@ -166,7 +181,9 @@ public class RingtailEndpoint {
     out.put("max", empty ? null : s.max());
     Map<String, Object> ps = new LinkedHashMap<>();
     for (double p : percentiles) {
-      ps.put(Double.toString(p), empty ? null : s.valueAtPercentile(p * 100));
+      ps.put(
+          WindowConventions.percentileLabel(p),
+          empty ? null : s.valueAtPercentile(WindowConventions.percentileOf(p)));
     }
     out.put("percentiles", ps);
     s.totals()

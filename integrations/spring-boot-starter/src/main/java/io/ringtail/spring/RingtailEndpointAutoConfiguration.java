@@ -1,5 +1,6 @@
 package io.ringtail.spring;
 
+import io.ringtail.WindowConventions;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -23,11 +24,8 @@ public class RingtailEndpointAutoConfiguration {
   RingtailEndpoint ringtailEndpoint(
       ListableBeanFactory beans,
       ObjectProvider<ObservationWindows> observations,
-      RingtailProperties properties) {
+      ObjectProvider<WindowConventions> conventions) {
     return new RingtailEndpoint(
-        beans,
-        observations,
-        properties.getMetrics().getPercentiles(),
-        properties.getMetrics().getMaximumKeys());
+        beans, observations, conventions.getIfAvailable(WindowConventions::defaults));
   }
 }

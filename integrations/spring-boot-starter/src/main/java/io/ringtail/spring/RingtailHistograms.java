@@ -2,6 +2,7 @@ package io.ringtail.spring;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.ringtail.RollingWindow;
+import io.ringtail.WindowConventions;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.prometheus.WindowHistograms;
 import java.util.LinkedHashMap;
@@ -32,6 +33,7 @@ public final class RingtailHistograms implements SmartLifecycle {
   private final Supplier<PrometheusRegistry> registries;
   private PrometheusRegistry registry;
   private final Set<String> excluded;
+  private final WindowConventions conventions;
   private WindowHistograms registered;
 
   /**
@@ -40,9 +42,21 @@ public final class RingtailHistograms implements SmartLifecycle {
    */
   public RingtailHistograms(
       ListableBeanFactory beans, Supplier<PrometheusRegistry> registry, Set<String> excluded) {
+    this(beans, registry, excluded, WindowConventions.defaults());
+  }
+
+  /**
+   * As above, under {@code conventions} (maximum keys of each keyed collection, failure logging).
+   */
+  public RingtailHistograms(
+      ListableBeanFactory beans,
+      Supplier<PrometheusRegistry> registry,
+      Set<String> excluded,
+      WindowConventions conventions) {
     this.beans = Objects.requireNonNull(beans, "beans");
     this.registries = Objects.requireNonNull(registry, "registry");
     this.excluded = Set.copyOf(Objects.requireNonNull(excluded, "excluded"));
+    this.conventions = Objects.requireNonNull(conventions, "conventions");
   }
 
   @Override
@@ -54,7 +68,7 @@ public final class RingtailHistograms implements SmartLifecycle {
     if (registry == null) {
       return;
     }
-    WindowHistograms.Builder histograms = WindowHistograms.builder();
+    WindowHistograms.Builder histograms = WindowHistograms.builder().conventions(conventions);
     int windows = 0;
     for (Map.Entry<String, RollingWindow> e :
         beans.getBeansOfType(RollingWindow.class, false, false).entrySet()) {
@@ -74,7 +88,8 @@ public final class RingtailHistograms implements SmartLifecycle {
     if (observations != null) {
       for (Map.Entry<String, KeyedWindows> e : observations.windows().entrySet()) {
         if (e.getValue().windowConfig().cumulativeHistogram()) {
-          histograms.keyed(e.getKey(), e.getValue(), RingtailHistograms::labelsOf);
+          histograms.keyed(
+              e.getKey(), e.getValue(), RingtailHistograms::labelsOf, observations.publishedKeys());
           windows++;
         }
       }

@@ -3,6 +3,7 @@ package io.ringtail.spring;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.RollingWindow;
+import io.ringtail.WindowConventions;
 import io.ringtail.decision.CountsDecisions;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.SumCap;
@@ -12,9 +13,7 @@ import io.ringtail.micrometer.DecisionMetrics;
 import io.ringtail.micrometer.KeyedWindowMetrics;
 import io.ringtail.micrometer.WindowMetrics;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -37,8 +36,7 @@ import org.springframework.context.SmartLifecycle;
  */
 public final class RingtailMeterBinder implements MeterBinder, SmartLifecycle {
   private final ListableBeanFactory beans;
-  private final double[] percentiles;
-  private final int maximumKeys;
+  private final WindowConventions conventions;
   private final Set<String> excluded;
   private final List<MeterRegistry> waiting = new ArrayList<>();
   private boolean started;
@@ -51,22 +49,24 @@ public final class RingtailMeterBinder implements MeterBinder, SmartLifecycle {
   /**
    * A binder for the windows of {@code beans} except those named in {@code excluded}, publishing
    * {@code percentiles} (fractions).
+   *
+   * @throws IllegalArgumentException if the percentiles or maximum keys break {@link
+   *     WindowConventions}' rules
    */
   public RingtailMeterBinder(
       ListableBeanFactory beans, List<Double> percentiles, int maximumKeys, Set<String> excluded) {
+    this(beans, RingtailProperties.conventionsOf(percentiles, maximumKeys), excluded);
+  }
+
+  /**
+   * A binder for the windows of {@code beans} except those named in {@code excluded}, under {@code
+   * conventions} (its percentiles, maximum keys and failure logging).
+   */
+  public RingtailMeterBinder(
+      ListableBeanFactory beans, WindowConventions conventions, Set<String> excluded) {
     this.beans = Objects.requireNonNull(beans, "beans");
-    this.percentiles =
-        Objects.requireNonNull(percentiles, "percentiles").stream()
-            .mapToDouble(Double::doubleValue)
-            .toArray();
-    this.maximumKeys = maximumKeys;
+    this.conventions = Objects.requireNonNull(conventions, "conventions");
     this.excluded = Set.copyOf(Objects.requireNonNull(excluded, "excluded"));
-    // the builders validate (percentiles in 0..1, maximumKeys in range) here, when the context
-    // starts
-    KeyedWindowMetrics.builder(Map.<String, RollingWindow>of(), "check")
-        .percentiles(this.percentiles)
-        .maximumKeys(maximumKeys)
-        .build();
   }
 
   @Override
@@ -88,7 +88,7 @@ public final class RingtailMeterBinder implements MeterBinder, SmartLifecycle {
             (name, window) -> {
               if (!excluded.contains(name) && !WindowMetrics.isBound(registry, window)) {
                 WindowMetrics.builder(window, name)
-                    .percentiles(percentiles)
+                    .conventions(conventions)
                     .build()
                     .bindTo(registry);
               }
@@ -99,8 +99,7 @@ public final class RingtailMeterBinder implements MeterBinder, SmartLifecycle {
             (name, keyed) -> {
               if (!excluded.contains(name) && !WindowMetrics.isBound(registry, keyed)) {
                 KeyedWindowMetrics.builder(keyed, name)
-                    .percentiles(percentiles)
-                    .maximumKeys(maximumKeys)
+                    .conventions(conventions)
                     .build()
                     .bindTo(registry);
               }
@@ -154,12 +153,6 @@ public final class RingtailMeterBinder implements MeterBinder, SmartLifecycle {
 
   @Override
   public String toString() {
-    return "RingtailMeterBinder[percentiles="
-        + Arrays.toString(percentiles)
-        + ", maximumKeys="
-        + maximumKeys
-        + ", excluded="
-        + excluded
-        + "]";
+    return "RingtailMeterBinder[" + conventions + ", excluded=" + excluded + "]";
   }
 }

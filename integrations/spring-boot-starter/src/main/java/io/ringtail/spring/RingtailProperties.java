@@ -1,9 +1,11 @@
 package io.ringtail.spring;
 
+import io.ringtail.WindowConventions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -39,10 +41,16 @@ public class RingtailProperties {
     /** Whether every RollingWindow and KeyedWindows bean is bound to the MeterRegistry. */
     private boolean enabled = true;
 
-    /** Percentiles published per window, as fractions (0.95 for P95). */
+    /**
+     * Percentiles published per window, as fractions from 0 to 1 (0.95 for P95), the rule of every
+     * binding. Ignored when the application defines a WindowConventions bean.
+     */
     private List<Double> percentiles = new ArrayList<>(List.of(0.5, 0.95, 0.99));
 
-    /** Most keys of one KeyedWindows bean that have meters at a time. */
+    /**
+     * Most keys of one KeyedWindows bean that have meters (and Prometheus histograms) at a time, 1
+     * to 100000. Ignored when the application defines a WindowConventions bean.
+     */
     private int maximumKeys = 100;
 
     /** Bean names of windows not to bind (the application binds them itself, or not at all). */
@@ -281,5 +289,18 @@ public class RingtailProperties {
     public void setPublishInterval(Duration publishInterval) {
       this.publishInterval = publishInterval;
     }
+  }
+
+  /**
+   * The {@link WindowConventions} of these percentiles and maximum keys.
+   *
+   * @throws IllegalArgumentException if one breaks the conventions' rules
+   */
+  static WindowConventions conventionsOf(List<Double> percentiles, int maximumKeys) {
+    double[] ps =
+        Objects.requireNonNull(percentiles, "percentiles").stream()
+            .mapToDouble(Double::doubleValue)
+            .toArray();
+    return WindowConventions.builder().percentiles(ps).maximumKeys(maximumKeys).build();
   }
 }

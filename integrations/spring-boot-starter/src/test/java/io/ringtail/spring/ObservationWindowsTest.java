@@ -11,6 +11,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowConfig;
+import io.ringtail.WindowConventions;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.keyed.KeyedWindows;
 import java.time.Duration;
@@ -225,7 +226,7 @@ class ObservationWindowsTest {
               return KeyedWindows.builder().window(config).timeSource(time).build();
             },
             10,
-            List.of(0.95),
+            WindowConventions.builder().percentiles(0.95).build(),
             time,
             closedWindows::add);
     ObservationRegistry registry = registry(windows);

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConfig;
+import io.ringtail.WindowConventions;
 import io.ringtail.alert.AlertEvent;
 import io.ringtail.alert.AlertListener;
 import io.ringtail.alert.AlertMonitor;
@@ -137,9 +138,45 @@ class RingtailAutoConfigurationTest {
                 assertThat(context)
                     .hasFailed()
                     .getFailure()
-                    .rootCause()
-                    .hasMessage(
-                        "percentiles must be between 0 and 1 (0.95 for P95), but was 95.0"));
+                    .hasStackTraceContaining(
+                        "ringtail.metrics.percentiles must be fractions between 0 and 1 (0.95 for"
+                            + " P95), but was 95.0"));
+    withMicrometer
+        .withUserConfiguration(Windows.class)
+        .withPropertyValues("ringtail.metrics.maximum-keys=100001")
+        .run(
+            context ->
+                assertThat(context)
+                    .hasFailed()
+                    .getFailure()
+                    .hasStackTraceContaining(
+                        "ringtail.metrics.maximum-keys must be between 1 and 100000, but was"
+                            + " 100001"));
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class OwnConventions {
+    @Bean
+    WindowConventions conventions() {
+      return WindowConventions.builder().percentiles(0.75).build();
+    }
+  }
+
+  @Test
+  void ownConventions_replaceTheProperties() {
+    withMicrometer
+        .withUserConfiguration(Windows.class, OwnConventions.class)
+        .withPropertyValues("ringtail.metrics.percentiles=0.9")
+        .run(
+            context ->
+                assertThat(
+                        context
+                            .getBean(MeterRegistry.class)
+                            .get("ringtail.window.percentile")
+                            .tag("window", "checkout")
+                            .timeGauges())
+                    .extracting(g -> g.getId().getTag("phi"))
+                    .containsExactly("0.75"));
   }
 
   @Test
