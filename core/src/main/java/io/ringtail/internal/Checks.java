@@ -196,6 +196,20 @@ public final class Checks {
     return new IllegalArgumentException(property + ": " + check.getMessage(), check);
   }
 
+  /**
+   * {@code check} renamed: its message with the argument {@code name} it starts with replaced by
+   * the configuration {@code property} the value came from (as {@link #atProperty} when it does not
+   * start with it), caused by {@code check}.
+   */
+  public static IllegalArgumentException asProperty(
+      String name, String property, IllegalArgumentException check) {
+    String message = check.getMessage();
+    if (message == null || !message.startsWith(name + " ")) {
+      return atProperty(property, check);
+    }
+    return new IllegalArgumentException(property + message.substring(name.length()), check);
+  }
+
   private static String quote(String s) {
     return "\"" + s + "\"";
   }

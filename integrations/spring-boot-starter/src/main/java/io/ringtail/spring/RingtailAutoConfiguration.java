@@ -52,12 +52,9 @@ public class RingtailAutoConfiguration {
     try {
       return RingtailProperties.conventionsOf(m.getPercentiles(), m.getMaximumKeys());
     } catch (IllegalArgumentException e) {
-      String message = e.getMessage();
-      throw new IllegalArgumentException(
-          message.startsWith("maximumKeys")
-              ? "ringtail.metrics.maximum-keys" + message.substring("maximumKeys".length())
-              : "ringtail.metrics." + message,
-          e);
+      throw String.valueOf(e.getMessage()).startsWith("maximumKeys")
+          ? Checks.asProperty("maximumKeys", "ringtail.metrics.maximum-keys", e)
+          : Checks.asProperty("percentiles", "ringtail.metrics.percentiles", e);
     }
   }
 

@@ -36,14 +36,12 @@ class ArgumentChecksTest {
       new TreeMap<>(
           Map.of(
               "core/src/main/java/io/ringtail/WindowConfig.java", 1,
-              "core/src/main/java/io/ringtail/decision/DecisionWindowSettings.java", 1,
-              "redis-backend/src/main/java/io/ringtail/redis/DecisionLayout.java", 2,
               "integrations/opentelemetry/src/main/java/io/ringtail/opentelemetry/ValueUnit.java",
                   1,
               "integrations/opentelemetry/src/main/java/io/ringtail/opentelemetry/WindowHistogramProducer.java",
                   5,
               "integrations/opentelemetry/src/main/java/io/ringtail/opentelemetry/WindowTelemetry.java",
-                  4,
+                  1,
               "integrations/prometheus/src/main/java/io/ringtail/prometheus/WindowHistograms.java",
                   8));
 
