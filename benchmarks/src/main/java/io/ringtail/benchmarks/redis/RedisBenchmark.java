@@ -4,7 +4,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.WindowSnapshot;
-import io.ringtail.benchmarks.report.RedisReport;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisRollingWindow;
 import io.ringtail.redis.RedisTestKit;
@@ -40,8 +39,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@code samples} samples (1k and 100k), sampled latency (JMH reports its percentiles).
  * </ul>
  *
- * The server is the one at {@code -Dringtail.bench.redis.port} if set (so {@link RedisReport} can
- * put {@code redis-benchmark} on the same server in the same run), else one this benchmark starts
+ * The server is the one at {@code -Dringtail.bench.redis.port} if set (so the Redis report can put
+ * {@code redis-benchmark} on the same server in the same run), else one this benchmark starts
  * itself on a free port ({@code redis-server} from the PATH, else the binary bundled in {@code
  * org.signal:embedded-redis}).
  *

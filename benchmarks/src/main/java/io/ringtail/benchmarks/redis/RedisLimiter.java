@@ -1,14 +1,14 @@
 package io.ringtail.benchmarks.redis;
 
 import io.lettuce.core.RedisURI;
-import io.ringtail.benchmarks.report.RedisLimiterReport;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * One distributed rate limiter in {@link RedisLimiterReport}: a fresh client of its library on the
- * report's {@code redis-server}, limiting every key to {@code limit} requests per {@code window}.
- * Adding a contender is one small class implementing this and one line in {@link #CONTENDERS}.
+ * One distributed rate limiter in the limiter comparison report: a fresh client of its library on
+ * the report's {@code redis-server}, limiting every key to {@code limit} requests per {@code
+ * window}. Adding a contender is one small class implementing this and one line in {@link
+ * #CONTENDERS}.
  *
  * <p>{@link #tryAcquire} is called concurrently from the report's client threads, so an
  * implementation must be thread-safe; each is used by one report phase and then closed.

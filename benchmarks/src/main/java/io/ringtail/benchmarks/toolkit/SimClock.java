@@ -1,12 +1,11 @@
 package io.ringtail.benchmarks.toolkit;
 
 import io.ringtail.TimeSource;
-import io.ringtail.benchmarks.window.Contender;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A settable clock that simulations move explicitly; each contender reads it through its own
- * library's clock type (see {@link Contender#create}).
+ * library's clock type.
  *
  * <p>Thread-safe for one mover and any number of readers.
  */
