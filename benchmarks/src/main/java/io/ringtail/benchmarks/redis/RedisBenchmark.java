@@ -4,9 +4,9 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.benchmarks.toolkit.RedisKeys;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisRollingWindow;
-import io.ringtail.redis.RedisTestKit;
 import io.ringtail.redis.RedisWindowStats;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.time.Duration;
@@ -99,7 +99,7 @@ public class RedisBenchmark {
     }
 
     void delete(String window) {
-      connection.sync().del(RedisTestKit.windowKeys("ringtail", window));
+      connection.sync().del(RedisKeys.window("ringtail", window));
     }
   }
 

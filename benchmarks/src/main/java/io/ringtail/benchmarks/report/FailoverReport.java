@@ -8,6 +8,7 @@ import io.ringtail.WindowConfig;
 import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.DocsBlock;
 import io.ringtail.benchmarks.toolkit.Machine;
+import io.ringtail.benchmarks.toolkit.RedisKeys;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.SumCap;
@@ -20,7 +21,6 @@ import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramWindow;
 import io.ringtail.redis.RedisKeyedHistogramWindows;
 import io.ringtail.redis.RedisRollingWindow;
-import io.ringtail.redis.RedisTestKit;
 import io.ringtail.redis.RedisUnavailableException;
 import io.ringtail.redis.testkit.LocalSentinelGroup;
 import io.ringtail.redis.testkit.RedisProcess;
@@ -532,8 +532,7 @@ public final class FailoverReport {
     long rawLost;
     long rawTwice;
     try (StatefulRedisConnection<String, String> c = admin.connect(promoted.uri())) {
-      List<String> members =
-          c.sync().zrange(RedisTestKit.windowKeys("ringtail", rawName)[0], 0, -1);
+      List<String> members = c.sync().zrange(RedisKeys.window("ringtail", rawName)[0], 0, -1);
       Set<Long> present = new HashSet<>();
       for (String m : members) {
         present.add(Long.parseLong(m.substring(m.indexOf(":s") + 2)));

@@ -10,13 +10,13 @@ import io.ringtail.benchmarks.toolkit.DocsBlock;
 import io.ringtail.benchmarks.toolkit.Format;
 import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.benchmarks.toolkit.Markdown;
+import io.ringtail.benchmarks.toolkit.RedisKeys;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisRollingWindow;
-import io.ringtail.redis.RedisTestKit;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -125,13 +125,21 @@ public final class RedisReport {
                 .trim();
         RedisBackend backend =
             RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(10)).build();
-        redis.scriptLoad(RedisTestKit.windowRecordScript());
 
-        // redis-benchmark, the same script and arguments (server time), one sample or BATCH per
-        // call.
-        String[] keys = RedisTestKit.windowKeys("ringtail", "bench-redis-benchmark");
-        List<String> script =
-            new ArrayList<>(List.of("EVALSHA", RedisTestKit.windowRecordSha(), "4"));
+        // redis-benchmark, the library's record script (its SHA-1 as the library sends it) and
+        // arguments (server time), one sample or BATCH per call.
+        String[] keys = RedisKeys.window("ringtail", "bench-redis-benchmark");
+        RedisRollingWindow probe = backend.window("bench-redis-benchmark").build();
+        String recordSha =
+            scriptSha(
+                redis,
+                keys[0],
+                () -> {
+                  probe.record(1);
+                  probe.flush(Duration.ofSeconds(10));
+                });
+        redis.del(keys);
+        List<String> script = new ArrayList<>(List.of("EVALSHA", recordSha, "4"));
         script.addAll(Arrays.asList(keys));
         script.addAll(
             List.of(
@@ -210,6 +218,8 @@ public final class RedisReport {
         // Interleaved, so machine noise hits both alike; server time per call from SLOWLOG.
         RedisRollingWindow small = RedisBenchmark.filled(backend, "bench-1k", 1_000);
         RedisRollingWindow large = RedisBenchmark.filled(backend, "bench-100k", 100_000);
+        String smallKey = RedisKeys.window("ringtail", "bench-1k")[0];
+        String snapshotSha = scriptSha(redis, smallKey, () -> small.snapshot(95));
         redis.configSet("slowlog-log-slower-than", "0");
         redis.configSet("slowlog-max-len", Integer.toString(4 * queries + 100));
         for (int i = 0; i < 500; i++) {
@@ -231,13 +241,11 @@ public final class RedisReport {
         }
         long[][] serverUs =
             serverMicros(
-                redis,
-                RedisTestKit.windowKeys("ringtail", "bench-1k")[0],
-                RedisTestKit.windowKeys("ringtail", "bench-100k")[0]);
+                redis, snapshotSha, smallKey, RedisKeys.window("ringtail", "bench-100k")[0]);
         redis.configSet("slowlog-log-slower-than", "10000");
 
         long bytes = 0;
-        for (String key : RedisTestKit.windowKeys("ringtail", "bench-100k")) {
+        for (String key : RedisKeys.window("ringtail", "bench-100k")) {
           Long usage = redis.memoryUsage(key);
           bytes += usage == null ? 0 : usage;
         }
@@ -261,13 +269,12 @@ public final class RedisReport {
           detector.record("user", "event-" + i);
         }
         long rl = 0;
-        for (String key : RedisTestKit.rateLimiterKeys("ringtail", "bench", "user")) {
+        for (String key : RedisKeys.decision("ringtail", "bench", "user", "rl")) {
           Long usage = redis.memoryUsage(key);
           rl += usage == null ? 0 : usage;
         }
         long th = 0;
-        for (String key :
-            RedisTestKit.decisionKeys("ringtail", "bench", "user", "te", "ti", "tm", "tp")) {
+        for (String key : RedisKeys.decision("ringtail", "bench", "user", "te", "ti", "tm", "tp")) {
           Long usage = redis.memoryUsage(key);
           th += usage == null ? 0 : usage;
         }
@@ -405,18 +412,44 @@ public final class RedisReport {
   }
 
   /**
+   * The SHA-1 of the script the library runs by EVALSHA on {@code key}, read from SLOWLOG (every
+   * command logged) around two runs of {@code call}: the second finds the script loaded, so its
+   * EVALSHA succeeds whatever the first did. The report replays the library's own script by it.
+   */
+  private static String scriptSha(RedisCommands<String, String> redis, String key, Runnable call) {
+    redis.configSet("slowlog-log-slower-than", "0");
+    redis.slowlogReset();
+    call.run();
+    call.run();
+    String sha = null;
+    for (Object entry : redis.slowlogGet(Integer.MAX_VALUE)) {
+      List<?> command = (List<?>) ((List<?>) entry).get(3);
+      if (sha == null
+          && command.size() > 3
+          && "EVALSHA".equalsIgnoreCase(String.valueOf(command.get(0)))
+          && key.equals(String.valueOf(command.get(3)))) {
+        sha = String.valueOf(command.get(1));
+      }
+    }
+    redis.configSet("slowlog-log-slower-than", "10000");
+    if (sha == null) {
+      throw new IllegalStateException("the library ran no script on " + key);
+    }
+    return sha;
+  }
+
+  /**
    * Server-side durations (µs, from SLOWLOG) of the snapshot script calls on each window's first
    * key.
    */
   private static long[][] serverMicros(
-      RedisCommands<String, String> redis, String smallKey, String largeKey) {
+      RedisCommands<String, String> redis, String sha, String smallKey, String largeKey) {
     List<Long> small = new ArrayList<>();
     List<Long> large = new ArrayList<>();
     for (Object entry : redis.slowlogGet(Integer.MAX_VALUE)) {
       List<?> e = (List<?>) entry;
       List<?> command = (List<?>) e.get(3);
-      if (command.size() > 3
-          && RedisTestKit.windowSnapshotSha().equals(String.valueOf(command.get(1)))) {
+      if (command.size() > 3 && sha.equals(String.valueOf(command.get(1)))) {
         String key = String.valueOf(command.get(3));
         (key.equals(smallKey) ? small : key.equals(largeKey) ? large : new ArrayList<Long>())
             .add((Long) e.get(2));
