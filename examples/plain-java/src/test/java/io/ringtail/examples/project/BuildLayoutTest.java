@@ -51,7 +51,15 @@ class BuildLayoutTest {
       String pom = Files.readString(library.getValue());
       assertThat(pom).as(library.getKey()).contains("<Automatic-Module-Name>io.ringtail.");
     }
-    for (String program : List.of("benchmarks", "examples/plain-java", "examples/spring-boot")) {
+    for (String program :
+        List.of(
+            "benchmarks",
+            "benchmarks/toolkit",
+            "benchmarks/jmh",
+            "benchmarks/reports",
+            "benchmarks/nab",
+            "examples/plain-java",
+            "examples/spring-boot")) {
       String pom = Files.readString(ROOT.resolve(program).resolve("pom.xml"));
       assertThat(pom)
           .as(program)
