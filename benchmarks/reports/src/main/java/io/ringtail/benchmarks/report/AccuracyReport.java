@@ -2,6 +2,7 @@ package io.ringtail.benchmarks.report;
 
 import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Latencies;
+import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.benchmarks.toolkit.SimClock;
 import io.ringtail.benchmarks.window.Contender;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * P95 accuracy around a step change, on an injected clock. A stream of 1,000 samples/s (log-normal,
@@ -205,9 +207,10 @@ public final class AccuracyReport {
   /** The command line: no flags but {@code --help}. */
   @Command(
       name = "AccuracyReport",
-      mixinStandardHelpOptions = true,
       description = "P95 error and lag of every contender on a simulated load with phase changes.")
-  static final class Options {}
+  static final class Options {
+    @Mixin ReportOptions common = ReportOptions.printing();
+  }
 
   public static void main(String[] args) {
     Cli.parse(new Options(), args);

@@ -7,6 +7,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Machine;
+import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.SumCap;
@@ -23,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -100,9 +102,10 @@ public final class DecisionCostReport {
   /** The command line. */
   @Command(
       name = "DecisionCostReport",
-      mixinStandardHelpOptions = true,
       description = "What a Redis decision costs Redis and the caller.")
   static final class Options {
+    @Mixin ReportOptions common = ReportOptions.printing().acceptServerCpus();
+
     @Option(names = "--keys", description = "KeyWork decided on.")
     int keys = 1_000;
 
@@ -111,9 +114,6 @@ public final class DecisionCostReport {
 
     @Option(names = "--limit", description = "Permits per second per key.")
     int limit = 100;
-
-    @Option(names = "--server-cpus", description = "CPUs to pin redis-server to (taskset).")
-    String serverCpus;
 
     @Option(
         names = "--threads",
@@ -126,7 +126,7 @@ public final class DecisionCostReport {
     Options cli = Cli.parse(new Options(), args);
     int keys = cli.keys;
     int rounds = cli.rounds;
-    String serverCpus = cli.serverCpus;
+    String serverCpus = cli.common.serverCpus();
     int[] threads = cli.threads;
     int limit = cli.limit;
     try (RedisProcess server = RedisProcess.start()) {

@@ -9,6 +9,7 @@ import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.DocsBlock;
 import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.benchmarks.toolkit.RedisKeys;
+import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.SumCap;
@@ -46,6 +47,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -113,16 +115,9 @@ public final class FailoverReport {
   /** The command line. */
   @Command(
       name = "FailoverReport",
-      mixinStandardHelpOptions = true,
       description = "Every kind of window and decision through Redis failovers.")
   static final class Options {
-    @Option(names = "--out", description = "Where to write the report.")
-    Path out = Path.of("benchmarks/target/failover.md");
-
-    @Option(
-        names = "--docs",
-        description = "Docs pages whose failover block to replace (repeatable).")
-    List<Path> docs = new ArrayList<>();
+    @Mixin ReportOptions common = ReportOptions.writing("failover.md").acceptDocs();
 
     @Option(names = "--failovers", description = "Failovers per mode.")
     int failovers = 20;
@@ -130,8 +125,8 @@ public final class FailoverReport {
 
   public static void main(String[] args) throws Exception {
     Options cli = Cli.parse(new Options(), args);
-    Path out = cli.out;
-    List<Path> docs = cli.docs;
+    Path out = cli.common.out();
+    List<Path> docs = cli.common.docs();
     int failovers = cli.failovers;
     long started = System.nanoTime();
     String load = Machine.loadAverage();

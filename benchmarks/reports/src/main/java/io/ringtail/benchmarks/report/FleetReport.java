@@ -11,6 +11,7 @@ import io.ringtail.benchmarks.redis.FleetBenchmark;
 import io.ringtail.benchmarks.redis.RedisBenchmark;
 import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Latencies;
+import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramSnapshot;
 import io.ringtail.redis.RedisHistogramWindow;
@@ -43,6 +44,7 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -76,24 +78,18 @@ public final class FleetReport {
   /** The command line. */
   @Command(
       name = "FleetReport",
-      mixinStandardHelpOptions = true,
       description =
           "Fleet histogram window against a redis-server it starts: simulated processes in child JVMs.")
   static final class Options {
-    @Option(names = "--out", description = "Where to write the report.")
-    Path out = Path.of("benchmarks/target/fleet-report.md");
-
-    @Option(names = "--jvms", description = "Child JVMs the simulated processes share.")
-    int jvms = 2;
+    @Mixin
+    ReportOptions common =
+        ReportOptions.writing("fleet-report.md")
+            .acceptSeconds(70)
+            .acceptRate(1_030_000)
+            .acceptJvms();
 
     @Option(names = "--processes", description = "Simulated processes.")
     int processes = 10;
-
-    @Option(names = "--rate", description = "Samples per second, all processes together.")
-    long rate = 1_030_000;
-
-    @Option(names = "--seconds", description = "Seconds of load.")
-    int seconds = 70;
 
     @Option(names = "--raw-writers", description = "Writers of the raw-sample window row.")
     int rawWriters = 4;
@@ -107,11 +103,11 @@ public final class FleetReport {
 
   public static void main(String[] args) throws Exception {
     Options cli = Cli.parse(new Options(), args);
-    Path out = cli.out;
-    int jvms = cli.jvms;
+    Path out = cli.common.out();
+    int jvms = cli.common.jvms();
     int processes = cli.processes;
-    long rate = cli.rate;
-    int seconds = cli.seconds;
+    long rate = cli.common.rate();
+    int seconds = cli.common.wholeSeconds();
     int rawWriters = cli.rawWriters;
     int rawSeconds = cli.rawSeconds;
     boolean jmh = !cli.noJmh;

@@ -8,6 +8,7 @@ import io.ringtail.benchmarks.toolkit.ChildJvm;
 import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.benchmarks.toolkit.Markdown;
+import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramWindow;
 import io.ringtail.redis.RedisKeyedHistogramWindows;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -54,11 +56,15 @@ public final class FleetViewReport {
   /** The command line. */
   @Command(
       name = "FleetViewReport",
-      mixinStandardHelpOptions = true,
       description = "Fleet histogram windows that every pod publishes and reads.")
   static final class Options {
-    @Option(names = "--out", description = "Where to write the report.")
-    Path out = Path.of("benchmarks/target/fleet-view-report.md");
+    @Mixin
+    ReportOptions common =
+        ReportOptions.writing("fleet-view-report.md")
+            .acceptSeconds(20)
+            .acceptRate(20_000)
+            .acceptJvms()
+            .acceptServerRealtime();
 
     @Option(
         names = "--rows",
@@ -67,23 +73,8 @@ public final class FleetViewReport {
                 + " publishing only, no reads.")
     String rows = "20x20,60x20,200x20,400x10,20x50sp,20x50s";
 
-    @Option(names = "--rate", description = "Samples per second in every row.")
-    long rate = 20_000;
-
-    @Option(names = "--seconds", description = "Seconds measured in each row.")
-    int seconds = 20;
-
     @Option(names = "--read-every", description = "Seconds between one process's reads.")
     int readEvery = 2;
-
-    @Option(names = "--jvms", description = "Child JVMs the simulated processes share.")
-    int jvms = 2;
-
-    @Option(
-        names = "--server-realtime",
-        description =
-            "Run redis-server at real-time priority (chrt, as root), as on a host of its own.")
-    boolean serverRealtime;
   }
 
   public static void main(String[] args) throws Exception {
@@ -96,7 +87,7 @@ public final class FleetViewReport {
             + " `MEMORY USAGE` per key: running / merged (merged buckets alone) |"
             + " merger takeover | count vs oracle |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     try (RedisProcess server = RedisProcess.start()) {
-      if (cli.serverRealtime) {
+      if (cli.common.serverRealtime()) {
         Machine.realtime(server.pid());
       }
       RedisClient client = RedisClient.create();
@@ -125,15 +116,15 @@ public final class FleetViewReport {
             + " cores, "
             + Machine.cpuModel()
             + ", load before: see stderr; rate "
-            + cli.rate
+            + cli.common.rate()
             + " samples/s, reads every "
             + cli.readEvery
             + " s"
-            + (cli.serverRealtime ? ", redis-server at real-time priority" : "")
+            + (cli.common.serverRealtime() ? ", redis-server at real-time priority" : "")
             + "\n\n"
             + md;
-    Files.createDirectories(cli.out.toAbsolutePath().getParent());
-    Files.writeString(cli.out, text);
+    Files.createDirectories(cli.common.out().toAbsolutePath().getParent());
+    Files.writeString(cli.common.out(), text);
     System.out.println(text);
   }
 
@@ -183,8 +174,8 @@ public final class FleetViewReport {
     java.util.Set<String> victimTokens =
         new java.util.HashSet<>(FleetViewRedis.leases(redis, name).values());
     List<ChildJvm> fleet = new ArrayList<>();
-    for (int j = 0; j < cli.jvms; j++) {
-      int share = processes / cli.jvms + (j < processes % cli.jvms ? 1 : 0);
+    for (int j = 0; j < cli.common.jvms(); j++) {
+      int share = processes / cli.common.jvms() + (j < processes % cli.common.jvms() ? 1 : 0);
       fleet.add(
           start(
               cli,
@@ -195,7 +186,7 @@ public final class FleetViewReport {
               "--processes",
               Integer.toString(share),
               "--rate",
-              Long.toString(cli.rate / cli.jvms),
+              Long.toString(cli.common.rate() / cli.common.jvms()),
               "--seed",
               Integer.toString(11 + j)));
     }
@@ -208,7 +199,7 @@ public final class FleetViewReport {
     redis.configSet("slowlog-log-slower-than", "1000");
     redis.slowlogReset();
     double cpu0 = FleetViewRedis.cpu(redis);
-    Thread.sleep(cli.seconds * 1_000L);
+    Thread.sleep(cli.common.wholeSeconds() * 1_000L);
     double cpu1 = FleetViewRedis.cpu(redis);
     String stats = redis.info("commandstats");
     List<Object> slow = redis.slowlogGet(128);
@@ -285,9 +276,9 @@ public final class FleetViewReport {
                 System.err.printf(
                     "  %s: %,d calls/s, %.1f us per call, %.2f %% of a core%n",
                     e.getKey(),
-                    e.getValue()[0] / cli.seconds,
+                    e.getValue()[0] / cli.common.wholeSeconds(),
                     (double) e.getValue()[1] / Math.max(1, e.getValue()[0]),
-                    e.getValue()[1] / (10_000.0 * cli.seconds)));
+                    e.getValue()[1] / (10_000.0 * cli.common.wholeSeconds())));
     long slowMax = 0;
     for (Object entry : slow) {
       List<?> e = (List<?>) entry;
@@ -303,9 +294,10 @@ public final class FleetViewReport {
             + keys
             + (single ? " single windows" : "")
             + (publishOnly ? ", publishing only" : ""),
-        String.format("%.1f %%", 100 * (cpu1 - cpu0) / cli.seconds),
-        String.format("%,d", calls / cli.seconds),
-        String.format("%.2f us", (double) usec / ((processes + 2.0) * keys * cli.seconds)),
+        String.format("%.1f %%", 100 * (cpu1 - cpu0) / cli.common.wholeSeconds()),
+        String.format("%,d", calls / cli.common.wholeSeconds()),
+        String.format(
+            "%.2f us", (double) usec / ((processes + 2.0) * keys * cli.common.wholeSeconds())),
         slow.size() + (slow.isEmpty() ? "" : " (" + slowMax / 1000.0 + " ms)"),
         onTime + " / " + due,
         reads.isEmpty()

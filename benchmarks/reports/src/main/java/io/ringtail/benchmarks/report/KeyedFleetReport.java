@@ -6,6 +6,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Machine;
+import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisKeyedHistogramWindows;
 import io.ringtail.redis.testkit.RedisProcess;
@@ -27,6 +28,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -73,12 +75,17 @@ public final class KeyedFleetReport {
   /** The command line. */
   @Command(
       name = "KeyedFleetReport",
-      mixinStandardHelpOptions = true,
       description =
           "Keyed fleet windows against a redis-server it starts, beside in-process KeyedWindows.")
   static final class Options {
-    @Option(names = "--out", description = "Where to write the report.")
-    Path out = Path.of("benchmarks/target/keyed-fleet-report.md");
+    @Mixin
+    ReportOptions common =
+        ReportOptions.writing("keyed-fleet-report.md")
+            .acceptSeconds(30)
+            .acceptRate(200_000)
+            .acceptJvms()
+            .acceptServerCpus()
+            .acceptServerRealtime();
 
     @Spec CommandSpec spec;
 
@@ -98,35 +105,20 @@ public final class KeyedFleetReport {
       rows = value;
     }
 
-    @Option(names = "--rate", description = "Samples per second in every row.")
-    long rate = 200_000;
-
-    @Option(names = "--seconds", description = "Seconds of each row.")
-    int seconds = 30;
-
-    @Option(names = "--jvms", description = "Child JVMs the simulated processes share.")
-    int jvms = 2;
-
     @Option(names = "--threads", description = "Recording threads per JVM.")
     int threads = 2;
-
-    @Option(names = "--server-cpus", description = "CPUs to pin redis-server to (taskset).")
-    String serverCpus;
-
-    @Option(names = "--server-realtime", description = "Run redis-server at real-time priority.")
-    boolean serverRealtime;
   }
 
   public static void main(String[] args) throws Exception {
     Options cli = Cli.parse(new Options(), args);
-    Path out = cli.out;
+    Path out = cli.common.out();
     String rows = cli.rows;
-    long rate = cli.rate;
-    int seconds = cli.seconds;
-    int jvms = cli.jvms;
+    long rate = cli.common.rate();
+    int seconds = cli.common.wholeSeconds();
+    int jvms = cli.common.jvms();
     int threads = cli.threads;
-    String serverCpus = cli.serverCpus;
-    boolean serverRealtime = cli.serverRealtime;
+    String serverCpus = cli.common.serverCpus();
+    boolean serverRealtime = cli.common.serverRealtime();
     StringBuilder cost = new StringBuilder();
     StringBuilder tails = new StringBuilder();
     StringBuilder slow =

@@ -3,6 +3,7 @@ package io.ringtail.benchmarks.report;
 import io.ringtail.RollingWindow;
 import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Latencies;
+import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.benchmarks.toolkit.SimClock;
 import io.ringtail.benchmarks.window.Contender;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jol.info.GraphLayout;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -115,9 +117,10 @@ public final class MemoryReport {
   /** The command line. */
   @Command(
       name = "MemoryReport",
-      mixinStandardHelpOptions = true,
       description = "Retained heap of one 60 s window of every contender at 10,000 samples/s.")
   static final class Options {
+    @Mixin ReportOptions common = ReportOptions.printing();
+
     @Option(
         names = "--long-run",
         description =

@@ -11,6 +11,7 @@ import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.DocsBlock;
 import io.ringtail.benchmarks.toolkit.Format;
 import io.ringtail.benchmarks.toolkit.Machine;
+import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /**
  * Distributed rate limiters side by side on one {@code redis-server} that this report starts on a
@@ -86,28 +87,22 @@ public final class RedisLimiterReport {
   /** The command line. */
   @Command(
       name = "RedisLimiterReport",
-      mixinStandardHelpOptions = true,
       description = "The Redis rate limiters beside Bucket4j and Redisson.")
   static final class Options {
-    @Option(names = "--out", description = "Where to write the report.")
-    Path out = Path.of("benchmarks/target/redis-limiters.md");
-
-    @Option(names = "--docs", description = "Docs pages whose block to replace (repeatable).")
-    List<Path> docs = new ArrayList<>();
-
-    @Option(names = "--seconds", description = "Seconds per measurement.")
-    double seconds = 3;
-
-    @Option(names = "--server-cpus", description = "CPUs to pin redis-server to (taskset).")
-    String serverCpus;
+    @Mixin
+    ReportOptions common =
+        ReportOptions.writing("redis-limiters.md")
+            .acceptDocs()
+            .acceptSeconds(3.0)
+            .acceptServerCpus();
   }
 
   public static void main(String[] args) throws Exception {
     Options cli = Cli.parse(new Options(), args);
-    Path out = cli.out;
-    List<Path> docs = cli.docs;
-    double seconds = cli.seconds;
-    String serverCpus = cli.serverCpus;
+    Path out = cli.common.out();
+    List<Path> docs = cli.common.docs();
+    double seconds = cli.common.seconds();
+    String serverCpus = cli.common.serverCpus();
     long started = System.nanoTime();
     String loadAtStart = Machine.loadAverage();
     String[] keys = new String[KEYS];

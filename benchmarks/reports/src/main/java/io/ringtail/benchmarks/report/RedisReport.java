@@ -11,6 +11,7 @@ import io.ringtail.benchmarks.toolkit.Format;
 import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.benchmarks.toolkit.Markdown;
 import io.ringtail.benchmarks.toolkit.RedisKeys;
+import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.ThresholdConfig;
@@ -40,6 +41,7 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -85,14 +87,9 @@ public final class RedisReport {
   /** The command line. */
   @Command(
       name = "RedisReport",
-      mixinStandardHelpOptions = true,
       description = "The raw Redis window against a redis-server it starts.")
   static final class Options {
-    @Option(names = "--out", description = "Where to write the report.")
-    Path out = Path.of("benchmarks/target/redis-report.md");
-
-    @Option(names = "--docs", description = "Docs pages whose block to replace (repeatable).")
-    List<Path> docs = new ArrayList<>();
+    @Mixin ReportOptions common = ReportOptions.writing("redis-report.md").acceptDocs();
 
     @Option(names = "--samples", description = "Samples in the window.")
     int samples = 200_000;
@@ -103,8 +100,8 @@ public final class RedisReport {
 
   public static void main(String[] args) throws Exception {
     Options cli = Cli.parse(new Options(), args);
-    Path out = cli.out;
-    List<Path> docs = cli.docs;
+    Path out = cli.common.out();
+    List<Path> docs = cli.common.docs();
     int samples = cli.samples;
     int queries = cli.queries;
     long started = System.nanoTime();

@@ -12,6 +12,7 @@ import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.DocsBlock;
 import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.benchmarks.toolkit.Markdown;
+import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.benchmarks.window.Contender;
 import io.ringtail.benchmarks.window.KeyedBenchmark;
 import io.ringtail.benchmarks.window.ReadBenchmark;
@@ -42,6 +43,7 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -133,14 +135,9 @@ public final class Report {
   /** The command line. */
   @Command(
       name = "Report",
-      mixinStandardHelpOptions = true,
       description = "Record, read, memory and accuracy of every contender, and the targets.")
   static final class Options {
-    @Option(names = "--out", description = "Where to write the report.")
-    Path out = Path.of("benchmarks/target/bench-report.md");
-
-    @Option(names = "--docs", description = "A docs page whose block to replace.")
-    Path docs;
+    @Mixin ReportOptions common = ReportOptions.writing("bench-report.md").acceptDocs();
 
     @Option(names = "--iterations", description = "Measurement iterations per benchmark.")
     int iterations = 10;
@@ -151,8 +148,8 @@ public final class Report {
 
   public static void main(String[] args) throws RunnerException, IOException {
     Options cli = Cli.parse(new Options(), args);
-    Path out = cli.out;
-    Path docs = cli.docs;
+    Path out = cli.common.out();
+    List<Path> docs = cli.common.docs();
     int iterations = cli.iterations;
     int threads = cli.threads;
     long started = System.nanoTime();
@@ -176,8 +173,8 @@ public final class Report {
     System.out.println("Fastest-iteration variant written to " + minOut);
     System.out.println(markdown);
     System.out.println("Written to " + out);
-    if (docs != null) {
-      DocsBlock.replace(docs, BEGIN, END, markdown);
+    for (Path page : docs) {
+      DocsBlock.replace(page, BEGIN, END, markdown);
     }
   }
 
