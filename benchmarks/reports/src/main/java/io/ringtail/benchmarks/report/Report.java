@@ -14,9 +14,6 @@ import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.benchmarks.toolkit.Markdown;
 import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.benchmarks.window.Contender;
-import io.ringtail.benchmarks.window.KeyedBenchmark;
-import io.ringtail.benchmarks.window.ReadBenchmark;
-import io.ringtail.benchmarks.window.RecordBenchmark;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -25,23 +22,11 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.profile.GCProfiler;
-import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -79,58 +64,19 @@ public final class Report {
     Contender.Kind.LONG_ADDER,
     Contender.Kind.NANO_TIME
   };
-  private static final int[] READ_SIZES = {1_000, 100_000, 1_000_000};
-
-  /** Record iteration scores (ns) by kind and thread count. */
-  private final Map<Contender.Kind, Map<Integer, double[]>> record =
-      new EnumMap<>(Contender.Kind.class);
-
-  /** Bytes allocated per record at one thread, by kind. */
-  private final Map<Contender.Kind, Double> recordAlloc = new EnumMap<>(Contender.Kind.class);
-
-  /** P95 read iteration scores (µs) by kind and window size. */
-  private final Map<Contender.Kind, Map<Integer, double[]>> read =
-      new EnumMap<>(Contender.Kind.class);
-
-  /** Bytes allocated per P95 read by kind and window size. */
-  private final Map<Contender.Kind, Map<Integer, Double>> readAlloc =
-      new EnumMap<>(Contender.Kind.class);
-
-  /** Keyed iteration scores (ns) and B/op by "method keys threads". */
-  private final Map<String, double[]> keyed = new HashMap<>();
-
-  private final Map<String, Double> keyedAlloc = new HashMap<>();
   private static final String[] KEYED_METHODS = {"windowRecord", "rateLimit", "mapFloor"};
   private static final String[] KEYED_LABELS = {
     "KeyedWindows.record (compact windows, 60 s / 12 buckets)",
     "RateLimiter.tryAcquire (1,000 per key per second)",
     "ConcurrentHashMap.computeIfAbsent + LongAdder (floor)"
   };
-  private static final int[] KEYED_KEYS = {1_000, 100_000};
   private final Map<Contender.Kind, MemoryReport.Row> memory = new EnumMap<>(Contender.Kind.class);
   private final Map<Contender.Kind, AccuracyReport.Row> accuracy =
       new EnumMap<>(Contender.Kind.class);
+  private final ShortSuite suite = new ShortSuite();
   private int manyThreads = 2;
   private String loadAtStart = "";
   private Estimator estimator = Estimator.MEDIAN;
-
-  /** How one benchmark's measurement iterations become its figure. */
-  enum Estimator {
-    /** The median iteration: robust to a few iterations slowed by other load. */
-    MEDIAN,
-    /** The fastest iteration: the closest a loaded machine gets to the uncontended cost. */
-    MIN;
-
-    double of(double[] scores) {
-      double[] sorted = scores.clone();
-      Arrays.sort(sorted);
-      int n = sorted.length;
-      if (this == MIN) {
-        return sorted[0];
-      }
-      return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-  }
 
   /** The command line. */
   @Command(
@@ -156,9 +102,9 @@ public final class Report {
     Report report = new Report();
     report.loadAtStart = loadAverage();
     report.manyThreads = threads;
-    report.runRecord(iterations, threads);
-    report.runRead(iterations);
-    report.runKeyed(iterations, threads);
+    report.suite.runRecord(iterations, threads);
+    report.suite.runRead(iterations);
+    report.suite.runKeyed(iterations, threads);
     MemoryReport.measure().forEach(r -> report.memory.put(r.kind(), r));
     AccuracyReport.measure().forEach(r -> report.accuracy.put(r.kind(), r));
     long minutes = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
@@ -178,101 +124,16 @@ public final class Report {
     }
   }
 
-  private ChainedOptionsBuilder options(int iterations) {
-    return new OptionsBuilder()
-        .forks(1)
-        .warmupIterations(3)
-        .warmupTime(TimeValue.milliseconds(500))
-        .measurementIterations(iterations)
-        .measurementTime(TimeValue.milliseconds(500))
-        .shouldFailOnError(true);
-  }
-
-  private void runRecord(int iterations, int threads) throws RunnerException {
-    for (int t : new int[] {1, threads}) {
-      Collection<RunResult> results =
-          new Runner(
-                  options(iterations)
-                      .include(RecordBenchmark.class.getName() + ".record1$")
-                      .threads(t)
-                      .addProfiler(GCProfiler.class)
-                      .build())
-              .run();
-      for (RunResult r : results) {
-        Contender.Kind kind = Contender.Kind.valueOf(r.getParams().getParam("contender"));
-        Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
-        record.computeIfAbsent(kind, k -> new HashMap<>()).put(t, iterationScores(r));
-        if (t == 1) {
-          recordAlloc.put(kind, alloc == null ? Double.NaN : alloc.getScore());
-        }
-      }
-    }
-  }
-
-  private void runRead(int iterations) throws RunnerException {
-    String[] sizes = new String[READ_SIZES.length];
-    for (int i = 0; i < sizes.length; i++) {
-      sizes[i] = Integer.toString(READ_SIZES[i]);
-    }
-    Collection<RunResult> results =
-        new Runner(
-                options(iterations)
-                    .include(ReadBenchmark.class.getName() + ".p95$")
-                    .param("samples", sizes)
-                    .addProfiler(GCProfiler.class)
-                    .build())
-            .run();
-    for (RunResult r : results) {
-      Contender.Kind kind = Contender.Kind.valueOf(r.getParams().getParam("contender"));
-      int samples = Integer.parseInt(r.getParams().getParam("samples"));
-      read.computeIfAbsent(kind, k -> new HashMap<>()).put(samples, iterationScores(r));
-      Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
-      readAlloc
-          .computeIfAbsent(kind, k -> new HashMap<>())
-          .put(samples, alloc == null ? Double.NaN : alloc.getScore());
-    }
-  }
-
-  private void runKeyed(int iterations, int threads) throws RunnerException {
-    for (int t : new int[] {1, threads}) {
-      Collection<RunResult> results =
-          new Runner(
-                  options(iterations)
-                      .include(KeyedBenchmark.class.getName() + ".")
-                      .threads(t)
-                      .param(
-                          "keys",
-                          Arrays.stream(KEYED_KEYS)
-                              .mapToObj(Integer::toString)
-                              .toArray(String[]::new))
-                      .addProfiler(GCProfiler.class)
-                      .build())
-              .run();
-      for (RunResult r : results) {
-        String benchmark = r.getParams().getBenchmark();
-        String id =
-            benchmark.substring(benchmark.lastIndexOf('.') + 1)
-                + " "
-                + r.getParams().getParam("keys")
-                + " "
-                + t;
-        keyed.put(id, iterationScores(r));
-        Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
-        keyedAlloc.put(id, alloc == null ? Double.NaN : alloc.getScore());
-      }
-    }
-  }
-
   private String keyedTable() {
     StringBuilder md =
         new StringBuilder("| keyed operation | keys | ns/op, 1 thread | ns/op, ")
             .append(manyThreads)
             .append(" threads | B/op |\n| --- | ---: | ---: | ---: | ---: |\n");
     for (int m = 0; m < KEYED_METHODS.length; m++) {
-      for (int k : KEYED_KEYS) {
+      for (int k : ShortSuite.KEYED_KEYS) {
         String one = KEYED_METHODS[m] + " " + k + " 1";
         String many = KEYED_METHODS[m] + " " + k + " " + manyThreads;
-        if (!keyed.containsKey(one)) {
+        if (!suite.keyed.containsKey(one)) {
           continue;
         }
         md.append("| ")
@@ -280,39 +141,27 @@ public final class Report {
             .append(" | ")
             .append(count(k))
             .append(" | ")
-            .append(ns(estimator.of(keyed.get(one))))
+            .append(ns(estimator.of(suite.keyed.get(one))))
             .append(" | ")
-            .append(keyed.containsKey(many) ? ns(estimator.of(keyed.get(many))) : "—")
+            .append(suite.keyed.containsKey(many) ? ns(estimator.of(suite.keyed.get(many))) : "—")
             .append(" | ")
-            .append(bytesPerOp(keyedAlloc.getOrDefault(one, Double.NaN)))
+            .append(bytesPerOp(suite.keyedAlloc.getOrDefault(one, Double.NaN)))
             .append(" |\n");
       }
     }
     return md.toString();
   }
 
-  static double[] iterationScores(RunResult r) {
-    List<Double> scores = new ArrayList<>();
-    for (BenchmarkResult b : r.getBenchmarkResults()) {
-      for (IterationResult i : b.getIterationResults()) {
-        scores.add(i.getPrimaryResult().getScore());
-      }
-    }
-    return scores.stream().mapToDouble(Double::doubleValue).toArray();
-  }
-
   double recordNs(Contender.Kind kind, int threads) {
-    Map<Integer, double[]> m = record.get(kind);
-    return m == null || !m.containsKey(threads) ? Double.NaN : estimator.of(m.get(threads));
+    return suite.recordNs(kind, threads, estimator);
   }
 
   double allocBytes(Contender.Kind kind) {
-    return recordAlloc.getOrDefault(kind, Double.NaN);
+    return suite.recordAlloc.getOrDefault(kind, Double.NaN);
   }
 
   double readMicros(Contender.Kind kind, int samples) {
-    Map<Integer, double[]> m = read.get(kind);
-    return m == null || !m.containsKey(samples) ? Double.NaN : estimator.of(m.get(samples));
+    return suite.readMicros(kind, samples, estimator);
   }
 
   String markdown(int iterations, long seconds) {
@@ -366,7 +215,7 @@ public final class Report {
             "window type, so read, memory and accuracy sit on the `record(v)` row. Read, memory and ")
         .append("accuracy drive every contender from an injected clock.\n\n");
     md.append(targets());
-    if (!keyed.isEmpty()) {
+    if (!suite.keyed.isEmpty()) {
       md.append(
               "\nKeyed, many keys: one call per key of a round-robin walk over the keys, system clock, ")
           .append("one shared instance (B/op at one thread).\n\n")
@@ -394,7 +243,7 @@ public final class Report {
             / recordNs(Contender.Kind.RINGTAIL_ROTATING, 1);
     boolean readMet = true;
     StringBuilder readVs = new StringBuilder();
-    for (int n : READ_SIZES) {
+    for (int n : ShortSuite.READ_SIZES) {
       double r = readMicros(rt, n);
       double m = readMicros(Contender.Kind.MICROMETER, n);
       readMet &= r <= m;
@@ -482,9 +331,11 @@ public final class Report {
         readVs
             + fmt(
                 " (Ringtail allocates %s B per read, Micrometer %s B)",
-                bytesPerOp(readAlloc.getOrDefault(rt, Map.of()).getOrDefault(100_000, Double.NaN)),
                 bytesPerOp(
-                    readAlloc
+                    suite.readAlloc.getOrDefault(rt, Map.of()).getOrDefault(100_000, Double.NaN)),
+                bytesPerOp(
+                    suite
+                        .readAlloc
                         .getOrDefault(Contender.Kind.MICROMETER, Map.of())
                         .getOrDefault(100_000, Double.NaN))),
         readMet ? "met" : "not met");
@@ -552,11 +403,11 @@ public final class Report {
   }
 
   private String readCell(Contender.Kind kind) {
-    if (kind == null || !read.containsKey(kind)) {
+    if (kind == null || !suite.read.containsKey(kind)) {
       return "—";
     }
     List<String> parts = new ArrayList<>();
-    for (int n : READ_SIZES) {
+    for (int n : ShortSuite.READ_SIZES) {
       parts.add(micros(readMicros(kind, n)));
     }
     return String.join(" / ", parts);
