@@ -51,15 +51,15 @@ class RedisLimiterContendersTest {
   @Test
   void slidingMax_countsTheBusiestHalfOpenInterval() {
     long s = 1_000_000_000L;
-    assertThat(RedisLimiterReport.slidingMax(new long[] {0, s / 2, s, s + 1, 2 * s}, s))
+    assertThat(LimiterMeasurements.slidingMax(new long[] {0, s / 2, s, s + 1, 2 * s}, s))
         .isEqualTo(3);
-    assertThat(RedisLimiterReport.slidingMax(new long[] {0, s, 2 * s}, s)).isEqualTo(1);
-    assertThat(RedisLimiterReport.slidingMax(new long[0], s)).isZero();
+    assertThat(LimiterMeasurements.slidingMax(new long[] {0, s, 2 * s}, s)).isEqualTo(1);
+    assertThat(LimiterMeasurements.slidingMax(new long[0], s)).isZero();
   }
 
   @Test
   void schedule_isSortedAndHasTheBurstAroundThreeSeconds() {
-    long[] times = RedisLimiterReport.schedule();
+    long[] times = LimiterMeasurements.schedule();
     for (int i = 1; i < times.length; i++) {
       assertThat(times[i]).isGreaterThanOrEqualTo(times[i - 1]);
     }
