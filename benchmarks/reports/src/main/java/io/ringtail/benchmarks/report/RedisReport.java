@@ -19,9 +19,6 @@ import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisRollingWindow;
 import io.ringtail.redis.testkit.RedisProcess;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,7 +125,7 @@ public final class RedisReport {
         String[] keys = RedisKeys.window("ringtail", "bench-redis-benchmark");
         RedisRollingWindow probe = backend.window("bench-redis-benchmark").build();
         String recordSha =
-            scriptSha(
+            ScriptSlowlog.sha(
                 redis,
                 keys[0],
                 () -> {
@@ -154,13 +151,16 @@ public final class RedisReport {
         for (int i = 0; i < BATCH; i++) {
           batched.addAll(List.of("", "0000000000000000042:" + i + "-__rand_int__", "42"));
         }
-        double benchP16 = redisBenchmark(server.port(), samples, 16, script);
+        double benchP16 =
+            RedisBenchmarkProcess.requestsPerSecond(server.port(), samples, 16, script);
         redis.del(keys);
-        double benchP1 = redisBenchmark(server.port(), samples, 1, script);
+        double benchP1 = RedisBenchmarkProcess.requestsPerSecond(server.port(), samples, 1, script);
         redis.del(keys);
         // 4x the samples at 256 per call: fewer calls would be mostly the 50 clients' start-up.
         int batchedCalls = 4 * samples / BATCH;
-        double benchBatched = BATCH * redisBenchmark(server.port(), batchedCalls, 16, batched);
+        double benchBatched =
+            BATCH
+                * RedisBenchmarkProcess.requestsPerSecond(server.port(), batchedCalls, 16, batched);
         redis.del(keys);
 
         // One JVM (JMH fork), one thread, one connection, RedisRollingWindow.record on this server.
@@ -182,9 +182,12 @@ public final class RedisReport {
         double javaRate = ingest.getPrimaryResult().getScore();
         double javaError = ingest.getPrimaryResult().getScoreError();
 
-        double benchP16After = redisBenchmark(server.port(), samples, 16, script);
+        double benchP16After =
+            RedisBenchmarkProcess.requestsPerSecond(server.port(), samples, 16, script);
         redis.del(keys);
-        double benchBatchedAfter = BATCH * redisBenchmark(server.port(), batchedCalls, 16, batched);
+        double benchBatchedAfter =
+            BATCH
+                * RedisBenchmarkProcess.requestsPerSecond(server.port(), batchedCalls, 16, batched);
         redis.del(keys);
         double benchOne = Math.max(benchP16, benchP16After);
         double benchMany = Math.max(benchBatched, benchBatchedAfter);
@@ -216,7 +219,7 @@ public final class RedisReport {
         RedisRollingWindow small = RedisBenchmark.filled(backend, "bench-1k", 1_000);
         RedisRollingWindow large = RedisBenchmark.filled(backend, "bench-100k", 100_000);
         String smallKey = RedisKeys.window("ringtail", "bench-1k")[0];
-        String snapshotSha = scriptSha(redis, smallKey, () -> small.snapshot(95));
+        String snapshotSha = ScriptSlowlog.sha(redis, smallKey, () -> small.snapshot(95));
         redis.configSet("slowlog-log-slower-than", "0");
         redis.configSet("slowlog-max-len", Integer.toString(4 * queries + 100));
         for (int i = 0; i < 500; i++) {
@@ -237,7 +240,7 @@ public final class RedisReport {
           }
         }
         long[][] serverUs =
-            serverMicros(
+            ScriptSlowlog.serverMicros(
                 redis, snapshotSha, smallKey, RedisKeys.window("ringtail", "bench-100k")[0]);
         redis.configSet("slowlog-log-slower-than", "10000");
 
@@ -408,103 +411,9 @@ public final class RedisReport {
     return results.iterator().next();
   }
 
-  /**
-   * The SHA-1 of the script the library runs by EVALSHA on {@code key}, read from SLOWLOG (every
-   * command logged) around two runs of {@code call}: the second finds the script loaded, so its
-   * EVALSHA succeeds whatever the first did. The report replays the library's own script by it.
-   */
-  private static String scriptSha(RedisCommands<String, String> redis, String key, Runnable call) {
-    redis.configSet("slowlog-log-slower-than", "0");
-    redis.slowlogReset();
-    call.run();
-    call.run();
-    String sha = null;
-    for (Object entry : redis.slowlogGet(Integer.MAX_VALUE)) {
-      List<?> command = (List<?>) ((List<?>) entry).get(3);
-      if (sha == null
-          && command.size() > 3
-          && "EVALSHA".equalsIgnoreCase(String.valueOf(command.get(0)))
-          && key.equals(String.valueOf(command.get(3)))) {
-        sha = String.valueOf(command.get(1));
-      }
-    }
-    redis.configSet("slowlog-log-slower-than", "10000");
-    if (sha == null) {
-      throw new IllegalStateException("the library ran no script on " + key);
-    }
-    return sha;
-  }
-
-  /**
-   * Server-side durations (µs, from SLOWLOG) of the snapshot script calls on each window's first
-   * key.
-   */
-  private static long[][] serverMicros(
-      RedisCommands<String, String> redis, String sha, String smallKey, String largeKey) {
-    List<Long> small = new ArrayList<>();
-    List<Long> large = new ArrayList<>();
-    for (Object entry : redis.slowlogGet(Integer.MAX_VALUE)) {
-      List<?> e = (List<?>) entry;
-      List<?> command = (List<?>) e.get(3);
-      if (command.size() > 3 && sha.equals(String.valueOf(command.get(1)))) {
-        String key = String.valueOf(command.get(3));
-        (key.equals(smallKey) ? small : key.equals(largeKey) ? large : new ArrayList<Long>())
-            .add((Long) e.get(2));
-      }
-    }
-    return new long[][] {
-      small.stream().mapToLong(Long::longValue).toArray(),
-      large.stream().mapToLong(Long::longValue).toArray()
-    };
-  }
-
   private static long pct(long[] values, double p) {
     long[] sorted = values.clone();
     Arrays.sort(sorted);
     return sorted[(int) Math.ceil(p / 100 * sorted.length) - 1];
-  }
-
-  private static double redisBenchmark(int port, int requests, int pipeline, List<String> command)
-      throws IOException, InterruptedException {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                "redis-benchmark",
-                "-h",
-                "127.0.0.1",
-                "-p",
-                Integer.toString(port),
-                "-c",
-                "50",
-                "-n",
-                Integer.toString(requests),
-                "-P",
-                Integer.toString(pipeline),
-                "-r",
-                "1000000000",
-                "--csv"));
-    cmd.addAll(command);
-    Process p;
-    try {
-      p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      throw new IllegalStateException(
-          "redis-benchmark not on the PATH (Debian: apt-get install redis-tools)", e);
-    }
-    String last = null;
-    StringBuilder all = new StringBuilder();
-    try (BufferedReader r =
-        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line; (line = r.readLine()) != null; ) {
-        all.append(line).append('\n');
-        if (line.startsWith("\"") && !line.startsWith("\"test\"")) {
-          last = line;
-        }
-      }
-    }
-    if (p.waitFor() != 0 || last == null) {
-      throw new IllegalStateException("redis-benchmark failed: " + all);
-    }
-    return Double.parseDouble(last.split(",")[1].replace("\"", ""));
   }
 }
