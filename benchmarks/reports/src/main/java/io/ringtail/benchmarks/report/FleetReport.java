@@ -1,21 +1,15 @@
 package io.ringtail.benchmarks.report;
 
-import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.ringtail.WindowSnapshot;
 import io.ringtail.benchmarks.redis.FleetBenchmark;
 import io.ringtail.benchmarks.redis.RedisBenchmark;
 import io.ringtail.benchmarks.toolkit.Cli;
-import io.ringtail.benchmarks.toolkit.Latencies;
 import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramSnapshot;
 import io.ringtail.redis.RedisHistogramWindow;
-import io.ringtail.redis.RedisRollingWindow;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
@@ -37,7 +31,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -126,7 +119,7 @@ public final class FleetReport {
       client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(2)));
       try (StatefulRedisConnection<String, String> connection = client.connect(server.uri())) {
         fleet(server, connection, jvms, processes, rate, seconds, report);
-        raw(server, connection, rawWriters, rawSeconds, report);
+        RawWindowRow.measure(server, connection, rawWriters, rawSeconds, report);
       } finally {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
       }
@@ -185,34 +178,6 @@ public final class FleetReport {
             add[0], add[1], add[2], add[0] / rebuild[0]));
   }
 
-  static double cpuSeconds(RedisCommands<String, String> redis) {
-    double total = 0;
-    for (String line : redis.info("cpu").split("\r?\n")) {
-      if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-        total += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-      }
-    }
-    return total;
-  }
-
-  static long memoryOf(RedisCommands<String, String> redis, String pattern, long[] keyCount) {
-    long bytes = 0;
-    ScanCursor cursor = ScanCursor.INITIAL;
-    do {
-      KeyScanCursor<String> page =
-          redis.scan(cursor, ScanArgs.Builder.matches(pattern).limit(1000));
-      for (String key : page.getKeys()) {
-        Long used = redis.memoryUsage(key);
-        if (used != null) {
-          bytes += used;
-          keyCount[0]++;
-        }
-      }
-      cursor = page;
-    } while (!cursor.isFinished());
-    return bytes;
-  }
-
   private static void fleet(
       RedisProcess server,
       StatefulRedisConnection<String, String> connection,
@@ -268,7 +233,7 @@ public final class FleetReport {
         System.out.println(line);
       }
     }
-    double cpu0 = cpuSeconds(redis);
+    double cpu0 = ServerReadings.cpuSeconds(redis);
     long wall0 = System.nanoTime();
     for (Process p : children) {
       Writer w = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8);
@@ -306,7 +271,7 @@ public final class FleetReport {
       p.waitFor();
     }
     double wall = (System.nanoTime() - wall0) / 1e9;
-    double cpu = cpuSeconds(redis) - cpu0;
+    double cpu = ServerReadings.cpuSeconds(redis) - cpu0;
     RedisHistogramSnapshot last = observer.snapshot();
     long lastBucket = Math.floorDiv(last.endNanos(), 1_000_000_000L);
     long[] exact = new long[FleetProcess.MAX_MICROS + 1];
@@ -331,7 +296,7 @@ public final class FleetReport {
     }
     long exactCount = Arrays.stream(exact).sum();
     long[] keys = new long[1];
-    long memory = memoryOf(redis, "ringtail:{" + name + "@*", keys);
+    long memory = ServerReadings.memoryOf(redis, "ringtail:{" + name + "@*", keys);
     List<Long> idleLatencies = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       long t = System.nanoTime();
@@ -413,79 +378,5 @@ public final class FleetReport {
     int i =
         (int) Math.min(sorted.length - 1, Math.max(0, Math.ceil(p / 100.0 * sorted.length) - 1));
     return sorted[i] / 1e6;
-  }
-
-  private static void raw(
-      RedisProcess server,
-      StatefulRedisConnection<String, String> admin,
-      int writers,
-      int seconds,
-      StringBuilder report)
-      throws Exception {
-    String name = "raw-" + System.nanoTime();
-    RedisCommands<String, String> redis = admin.sync();
-    List<RedisClient> clients = new ArrayList<>();
-    List<RedisRollingWindow> windows = new ArrayList<>();
-    for (int i = 0; i < writers; i++) {
-      RedisClient c = RedisClient.create();
-      c.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(2)));
-      clients.add(c);
-      RedisBackend b =
-          RedisBackend.builder(c.connect(server.uri()))
-              .commandTimeout(Duration.ofSeconds(2))
-              .build();
-      windows.add(b.window(name).maxSamples(10_000_000).build());
-    }
-    AtomicBoolean stop = new AtomicBoolean();
-    double cpu0 = cpuSeconds(redis);
-    long wall0 = System.nanoTime();
-    List<Thread> threads = new ArrayList<>();
-    for (RedisRollingWindow w : windows) {
-      Thread t =
-          new Thread(
-              () -> {
-                Latencies.Cursor cursor = new Latencies.Cursor(threads.size() * 7919);
-                while (!stop.get()) {
-                  w.record(cursor.next());
-                }
-                w.flush(Duration.ofSeconds(20));
-              });
-      threads.add(t);
-      t.start();
-    }
-    Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
-    stop.set(true);
-    for (Thread t : threads) {
-      t.join();
-    }
-    double wall = (System.nanoTime() - wall0) / 1e9;
-    double cpu = cpuSeconds(redis) - cpu0;
-    long stored = windows.stream().mapToLong(w -> w.stats().stored()).sum();
-    long dropped = windows.stream().mapToLong(w -> w.stats().dropped()).sum();
-    long[] keys = new long[1];
-    long memory = memoryOf(redis, "ringtail:{" + name + "}*", keys);
-    long t = System.nanoTime();
-    WindowSnapshot s = windows.get(0).snapshot(95);
-    double snapMs = (System.nanoTime() - t) / 1e6;
-    report.append(
-        String.format(
-            "Raw-sample window beside it: %d writers (each its own connection) as fast as they can, %d s, "
-                + "maxSamples 10,000,000.%n%n",
-            writers, seconds));
-    report.append("| raw window figure | value |\n|---|---|\n");
-    report.append(
-        String.format(
-            "| samples stored | %,d (%,.0f samples/s), dropped %d |%n",
-            stored, stored / wall, dropped));
-    report.append(String.format("| Redis server CPU | %.1f %% of one core |%n", 100 * cpu / wall));
-    report.append(
-        String.format(
-            "| Redis memory (MEMORY USAGE, %d keys) | %,d bytes (%.0f B/sample) |%n",
-            keys[0], memory, memory / (double) Math.max(1, s.count())));
-    report.append(
-        String.format("| one snapshot(95) at %,d samples | %.1f ms |%n%n", s.count(), snapMs));
-    for (RedisClient c : clients) {
-      c.shutdown(Duration.ZERO, Duration.ofSeconds(1));
-    }
   }
 }

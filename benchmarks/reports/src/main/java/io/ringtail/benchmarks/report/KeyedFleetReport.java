@@ -256,10 +256,10 @@ public final class KeyedFleetReport {
     tell(inputs, "PHASE 1");
     redis.configResetstat();
     redis.slowlogReset();
-    double cpu0 = FleetReport.cpuSeconds(redis);
+    double cpu0 = ServerReadings.cpuSeconds(redis);
     long wall0 = System.nanoTime();
     Thread.sleep(seconds * 1_000L);
-    double cpu = FleetReport.cpuSeconds(redis) - cpu0;
+    double cpu = ServerReadings.cpuSeconds(redis) - cpu0;
     double wall = (System.nanoTime() - wall0) / 1e9;
     String commandstats = redis.info("commandstats");
     long slowUp = redis.slowlogLen();
@@ -355,7 +355,7 @@ public final class KeyedFleetReport {
     List<Long> quietWarm = new ArrayList<>();
     snapshotLatencies(reader, name, quietCold, quietWarm).close();
     long[] keyCount = new long[1];
-    long memory = FleetReport.memoryOf(redis, "ringtail:{" + name + "*", keyCount);
+    long memory = ServerReadings.memoryOf(redis, "ringtail:{" + name + "*", keyCount);
     double perWindow = usec / (double) processes / windows / wall;
     cost.append(
         String.format(
