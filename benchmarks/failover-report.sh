@@ -8,5 +8,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # -DskipTests, not -Dmaven.test.skip: the report starts its servers with redis-backend's test-jar
-mvn -B -q -ntp -pl benchmarks -am package -DskipTests
-exec java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.report.FailoverReport "$@"
+mvn -B -q -ntp -pl benchmarks/reports -am package -DskipTests
+exec java -cp benchmarks/reports/target/reports.jar io.ringtail.benchmarks.report.FailoverReport "$@"

@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" != --no-build ]; then
-  # -DskipTests, not -Dmaven.test.skip: the benchmarks use redis-backend's test-jar
-  mvn -B -q -ntp -pl benchmarks -am package -DskipTests
+  # tests compiled, not run
+  mvn -B -q -ntp -pl benchmarks/nab -am package -DskipTests
 fi
-exec java ${NAB_DIR:+-Dringtail.nab.dir="$NAB_DIR"} -cp benchmarks/target/benchmarks.jar \
+exec java ${NAB_DIR:+-Dringtail.nab.dir="$NAB_DIR"} -cp benchmarks/nab/target/nab.jar \
   io.ringtail.benchmarks.nab.NabCrossValidation

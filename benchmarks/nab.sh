@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Numenta Anomaly Benchmark, one command: builds the benchmarks jar, runs every detector of
+# The Numenta Anomaly Benchmark, one command: builds the NAB jar, runs every detector of
 # io.ringtail.anomaly over the NAB corpus, writes NAB's result layout under
 # benchmarks/target/nab-results/<detector>/<category>/<detector>_<file>.csv, scores the files
 # (threshold tuned per profile over the corpus) and prints the table beside the published
@@ -19,8 +19,8 @@ while [ $# -gt 0 ]; do
   shift
 done
 if [ "$build" = yes ]; then
-  # -DskipTests, not -Dmaven.test.skip: the benchmarks use redis-backend's test-jar
-  mvn -B -q -ntp -pl benchmarks -am package -DskipTests
+  # tests compiled, not run
+  mvn -B -q -ntp -pl benchmarks/nab -am package -DskipTests
 fi
-exec java ${NAB_DIR:+-Dringtail.nab.dir="$NAB_DIR"} -cp benchmarks/target/benchmarks.jar \
+exec java ${NAB_DIR:+-Dringtail.nab.dir="$NAB_DIR"} -cp benchmarks/nab/target/nab.jar \
   io.ringtail.benchmarks.nab.NabRunner ${args[@]+"${args[@]}"}

@@ -10,11 +10,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # -DskipTests, not -Dmaven.test.skip: the report starts redis-server with redis-backend's test-jar
-mvn -B -q -ntp -pl benchmarks -am package -DskipTests
+mvn -B -q -ntp -pl benchmarks/reports -am package -DskipTests
 launcher=()
 for arg in "$@"; do
   if [ "$arg" = "--server-cpus" ]; then
     launcher=(taskset -c "${CLIENT_CPUS:-0}")
   fi
 done
-exec "${launcher[@]}" java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.report.RedisLimiterReport "$@"
+exec "${launcher[@]}" java -cp benchmarks/reports/target/reports.jar io.ringtail.benchmarks.report.RedisLimiterReport "$@"

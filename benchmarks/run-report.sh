@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the benchmarks jar (tests compiled, not run: CI runs them) and runs the short suite, about
+# Builds the reports jar (tests compiled, not run: CI runs them) and runs the short suite, about
 # 6 minutes on 2 cores, writing the markdown report to benchmarks/target/bench-report.md.
 #   benchmarks/run-report.sh                                  # report only
 #   benchmarks/run-report.sh --docs docs/performance.md       # also refresh the performance tables
@@ -23,10 +23,10 @@ while [ $# -gt 0 ]; do
   shift
 done
 # -DskipTests, not -Dmaven.test.skip: the Redis report uses redis-backend's test-jar
-mvn -B -q -ntp -pl benchmarks -am package -DskipTests
+mvn -B -q -ntp -pl benchmarks/reports -am package -DskipTests
 if [ "$redis" != only ]; then
-  java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.report.Report ${args[@]+"${args[@]}"}
+  java -cp benchmarks/reports/target/reports.jar io.ringtail.benchmarks.report.Report ${args[@]+"${args[@]}"}
 fi
 if [ "$redis" != no ]; then
-  java -cp benchmarks/target/benchmarks.jar io.ringtail.benchmarks.report.RedisReport ${redis_args[@]+"${redis_args[@]}"}
+  java -cp benchmarks/reports/target/reports.jar io.ringtail.benchmarks.report.RedisReport ${redis_args[@]+"${redis_args[@]}"}
 fi

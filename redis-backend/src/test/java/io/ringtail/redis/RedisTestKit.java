@@ -1,9 +1,9 @@
 package io.ringtail.redis;
 
 /**
- * The package-private details of this module that a measurement outside the package needs (the
- * benchmarks module reaches them through this module's test-jar): the record and snapshot scripts
- * and the key layout. Not API. Stateless and thread-safe.
+ * The package-private details of this module that several of its tests read, in one place: the
+ * record and snapshot scripts and the key layout. Not API, and not in the test-jar. Stateless and
+ * thread-safe.
  */
 public final class RedisTestKit {
   private RedisTestKit() {}

@@ -32,8 +32,8 @@ import java.util.concurrent.TimeUnit;
  * #kill()} sends SIGKILL (a crash), {@link #restart()} starts a fresh empty server on the same
  * port. Not thread-safe; one test drives one process.
  *
- * <p>Public only so that the benchmarks module (through this module's test-jar) starts its server
- * the same way the tests do; not API.
+ * <p>Part of the Redis test kit in this module's test-jar: the other modules' tests and the
+ * benchmarks start their servers the way this module's tests do; not API.
  */
 public final class RedisProcess implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(15);

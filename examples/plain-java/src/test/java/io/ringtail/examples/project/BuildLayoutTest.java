@@ -52,7 +52,15 @@ class BuildLayoutTest {
       assertThat(pom).as(library.getKey()).contains("<Automatic-Module-Name>io.ringtail.");
     }
     for (String program :
-        List.of("benchmarks", "examples/plain-java", "examples/spring-boot", "test-support")) {
+        List.of(
+            "benchmarks",
+            "benchmarks/toolkit",
+            "benchmarks/jmh",
+            "benchmarks/reports",
+            "benchmarks/nab",
+            "examples/plain-java",
+            "examples/spring-boot",
+            "test-support")) {
       String pom = Files.readString(ROOT.resolve(program).resolve("pom.xml"));
       assertThat(pom)
           .as(program)

@@ -1,0 +1,278 @@
+package io.ringtail.benchmarks.report;
+
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.ringtail.benchmarks.redis.RedisLimiter;
+import io.ringtail.benchmarks.toolkit.Format;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What the limiter comparison measures of one contender on the report's {@code redis-server}:
+ * throughput phases (decisions/s, latency, Redis CPU and commands per decision), Redis time per
+ * decision from {@code SLOWLOG}, memory per key, and admissions on a fixed schedule. Stateless;
+ * each measurement uses the limiter and connection it is given from the calling thread (and its own
+ * worker threads).
+ */
+final class LimiterMeasurements {
+  private LimiterMeasurements() {}
+
+  /** One throughput phase's figures. */
+  record Phase(
+      double decisionsPerSecond,
+      double p50Micros,
+      double p99Micros,
+      double admittedShare,
+      double redisCpuMicros,
+      String commands) {}
+
+  /** {@code threads} threads deciding on {@code keys} for {@code seconds} after a warm-up. */
+  static Phase phase(
+      RedisLimiter limiter,
+      RedisCommands<String, String> redis,
+      String[] keys,
+      int threads,
+      double seconds)
+      throws InterruptedException {
+    // Warm-up: every key once (split between the threads), then one more second of load.
+    run(limiter, keys, threads, Math.max(1, keys.length / threads), 1.0);
+    redis.configResetstat();
+    double cpuBefore = cpuSeconds(redis);
+    long t0 = System.nanoTime();
+    Result r = run(limiter, keys, threads, 0, seconds);
+    double elapsed = (System.nanoTime() - t0) / 1e9;
+    double cpu = cpuSeconds(redis) - cpuBefore;
+    Map<String, long[]> stats = commandStats(redis);
+    List<String> commands = new ArrayList<>();
+    for (Map.Entry<String, long[]> e : stats.entrySet()) {
+      if (!e.getKey().equals("info") && !e.getKey().equals("config|resetstat")) {
+        commands.add(Format.fmt("%s %.2f", e.getKey(), (double) e.getValue()[0] / r.decisions));
+      }
+    }
+    return new Phase(
+        r.decisions / elapsed,
+        r.latency.getValueAtPercentile(50) / 1e3,
+        r.latency.getValueAtPercentile(99) / 1e3,
+        (double) r.admitted / r.decisions,
+        1e6 * cpu / r.decisions,
+        String.join(", ", commands));
+  }
+
+  private record Result(long decisions, long admitted, Histogram latency) {}
+
+  /**
+   * Runs {@code threads} threads, each first making {@code minimumCalls} decisions and then
+   * deciding until {@code seconds} have passed since the start.
+   */
+  private static Result run(
+      RedisLimiter limiter, String[] keys, int threads, int minimumCalls, double seconds)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + (long) (seconds * 1e9);
+    Histogram[] latencies = new Histogram[threads];
+    long[] decisions = new long[threads];
+    long[] admitted = new long[threads];
+    AtomicBoolean failed = new AtomicBoolean();
+    CountDownLatch done = new CountDownLatch(threads);
+    List<Throwable> errors = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      latencies[t] = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  int next = (int) ((long) id * keys.length / threads);
+                  long n = 0;
+                  long yes = 0;
+                  while (!failed.get() && (n < minimumCalls || System.nanoTime() < deadline)) {
+                    String key = keys[next];
+                    next = next + 1 == keys.length ? 0 : next + 1;
+                    long s = System.nanoTime();
+                    boolean ok = limiter.tryAcquire(key);
+                    latencies[id].recordValue(System.nanoTime() - s);
+                    n++;
+                    if (ok) {
+                      yes++;
+                    }
+                  }
+                  decisions[id] = n;
+                  admitted[id] = yes;
+                } catch (Throwable e) {
+                  failed.set(true);
+                  synchronized (errors) {
+                    errors.add(e);
+                  }
+                } finally {
+                  done.countDown();
+                }
+              },
+              "limiter-client-" + t);
+      thread.start();
+    }
+    done.await();
+    if (!errors.isEmpty()) {
+      throw new IllegalStateException("a client thread failed", errors.get(0));
+    }
+    Histogram all = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+    long total = 0;
+    long yes = 0;
+    for (int t = 0; t < threads; t++) {
+      all.add(latencies[t]);
+      total += decisions[t];
+      yes += admitted[t];
+    }
+    return new Result(total, yes, all);
+  }
+
+  /** Redis time per decision and the top-level commands behind it, from SLOWLOG. */
+  record ServerTime(double micros, String commands) {}
+
+  /** Every top-level command's duration from SLOWLOG over {@code n} decisions from one thread. */
+  static ServerTime serverTime(
+      RedisLimiter limiter, RedisCommands<String, String> redis, String[] keys, int n) {
+    for (int i = 0; i < Math.min(n, keys.length); i++) {
+      limiter.tryAcquire(keys[i]);
+    }
+    redis.configSet("slowlog-max-len", Integer.toString(20 * n));
+    redis.configSet("slowlog-log-slower-than", "0");
+    redis.slowlogReset();
+    for (int i = 0; i < n; i++) {
+      limiter.tryAcquire(keys[i % keys.length]);
+    }
+    redis.configSet("slowlog-log-slower-than", "10000");
+    long micros = 0;
+    Map<String, Integer> calls = new TreeMap<>();
+    for (Object entry : redis.slowlogGet(20 * n)) {
+      List<?> e = (List<?>) entry;
+      List<?> command = (List<?>) e.get(3);
+      String name = String.valueOf(command.get(0)).toLowerCase(Locale.ROOT);
+      // Redis 7 logs what a script calls too, from client "?:0": the script's own entry covers it.
+      boolean insideScript = e.size() > 4 && String.valueOf(e.get(4)).startsWith("?");
+      if (!insideScript && !name.equals("config") && !name.equals("slowlog")) {
+        micros += (Long) e.get(2);
+        calls.merge(name, 1, Integer::sum);
+      }
+    }
+    redis.slowlogReset();
+    List<String> perDecision = new ArrayList<>();
+    calls.forEach((name, c) -> perDecision.add(Format.fmt("%s %.2f", name, (double) c / n)));
+    return new ServerTime((double) micros / n, String.join(", ", perDecision));
+  }
+
+  /** Mean bytes ({@code MEMORY USAGE}) over every key in the database, per limited key. */
+  static double bytesPerKey(
+      RedisLimiter limiter,
+      RedisCommands<String, String> redis,
+      String prefix,
+      int keys,
+      int requestsEach) {
+    for (int k = 0; k < keys; k++) {
+      for (int i = 0; i < requestsEach; i++) {
+        limiter.tryAcquire(prefix + k);
+      }
+    }
+    long bytes = 0;
+    ScanCursor cursor = ScanCursor.INITIAL;
+    do {
+      KeyScanCursor<String> page = redis.scan(cursor, ScanArgs.Builder.limit(1_000));
+      for (String key : page.getKeys()) {
+        Long usage = redis.memoryUsage(key);
+        bytes += usage == null ? 0 : usage;
+      }
+      cursor = page;
+    } while (!cursor.isFinished());
+    return (double) bytes / keys;
+  }
+
+  /** Request times (ns from the start) of the admission schedule. */
+  static long[] schedule() {
+    List<Long> times = new ArrayList<>();
+    for (int i = 0; i < 160; i++) {
+      times.add(i * 1_000_000_000L / 80);
+    }
+    for (int i = 0; i < 300; i++) {
+      times.add(2_900_000_000L + i * 200_000_000L / 300);
+    }
+    for (int i = 0; i < 725; i++) {
+      times.add(3_100_000_000L + i * 1_000_000_000L / 250);
+    }
+    return times.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  /**
+   * Sends one request per schedule time on one key; the send times (ns from the start) of those
+   * admitted.
+   */
+  static long[] runSchedule(RedisLimiter limiter, long[] schedule) {
+    limiter.tryAcquire("warm-up");
+    long start = System.nanoTime();
+    long[] admitted = new long[schedule.length];
+    int n = 0;
+    for (long at : schedule) {
+      long wait;
+      while ((wait = start + at - System.nanoTime()) > 0) {
+        if (wait > 200_000) {
+          LockSupport.parkNanos(wait - 100_000);
+        }
+      }
+      long sent = System.nanoTime() - start;
+      if (limiter.tryAcquire("schedule")) {
+        admitted[n++] = sent;
+      }
+    }
+    return Arrays.copyOf(admitted, n);
+  }
+
+  /** The most of {@code times} (sorted) inside any half-open interval of {@code width}. */
+  static int slidingMax(long[] times, long width) {
+    int max = 0;
+    int from = 0;
+    for (int to = 0; to < times.length; to++) {
+      while (times[to] - times[from] >= width) {
+        from++;
+      }
+      max = Math.max(max, to - from + 1);
+    }
+    return max;
+  }
+
+  private static double cpuSeconds(RedisCommands<String, String> redis) {
+    String info = redis.info("cpu");
+    return Double.parseDouble(field(info, "used_cpu_user"))
+        + Double.parseDouble(field(info, "used_cpu_sys"));
+  }
+
+  /** Calls and µs per command since the last reset, the commands scripts call included. */
+  private static Map<String, long[]> commandStats(RedisCommands<String, String> redis) {
+    Map<String, long[]> all = new TreeMap<>();
+    for (String line : redis.info("commandstats").split("\r?\n")) {
+      if (line.startsWith("cmdstat_")) {
+        String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+        long calls = Long.parseLong(line.replaceAll(".*:calls=(\\d+).*", "$1"));
+        long usec = Long.parseLong(line.replaceAll(".*[:,]usec=(\\d+).*", "$1"));
+        all.put(name, new long[] {calls, usec});
+      }
+    }
+    return all;
+  }
+
+  static String field(String info, String name) {
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith(name + ":")) {
+        return line.substring(name.length() + 1).trim();
+      }
+    }
+    throw new IllegalStateException("INFO has no " + name + ": " + info);
+  }
+}
