@@ -35,8 +35,12 @@ final class FleetReader {
   private final int buckets;
   private final Map<String, Held> cache;
 
-  /** How many of a held key's newest buckets a read fetches with the heads. */
-  static final int SPECULATED = 3;
+  /**
+   * How many buckets before the live one at a key's last read may still take merges after it: a
+   * closed bucket is sent at the publishers' next tick and merged at its group's next merge, both
+   * within an interval of a bucket (and a read fetches these again with the heads).
+   */
+  static final int MERGE_LAG = 2;
 
   /** Keeps the merged buckets of the {@code cachedKeys} keys read most recently. */
   FleetReader(
@@ -115,8 +119,9 @@ final class FleetReader {
   /**
    * The buckets most likely changed since this reader's last read, per command group: for each key
    * it holds in the groups read (of {@code wanted} only, when given) that saw samples lately, the
-   * newest {@link #SPECULATED} buckets of the window. Under a steady load they are the ones merged
-   * since, so reading them with the heads makes a read one round trip.
+   * buckets from {@link #MERGE_LAG} before the live one at its last read to the live one now. Under
+   * a steady load they are the ones merged since, so reading them with the heads makes a read one
+   * round trip.
    */
   private Map<Integer, List<String>> speculation(
       Collection<String> wanted, boolean[] groups, long first, long live) {
@@ -125,12 +130,15 @@ final class FleetReader {
     synchronized (cache) {
       held = new ArrayList<>(wanted != null ? wanted : cache.keySet());
     }
-    long from = Math.max(first, live - SPECULATED + 1);
     for (String key : held) {
       int g = FleetKeys.group(key);
       Held h = cache.get(key);
+      if (!groups[g] || h == null || h.lastLive() == Long.MIN_VALUE) {
+        continue;
+      }
+      long from = Math.max(first, h.lastLive() - MERGE_LAG);
       // a key idle for a while is not speculated on: its buckets are read once its head says so
-      if (!groups[g] || h == null || h.newest() < from - 2) {
+      if (h.newest() < from - MERGE_LAG) {
         continue;
       }
       List<String> list = out.computeIfAbsent(cluster ? g : -1, x -> new ArrayList<>());
@@ -280,6 +288,7 @@ final class FleetReader {
   private static final class Held {
     private final TreeMap<Long, Cached> buckets = new TreeMap<>();
     private final BucketHistogramSum sum;
+    private long lastLive = Long.MIN_VALUE;
 
     Held(WindowConfig config) {
       this.sum = new BucketHistogramSum(config);
@@ -312,6 +321,11 @@ final class FleetReader {
       return stale;
     }
 
+    /** The live bucket at this key's last snapshot, or {@code Long.MIN_VALUE} if none. */
+    synchronized long lastLive() {
+      return lastLive;
+    }
+
     /** The newest bucket held, or {@code Long.MIN_VALUE} if none. */
     synchronized long newest() {
       return buckets.isEmpty() ? Long.MIN_VALUE : buckets.lastKey();
@@ -333,6 +347,7 @@ final class FleetReader {
 
     /** The window of the buckets held in {@code first..live}, dropping any outside it. */
     synchronized HistogramSnapshot snapshot(long first, long live, long startNanos, long now) {
+      lastLive = Math.max(lastLive, live);
       buckets
           .entrySet()
           .removeIf(

@@ -458,11 +458,12 @@ class RedisKeyedHistogramWindowsTest {
 
   /**
    * A reader that read the fleet before reads it again after the next merges in one {@code MGET}:
-   * the heads and its keys' newest buckets, at one instant. A key new to it, or a bucket changed
-   * beyond the newest ones, costs one more. Every read counts what was published.
+   * the heads and, for each key it holds, the buckets from two before the live one at its last read
+   * on, at one instant. A key new to it, or an older bucket changed since, costs one more. Every
+   * read counts what was published.
    */
   @Test
-  void aSteadyRead_isOneMget_ofTheHeadsAndTheNewestBuckets() {
+  void aSteadyRead_isOneMget_ofTheHeadsAndTheBucketsMergedSinceTheLastRead() {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("steady");
     RedisKeyedHistogramWindows publisher = quiet(backend, name, time);
@@ -491,7 +492,7 @@ class RedisKeyedHistogramWindowsTest {
       assertThat(read.get().values().stream().mapToLong(WindowSnapshot::count).sum())
           .isEqualTo(count);
     }
-    // a late sample into a bucket older than the newest three, and a new key
+    // a late sample into a bucket older than those, and a new key
     publisher.recordAt("GET /", 7, time.nanoTime() - Duration.ofSeconds(5).toNanos());
     publisher.record("GET /new", 9);
     assertThat(publisher.flush(Duration.ofSeconds(2))).isTrue();

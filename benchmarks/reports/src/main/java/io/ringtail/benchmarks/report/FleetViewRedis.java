@@ -21,6 +21,14 @@ final class FleetViewRedis {
     return value(info, "used_cpu_sys") + value(info, "used_cpu_user");
   }
 
+  /** The server's network bytes so far: in, out. */
+  static double[] network(RedisCommands<String, String> redis) {
+    String info = redis.info("stats");
+    return new double[] {
+      value(info, "total_net_input_bytes"), value(info, "total_net_output_bytes")
+    };
+  }
+
   private static double value(String info, String name) {
     Matcher m = Pattern.compile(name + ":([0-9.]+)").matcher(info);
     return m.find() ? Double.parseDouble(m.group(1)) : 0;

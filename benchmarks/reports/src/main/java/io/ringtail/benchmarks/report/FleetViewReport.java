@@ -50,6 +50,11 @@ import picocli.CommandLine.Option;
  * Writes markdown to {@code --out}. A main, not thread-safe.
  */
 public final class FleetViewReport {
+  /** Buckets in each window of the rows: 60 s in buckets of 1 s. */
+  private static final int BUCKETS = 60;
+
+  /** The model's rows, one per measured row (a main: one run per JVM). */
+  private static final StringBuilder MODEL = new StringBuilder();
 
   private FleetViewReport() {}
 
@@ -122,7 +127,11 @@ public final class FleetViewReport {
             + " s"
             + (cli.common.serverRealtime() ? ", redis-server at real-time priority" : "")
             + "\n\n"
-            + md;
+            + md
+            + "\nThe cost model against each row (see FleetViewModel), and carried to 1,000 pods x"
+            + " 500 keys read every 15 s at the row's costs:\n\n"
+            + FleetViewModel.HEADER
+            + MODEL;
     Files.createDirectories(cli.common.out().toAbsolutePath().getParent());
     Files.writeString(cli.common.out(), text);
     System.out.println(text);
@@ -199,8 +208,10 @@ public final class FleetViewReport {
     redis.configSet("slowlog-log-slower-than", "1000");
     redis.slowlogReset();
     double cpu0 = FleetViewRedis.cpu(redis);
+    double[] net0 = FleetViewRedis.network(redis);
     Thread.sleep(cli.common.wholeSeconds() * 1_000L);
     double cpu1 = FleetViewRedis.cpu(redis);
+    double[] net1 = FleetViewRedis.network(redis);
     String stats = redis.info("commandstats");
     List<Object> slow = redis.slowlogGet(128);
     long[] runningMemory = FleetViewRedis.memory(redis, name);
@@ -286,6 +297,22 @@ public final class FleetViewReport {
       System.err.println("  slow: " + e.get(2) + " us " + e.get(3));
     }
     reads.sort(null);
+    int seconds = cli.common.wholeSeconds();
+    double cpuPercent = 100 * (cpu1 - cpu0) / seconds;
+    MODEL
+        .append(
+            FleetViewModel.row(
+                processes + " x " + keys + (single ? " single" : "") + (publishOnly ? " p" : ""),
+                processes + 2,
+                keys,
+                publishOnly ? 0 : cli.readEvery,
+                commands,
+                seconds,
+                cpuPercent,
+                (net1[0] - net0[0]) / seconds,
+                (net1[1] - net0[1]) / seconds,
+                (double) mergedMemory[1] / keys / BUCKETS))
+        .append('\n');
     StringBuilder row = new StringBuilder();
     Markdown.row(
         row,
@@ -294,7 +321,7 @@ public final class FleetViewReport {
             + keys
             + (single ? " single windows" : "")
             + (publishOnly ? ", publishing only" : ""),
-        String.format("%.1f %%", 100 * (cpu1 - cpu0) / cli.common.wholeSeconds()),
+        String.format("%.1f %%", cpuPercent),
         String.format("%,d", calls / cli.common.wholeSeconds()),
         String.format(
             "%.2f us", (double) usec / ((processes + 2.0) * keys * cli.common.wholeSeconds())),
