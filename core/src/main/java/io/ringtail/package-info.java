@@ -3,13 +3,12 @@
  *
  * <h2>Front doors</h2>
  *
- * {@link io.ringtail.RollingWindow#create RollingWindow.create} (one window), {@link
- * io.ringtail.keyed.KeyedWindows#builder KeyedWindows.builder} (a window per key), {@link
- * io.ringtail.decision.RateLimiter#inProcess RateLimiter}, {@link
- * io.ringtail.decision.ThresholdDetector#inProcess ThresholdDetector} and {@link
- * io.ringtail.decision.SumCap#inProcess SumCap} (decisions per key), {@link
- * io.ringtail.alert.AlertMonitor#create AlertMonitor.create} (alert rules); in other modules,
- * {@code WindowMetrics.monitor} (Micrometer) and {@code RedisBackend.builder} (Redis).
+ * {@link io.ringtail.RollingWindow#create RollingWindow.create} (one window); in the packages
+ * beneath, which build on this one, {@code keyed.KeyedWindows.builder} (a window per key), {@code
+ * decision.RateLimiter.inProcess}, {@code decision.ThresholdDetector.inProcess} and {@code
+ * decision.SumCap.inProcess} (decisions per key), {@code alert.AlertMonitor.create} (alert rules);
+ * in other modules, {@code WindowMetrics.monitor} (Micrometer) and {@code RedisBackend.builder}
+ * (Redis).
  *
  * <h2>House rules</h2>
  *

@@ -8,9 +8,8 @@ package io.ringtail.anomaly;
  * value, start no thread and never throw on a value: NaN and infinities are ignored (scored 0,
  * leaving the state as it was).
  *
- * <p>Not thread-safe: one detector serves one series, fed from one thread at a time (an {@link
- * io.ringtail.alert.AlertMonitor} serialises its evaluations). Get one per series from an {@link
- * AnomalyDetectorConfig}.
+ * <p>Not thread-safe: one detector serves one series, fed from one thread at a time (an alert
+ * monitor serialises its evaluations). Get one per series from an {@link AnomalyDetectorConfig}.
  */
 public interface AnomalyDetector {
 
