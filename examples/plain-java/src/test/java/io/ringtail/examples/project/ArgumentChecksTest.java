@@ -35,14 +35,8 @@ class ArgumentChecksTest {
   private static final Map<String, Integer> NOT_YET_ON_CHECKS =
       new TreeMap<>(
           Map.of(
-              "integrations/opentelemetry/src/main/java/io/ringtail/opentelemetry/ValueUnit.java",
-                  1,
-              "integrations/opentelemetry/src/main/java/io/ringtail/opentelemetry/WindowHistogramProducer.java",
-                  5,
-              "integrations/opentelemetry/src/main/java/io/ringtail/opentelemetry/WindowTelemetry.java",
-                  1,
               "integrations/prometheus/src/main/java/io/ringtail/prometheus/WindowHistograms.java",
-                  8));
+              8));
 
   @Test
   void everyIllegalArgumentException_isBuiltByChecks() throws IOException {
