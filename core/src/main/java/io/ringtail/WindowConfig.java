@@ -1,5 +1,6 @@
 package io.ringtail;
 
+import static io.ringtail.internal.Checks.invalid;
 import static io.ringtail.internal.Checks.requireAtLeast;
 import static io.ringtail.internal.Checks.requireBetween;
 import static io.ringtail.internal.Checks.requirePositiveNanos;
@@ -250,12 +251,8 @@ public final class WindowConfig {
       long lengthNanos = requirePositiveNanos("length", length);
       requireBetween("buckets", buckets, 1, MAX_BUCKETS);
       if (lengthNanos % buckets != 0) {
-        throw new IllegalArgumentException(
-            "length must divide into buckets of whole nanoseconds, but was "
-                + length
-                + " over "
-                + buckets
-                + " buckets");
+        throw invalid(
+            "length", "divisible into " + buckets + " buckets of whole nanoseconds", length);
       }
       requireBetween("significantDigits", significantDigits, 0, 5);
       requireBetween(

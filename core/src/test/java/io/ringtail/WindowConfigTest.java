@@ -59,7 +59,9 @@ class WindowConfigTest {
     assertRejected(b -> b.length(Duration.ZERO), "length", "0");
     assertRejected(b -> b.length(Duration.ofSeconds(-5)), "length", "PT-5S");
     assertRejected(b -> b.length(Duration.ofDays(365 * 300)), "length", "PT");
-    assertRejected(b -> b.length(Duration.ofNanos(10)).buckets(3), "length", "3 buckets");
+    assertThatThrownBy(() -> WindowConfig.builder().length(Duration.ofNanos(10)).buckets(3).build())
+        .hasMessage(
+            "length must be divisible into 3 buckets of whole nanoseconds, but was PT0.00000001S");
     assertRejected(b -> b.significantDigits(6), "significantDigits", "6");
     assertRejected(b -> b.significantDigits(-1), "significantDigits", "-1");
     assertRejected(b -> b.lowestDiscernibleValue(0), "lowestDiscernibleValue", "0");

@@ -187,6 +187,16 @@ public final class Checks {
   }
 
   /**
+   * {@code message}, as it is, as an {@link IllegalArgumentException}: for a configuration that a
+   * {@code build()} refuses as a whole rather than for one argument's value (no window added, a
+   * window that keeps no cumulative histogram), where {@link #invalid(String, String, Object)} has
+   * no name to start with. The message says what to change.
+   */
+  public static IllegalArgumentException invalidConfiguration(String message) {
+    return new IllegalArgumentException(message);
+  }
+
+  /**
    * {@code "<property>: <the check's message>"} as an {@link IllegalArgumentException} caused by
    * {@code check}: a check of a value that came from a configuration property (such as {@code
    * ringtail.observations.publish-interval}), so that the message names the property to fix.

@@ -1,5 +1,6 @@
 package io.ringtail.opentelemetry;
 
+import io.ringtail.internal.Checks;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -18,10 +19,6 @@ record ValueUnit(String unit, double scale) {
 
   /** Values that are not durations, in this UCUM unit, reported as they are. */
   static ValueUnit values(String unit) {
-    Objects.requireNonNull(unit, "unit");
-    if (unit.isBlank()) {
-      throw new IllegalArgumentException("unit must not be blank, but was \"" + unit + "\"");
-    }
-    return new ValueUnit(unit, 1.0);
+    return new ValueUnit(Checks.requireNonBlank("unit", unit), 1.0);
   }
 }

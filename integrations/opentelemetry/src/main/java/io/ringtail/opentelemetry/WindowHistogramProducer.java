@@ -25,6 +25,7 @@ import io.ringtail.ExponentialBuckets;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowConventions;
+import io.ringtail.internal.Checks;
 import io.ringtail.internal.WindowFailures;
 import io.ringtail.keyed.KeyedWindows;
 import java.util.ArrayList;
@@ -353,7 +354,7 @@ public final class WindowHistogramProducer implements MetricProducer {
      * @throws IllegalArgumentException if name is blank or already names a window
      */
     public Builder window(String name, RollingWindow window) {
-      requireName(name, windows.keySet(), "window");
+      requireName(name, windows.keySet(), "windows");
       windows.put(name, Objects.requireNonNull(window, "window"));
       return this;
     }
@@ -381,19 +382,15 @@ public final class WindowHistogramProducer implements MetricProducer {
      * @throws IllegalArgumentException if name is blank or already names a keyed collection
      */
     public Builder keyed(String name, KeyedWindows keyed) {
-      requireName(name, this.keyed.keySet(), "keyed collection");
+      requireName(name, this.keyed.keySet(), "keyed collections");
       this.keyed.put(name, Objects.requireNonNull(keyed, "keyed"));
       return this;
     }
 
     private static void requireName(String name, Set<String> taken, String what) {
-      Objects.requireNonNull(name, "name");
-      if (name.isBlank()) {
-        throw new IllegalArgumentException("name must not be blank, but was \"" + name + "\"");
-      }
+      Checks.requireNonBlank("name", name);
       if (taken.contains(name)) {
-        throw new IllegalArgumentException(
-            "name \"" + name + "\" already names a " + what + " of this producer");
+        throw Checks.invalid("name", "unique among this producer's " + what, name);
       }
     }
 
@@ -414,11 +411,7 @@ public final class WindowHistogramProducer implements MetricProducer {
      * @throws IllegalArgumentException if scale is outside -10..20
      */
     public Builder scale(int scale) {
-      if (scale < MIN_SCALE || scale > MAX_SCALE) {
-        throw new IllegalArgumentException(
-            "scale must be " + MIN_SCALE + " to " + MAX_SCALE + ", but was " + scale);
-      }
-      this.scale = scale;
+      this.scale = Checks.requireBetween("scale", scale, MIN_SCALE, MAX_SCALE);
       return this;
     }
 
@@ -467,7 +460,7 @@ public final class WindowHistogramProducer implements MetricProducer {
                 .cumulativeHistogram()
                 .orElseThrow(
                     () ->
-                        new IllegalArgumentException(
+                        Checks.invalidConfiguration(
                             "window \""
                                 + e.getKey()
                                 + "\" keeps no cumulative histogram: create it with a"
@@ -485,7 +478,7 @@ public final class WindowHistogramProducer implements MetricProducer {
       for (Map.Entry<String, KeyedWindows> e : keyed.entrySet()) {
         WindowConfig config = e.getValue().windowConfig();
         if (!config.cumulativeHistogram()) {
-          throw new IllegalArgumentException(
+          throw Checks.invalidConfiguration(
               "keyed collection \""
                   + e.getKey()
                   + "\" keeps no cumulative histograms: give its KeyedWindows.Builder#window a"

@@ -10,6 +10,7 @@ import io.ringtail.RollingWindow;
 import io.ringtail.WindowConventions;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.WindowTotals;
+import io.ringtail.internal.Checks;
 import io.ringtail.internal.WindowFailures;
 import io.ringtail.keyed.KeyedWindows;
 import java.util.Arrays;
@@ -308,10 +309,7 @@ public final class WindowTelemetry {
     private Integer maximumKeys;
 
     private Builder(RollingWindow window, KeyedWindows keyed, String name) {
-      Objects.requireNonNull(name, "name");
-      if (name.isBlank()) {
-        throw new IllegalArgumentException("name must not be blank, but was \"" + name + "\"");
-      }
+      Checks.requireNonBlank("name", name);
       this.window = window;
       this.keyed = keyed;
       this.name = name;

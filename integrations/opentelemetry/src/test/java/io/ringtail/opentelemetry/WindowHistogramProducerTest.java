@@ -374,20 +374,25 @@ class WindowHistogramProducerTest {
         .hasMessage("keyed");
     assertThatThrownBy(() -> b.window(" ", window))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("name must not be blank, but was \" \"");
+        .hasMessage("name must be non-blank, but was \" \"");
     b.window("w", window);
     assertThatThrownBy(() -> b.window("w", window))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("name \"w\" already names a window of this producer");
+        .hasMessage("name must be unique among this producer's windows, but was \"w\"");
+    WindowHistogramProducer.Builder withKeyed =
+        WindowHistogramProducer.builder().keyed("k", KeyedWindows.builder().build());
+    assertThatThrownBy(() -> withKeyed.keyed("k", KeyedWindows.builder().build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("name must be unique among this producer's keyed collections, but was \"k\"");
     assertThatThrownBy(() -> b.scale(21))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("scale must be -10 to 20, but was 21");
+        .hasMessage("scale must be between -10 and 20, but was 21");
     assertThatThrownBy(() -> b.scale(-11))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("scale must be -10 to 20, but was -11");
+        .hasMessage("scale must be between -10 and 20, but was -11");
     assertThatThrownBy(() -> b.unit(" "))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("unit must not be blank, but was \" \"");
+        .hasMessage("unit must be non-blank, but was \" \"");
     assertThatThrownBy(() -> b.unit(null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("unit");

@@ -273,7 +273,7 @@ class WindowTelemetryTest {
         .hasMessage("window");
     assertThatThrownBy(() -> WindowTelemetry.builder(window, " "))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("name must not be blank, but was \" \"");
+        .hasMessage("name must be non-blank, but was \" \"");
     assertThatThrownBy(() -> WindowTelemetry.builder(window, "w").percentiles(101).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("percentiles must be fractions between 0 and 1 (0.95 for P95), but was 101.0");

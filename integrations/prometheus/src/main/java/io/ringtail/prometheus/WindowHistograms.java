@@ -18,6 +18,7 @@ import io.ringtail.ExemplarReservoir;
 import io.ringtail.ExponentialBuckets;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConventions;
+import io.ringtail.internal.Checks;
 import io.ringtail.internal.WindowFailures;
 import io.ringtail.keyed.KeyedWindows;
 import java.util.ArrayList;
@@ -443,9 +444,8 @@ public final class WindowHistograms implements MultiCollector {
       Objects.requireNonNull(upperBounds, "upperBounds");
       for (int i = 0; i < upperBounds.length; i++) {
         if (!Double.isFinite(upperBounds[i]) || (i > 0 && upperBounds[i] <= upperBounds[i - 1])) {
-          throw new IllegalArgumentException(
-              "classic bucket bounds must be finite and ascending, but were "
-                  + Arrays.toString(upperBounds));
+          throw Checks.invalid(
+              "upperBounds", "finite and ascending", Arrays.stream(upperBounds).boxed().toList());
         }
       }
       this.bounds = upperBounds.clone();
@@ -458,10 +458,7 @@ public final class WindowHistograms implements MultiCollector {
      * buckets: each step down halves their number and doubles their width.
      */
     public Builder nativeSchema(int schema) {
-      if (schema < -4 || schema > 8) {
-        throw new IllegalArgumentException("nativeSchema must be -4 to 8, but was " + schema);
-      }
-      this.nativeSchema = schema;
+      this.nativeSchema = Checks.requireBetween("nativeSchema", schema, -4, 8);
       return this;
     }
 
@@ -478,11 +475,10 @@ public final class WindowHistograms implements MultiCollector {
     public Builder unit(String unit, double scale) {
       Objects.requireNonNull(unit, "unit");
       if (!unit.matches("[a-z][a-z0-9_]*")) {
-        throw new IllegalArgumentException(
-            "unit must be lower case letters, digits and underscores, but was \"" + unit + "\"");
+        throw Checks.invalid("unit", "lower case letters, digits and underscores", unit);
       }
       if (!(scale > 0) || Double.isInfinite(scale)) {
-        throw new IllegalArgumentException("scale must be positive and finite, but was " + scale);
+        throw Checks.invalid("scale", "positive and finite", scale);
       }
       this.unit = unit;
       this.scale = scale;
@@ -490,12 +486,9 @@ public final class WindowHistograms implements MultiCollector {
     }
 
     private void requireNewName(String name) {
-      Objects.requireNonNull(name, "name");
-      if (name.isEmpty()) {
-        throw new IllegalArgumentException("name must not be empty");
-      }
+      Checks.requireNonEmpty("name", name);
       if (windows.containsKey(name) || keyed.containsKey(name)) {
-        throw new IllegalArgumentException("a window named \"" + name + "\" was already added");
+        throw Checks.invalid("name", "unique among the windows added", name);
       }
     }
 
@@ -511,7 +504,7 @@ public final class WindowHistograms implements MultiCollector {
           WindowConventions.requireMaximumKeys(
               maximumKeys == null ? conventions.maximumKeys() : maximumKeys);
       if (windows.isEmpty() && keyed.isEmpty()) {
-        throw new IllegalArgumentException("add at least one window to export");
+        throw Checks.invalidConfiguration("add at least one window to export");
       }
       windows.forEach(
           (name, source) -> {
@@ -529,7 +522,7 @@ public final class WindowHistograms implements MultiCollector {
     }
 
     private static IllegalArgumentException noHistogram(String name) {
-      return new IllegalArgumentException(
+      return Checks.invalidConfiguration(
           "window \""
               + name
               + "\" keeps no cumulative histogram: create it from a WindowConfig built with"

@@ -282,25 +282,29 @@ class WindowHistogramsTest {
         .hasMessageContaining("cumulativeHistogram(true)");
     assertThatThrownBy(() -> WindowHistograms.builder().build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("at least one window");
+        .hasMessage("add at least one window to export");
     assertThatThrownBy(() -> WindowHistograms.builder().window("a", kept).window("a", kept))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("already");
+        .hasMessage("name must be unique among the windows added, but was \"a\"");
     assertThatThrownBy(() -> WindowHistograms.builder().window("", kept))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("name must be non-empty, but was \"\"");
     assertThatThrownBy(() -> WindowHistograms.builder().window(null, kept))
         .isInstanceOf(NullPointerException.class);
     assertThatThrownBy(() -> WindowHistograms.builder().classicBuckets(0.1, 0.05))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("ascending");
+        .hasMessage("upperBounds must be finite and ascending, but was [0.1, 0.05]");
     assertThatThrownBy(() -> WindowHistograms.builder().classicBuckets(0.1, Double.NaN))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("upperBounds must be finite and ascending, but was [0.1, NaN]");
     assertThatThrownBy(() -> WindowHistograms.builder().nativeSchema(9))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("-4 to 8");
+        .hasMessage("nativeSchema must be between -4 and 8, but was 9");
     assertThatThrownBy(() -> WindowHistograms.builder().unit("Bytes", 1))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("unit must be lower case letters, digits and underscores, but was \"Bytes\"");
     assertThatThrownBy(() -> WindowHistograms.builder().unit("bytes", 0))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("scale must be positive and finite, but was 0.0");
   }
 }

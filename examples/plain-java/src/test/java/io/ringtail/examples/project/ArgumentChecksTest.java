@@ -7,8 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -17,8 +15,7 @@ import org.junit.jupiter.api.Test;
  * The rule of docs/argument-checks.md, read from the library's main sources (core, testkit,
  * redis-backend, every module under integrations/): every {@code IllegalArgumentException} is built
  * by {@code io.ringtail.internal.Checks}, so that bad input fails the same way everywhere. A file
- * that builds one itself fails this test with its file and line, unless {@link #NOT_YET_ON_CHECKS}
- * names it with exactly as many.
+ * that builds one itself fails this test with its file and line.
  */
 class ArgumentChecksTest {
   private static final Path ROOT = Path.of("../..").toAbsolutePath().normalize();
@@ -27,73 +24,28 @@ class ArgumentChecksTest {
 
   private static final Pattern RAW = Pattern.compile("\\bnew\\s+IllegalArgumentException\\b");
 
-  /**
-   * The files that still build their own {@code IllegalArgumentException}, each with how many it
-   * builds. The list may only shrink: a file moved to {@code Checks} must leave it (the test fails
-   * while a file holds fewer than listed), and a new file or a new throw is never added.
-   */
-  private static final Map<String, Integer> NOT_YET_ON_CHECKS =
-      new TreeMap<>(
-          Map.of(
-              "core/src/main/java/io/ringtail/WindowConfig.java", 1,
-              "integrations/opentelemetry/src/main/java/io/ringtail/opentelemetry/ValueUnit.java",
-                  1,
-              "integrations/opentelemetry/src/main/java/io/ringtail/opentelemetry/WindowHistogramProducer.java",
-                  5,
-              "integrations/opentelemetry/src/main/java/io/ringtail/opentelemetry/WindowTelemetry.java",
-                  1,
-              "integrations/prometheus/src/main/java/io/ringtail/prometheus/WindowHistograms.java",
-                  8));
-
   @Test
   void everyIllegalArgumentException_isBuiltByChecks() throws IOException {
-    Map<String, List<String>> found = new TreeMap<>();
+    List<String> outsideChecks = new ArrayList<>();
     for (Path sources : librarySources()) {
       try (Stream<Path> files = Files.walk(sources)) {
         for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
-          String name = ROOT.relativize(file).toString();
-          if (ROOT.relativize(file).equals(CHECKS)) {
-            continue;
-          }
-          List<String> lines = Files.readAllLines(file);
-          for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).strip();
-            if (!line.startsWith("*") && !line.startsWith("//") && RAW.matcher(line).find()) {
-              found.computeIfAbsent(name, k -> new ArrayList<>()).add(name + ":" + (i + 1));
-            }
+          if (!ROOT.relativize(file).equals(CHECKS)) {
+            outsideChecks.addAll(rawThrows(file));
           }
         }
       }
     }
-
-    List<String> outsideChecks = new ArrayList<>();
-    found.forEach(
-        (file, places) -> {
-          if (places.size() > NOT_YET_ON_CHECKS.getOrDefault(file, 0)) {
-            outsideChecks.addAll(places);
-          }
-        });
     assertThat(outsideChecks)
         .as(
             "IllegalArgumentExceptions built outside io.ringtail.internal.Checks (use a requireX"
-                + " check, or throw Checks.invalid(name, requirement, value))")
-        .isEmpty();
-
-    Map<String, Integer> stale = new TreeMap<>();
-    NOT_YET_ON_CHECKS.forEach(
-        (file, allowed) -> {
-          int now = found.getOrDefault(file, List.of()).size();
-          if (now != allowed) {
-            stale.put(file, now);
-          }
-        });
-    assertThat(stale)
-        .as("files of NOT_YET_ON_CHECKS that now build fewer: lower or remove their entries")
+                + " check, throw Checks.invalid(name, requirement, value), or"
+                + " Checks.invalidConfiguration(message) for a configuration refused as a whole)")
         .isEmpty();
   }
 
   @Test
-  void theScan_coversEveryLibraryModule_andFindsTheListedFiles() throws IOException {
+  void theScan_coversEveryLibraryModule_andFindsTheOnesChecksBuilds() throws IOException {
     List<String> scanned = new ArrayList<>();
     for (Path sources : librarySources()) {
       scanned.add(ROOT.relativize(sources).toString());
@@ -107,7 +59,20 @@ class ArgumentChecksTest {
             "integrations/opentelemetry/src/main/java",
             "integrations/prometheus/src/main/java",
             "integrations/spring-boot-starter/src/main/java");
-    assertThat(NOT_YET_ON_CHECKS.keySet()).allSatisfy(f -> assertThat(ROOT.resolve(f)).exists());
+    assertThat(rawThrows(ROOT.resolve(CHECKS))).isNotEmpty();
+  }
+
+  /** {@code file:line} of each line of {@code file} that builds an IllegalArgumentException. */
+  private static List<String> rawThrows(Path file) throws IOException {
+    List<String> places = new ArrayList<>();
+    List<String> lines = Files.readAllLines(file);
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).strip();
+      if (!line.startsWith("*") && !line.startsWith("//") && RAW.matcher(line).find()) {
+        places.add(ROOT.relativize(file) + ":" + (i + 1));
+      }
+    }
+    return places;
   }
 
   /** The main sources of core, testkit, redis-backend and every module under integrations/. */
