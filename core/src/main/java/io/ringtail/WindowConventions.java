@@ -112,6 +112,14 @@ public final class WindowConventions {
   }
 
   /**
+   * A new log of window failures under these conventions, for one binding: it leaves a window that
+   * throws out of a scrape and logs it as {@link #failureLogInterval()} says.
+   */
+  public WindowFailures failures() {
+    return new WindowFailures(this);
+  }
+
+  /**
    * The percentile rule every binding applies: {@code fractions}, each from 0 to 1, sorted and
    * without duplicates.
    *

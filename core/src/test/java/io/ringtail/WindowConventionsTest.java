@@ -3,7 +3,6 @@ package io.ringtail;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ringtail.internal.WindowFailures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -148,8 +147,7 @@ class WindowConventionsTest {
     try {
       ManualTimeSource time = new ManualTimeSource();
       WindowFailures failures =
-          new WindowFailures(
-              WindowConventions.builder().failureLogInterval(Duration.ofSeconds(10)).build());
+          WindowConventions.builder().failureLogInterval(Duration.ofSeconds(10)).build().failures();
       boolean[] down = {true};
       Runnable read =
           () ->

@@ -9,10 +9,10 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConventions;
+import io.ringtail.WindowFailures;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.WindowTotals;
 import io.ringtail.internal.Checks;
-import io.ringtail.internal.WindowFailures;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -48,7 +48,7 @@ final class MeterSpec {
       String baseUnit,
       long maxAgeNanos,
       WindowConventions conventions) {
-    this.failures = new WindowFailures(conventions);
+    this.failures = conventions.failures();
     this.prefix = prefix;
     this.name = name;
     this.tags = tags;

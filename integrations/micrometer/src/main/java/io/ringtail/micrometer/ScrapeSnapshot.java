@@ -2,8 +2,8 @@ package io.ringtail.micrometer;
 
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
+import io.ringtail.WindowFailures;
 import io.ringtail.WindowSnapshot;
-import io.ringtail.internal.WindowFailures;
 import java.util.Arrays;
 import java.util.function.ToDoubleFunction;
 

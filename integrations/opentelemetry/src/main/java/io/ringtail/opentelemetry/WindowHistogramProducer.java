@@ -25,8 +25,8 @@ import io.ringtail.ExponentialBuckets;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowConventions;
+import io.ringtail.WindowFailures;
 import io.ringtail.internal.Checks;
-import io.ringtail.internal.WindowFailures;
 import io.ringtail.keyed.KeyedWindows;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -114,7 +114,7 @@ public final class WindowHistogramProducer implements MetricProducer {
       Clock clock,
       WindowConventions conventions,
       int maximumKeys) {
-    this.failures = new WindowFailures(conventions);
+    this.failures = conventions.failures();
     this.maximumKeys = maximumKeys;
     this.windows = List.copyOf(windows);
     this.keyed = List.copyOf(keyed);

@@ -8,10 +8,10 @@ import io.opentelemetry.api.metrics.ObservableDoubleMeasurement;
 import io.opentelemetry.api.metrics.ObservableLongMeasurement;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConventions;
+import io.ringtail.WindowFailures;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.WindowTotals;
 import io.ringtail.internal.Checks;
-import io.ringtail.internal.WindowFailures;
 import io.ringtail.keyed.KeyedWindows;
 import java.util.Arrays;
 import java.util.Map;
@@ -110,7 +110,7 @@ public final class WindowTelemetry {
     this.maximumKeys =
         WindowConventions.requireMaximumKeys(
             b.maximumKeys == null ? conventions.maximumKeys() : b.maximumKeys);
-    this.failures = new WindowFailures(conventions);
+    this.failures = conventions.failures();
   }
 
   /** Binds a window of nanosecond durations under {@code name} with the defaults. */

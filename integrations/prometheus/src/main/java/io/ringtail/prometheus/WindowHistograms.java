@@ -18,8 +18,8 @@ import io.ringtail.ExemplarReservoir;
 import io.ringtail.ExponentialBuckets;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConventions;
+import io.ringtail.WindowFailures;
 import io.ringtail.internal.Checks;
-import io.ringtail.internal.WindowFailures;
 import io.ringtail.keyed.KeyedWindows;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -140,7 +140,7 @@ public final class WindowHistograms implements MultiCollector {
     this.windowName = prometheusName(WindowConventions.WINDOW_PREFIX) + "_" + unit;
     this.keyedName = prometheusName(WindowConventions.KEYED_PREFIX) + "_" + unit;
     this.maximumKeys = maximumKeys;
-    this.failures = new WindowFailures(b.conventions);
+    this.failures = b.conventions.failures();
   }
 
   private static String prometheusName(String dotted) {

@@ -1,7 +1,5 @@
-package io.ringtail.internal;
+package io.ringtail;
 
-import io.ringtail.TimeSource;
-import io.ringtail.WindowConventions;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Map;
@@ -17,7 +15,8 @@ import java.util.function.Supplier;
  * All keys of a keyed collection share their collection's name, so an outage of a Redis-backed
  * collection logs one stack trace, not one per key.
  *
- * <p>Thread-safe. Holds one entry per window name that has failed.
+ * <p>What a binding gets from {@link WindowConventions#failures()}; applications never need it.
+ * Thread-safe. Holds one entry per window name that has failed.
  */
 public final class WindowFailures {
   private static final System.Logger LOG = System.getLogger(WindowConventions.class.getName());
@@ -26,7 +25,7 @@ public final class WindowFailures {
   private final Map<String, Failing> failing = new ConcurrentHashMap<>();
 
   /** A log of failures under {@code conventions}' interval. */
-  public WindowFailures(WindowConventions conventions) {
+  WindowFailures(WindowConventions conventions) {
     this.intervalNanos = conventions.failureLogInterval().toNanos();
   }
 
