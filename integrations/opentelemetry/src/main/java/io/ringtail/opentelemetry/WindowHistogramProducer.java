@@ -4,16 +4,10 @@ import static io.ringtail.opentelemetry.WindowTelemetry.WINDOW_KEY;
 import static io.ringtail.opentelemetry.WindowTelemetry.WINDOW_NAME;
 
 import io.opentelemetry.api.common.Attributes;
-import io.opentelemetry.api.trace.SpanContext;
-import io.opentelemetry.api.trace.SpanId;
-import io.opentelemetry.api.trace.TraceFlags;
-import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.sdk.common.Clock;
 import io.opentelemetry.sdk.common.InstrumentationScopeInfo;
 import io.opentelemetry.sdk.metrics.SdkMeterProviderBuilder;
 import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
-import io.opentelemetry.sdk.metrics.data.DoubleExemplarData;
-import io.opentelemetry.sdk.metrics.data.ExponentialHistogramBuckets;
 import io.opentelemetry.sdk.metrics.data.ExponentialHistogramData;
 import io.opentelemetry.sdk.metrics.data.ExponentialHistogramPointData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
@@ -101,7 +95,7 @@ public final class WindowHistogramProducer implements MetricProducer {
   private final List<WindowSource> windows;
   private final List<KeyedSource> keyed;
   private final String unit;
-  private final double unitScale;
+  private final ExponentialPoints points;
   private final Clock clock;
   private final WindowFailures failures;
   private final int maximumKeys;
@@ -119,7 +113,7 @@ public final class WindowHistogramProducer implements MetricProducer {
     this.windows = List.copyOf(windows);
     this.keyed = List.copyOf(keyed);
     this.unit = unit;
-    this.unitScale = unitScale;
+    this.points = new ExponentialPoints(unitScale);
     this.clock = clock;
   }
 
@@ -138,7 +132,8 @@ public final class WindowHistogramProducer implements MetricProducer {
       for (WindowSource w : windows) {
         CumulativeHistogram h = histogramOf(w);
         if (h != null) {
-          points.add(point(h, w.scale, w.startEpochNanos, now, w.attributes, w.exemplars));
+          points.add(
+              this.points.point(h, w.scale, w.startEpochNanos, now, w.attributes, w.exemplars));
         }
       }
       addMetric(out, resource, WINDOW_METRIC, WINDOW_DESCRIPTION, points);
@@ -177,55 +172,6 @@ public final class WindowHistogramProducer implements MetricProducer {
         failures.read(
             name, "window \"" + name + "\"", w.window.timeSource(), w.window::cumulativeHistogram);
     return h == null ? null : h.orElse(null);
-  }
-
-  private ExponentialHistogramPointData point(
-      CumulativeHistogram h,
-      int scale,
-      long startEpochNanos,
-      long now,
-      Attributes attributes,
-      ExemplarReservoir exemplars) {
-    ExponentialBuckets b = h.exponentialBuckets(scale, unitScale);
-    List<Long> counts = new ArrayList<>(b.length());
-    for (int i = 0; i < b.length(); i++) {
-      counts.add(b.countAt(i));
-    }
-    return ExponentialHistogramPointData.create(
-        scale,
-        h.totals().sum() * unitScale,
-        b.zeroCount(),
-        false,
-        0.0,
-        false,
-        0.0,
-        ExponentialHistogramBuckets.create(scale, b.offset(), counts),
-        ExponentialHistogramBuckets.create(scale, 0, List.of()),
-        Math.min(startEpochNanos, now),
-        now,
-        attributes,
-        exemplars == null ? List.of() : exemplarsOf(exemplars, h, now));
-  }
-
-  /**
-   * The reservoir's exemplars, each with its trace and span and its time on the wall clock (the
-   * reservoir reads the window's time source).
-   */
-  private List<DoubleExemplarData> exemplarsOf(
-      ExemplarReservoir exemplars, CumulativeHistogram h, long now) {
-    List<DoubleExemplarData> out = new ArrayList<>();
-    for (ExemplarReservoir.Exemplar e : exemplars.exemplars()) {
-      SpanContext span =
-          SpanContext.create(
-              e.traceId(),
-              e.spanId() == null ? SpanId.getInvalid() : e.spanId(),
-              TraceFlags.getSampled(),
-              TraceState.getDefault());
-      long epochNanos = now - Math.max(0L, h.endNanos() - e.timeNanos());
-      out.add(
-          DoubleExemplarData.create(Attributes.empty(), epochNanos, span, e.value() * unitScale));
-    }
-    return out;
   }
 
   /**
@@ -307,7 +253,7 @@ public final class WindowHistogramProducer implements MetricProducer {
                         ? s
                         : new long[] {h.startNanos(), startEpochNanos(h, now)});
         Attributes at = attributes.toBuilder().put(WINDOW_KEY, e.getKey()).build();
-        points.add(producer.point(h, scale, start[1], now, at, null));
+        points.add(producer.points.point(h, scale, start[1], now, at, null));
       }
       starts.keySet().retainAll(all.keySet());
     }

@@ -2,15 +2,10 @@ package io.ringtail.prometheus;
 
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
-import io.prometheus.metrics.model.snapshots.Exemplar;
-import io.prometheus.metrics.model.snapshots.Exemplars;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
-import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.PrometheusNaming;
 import io.prometheus.metrics.model.snapshots.Unit;
 import io.ringtail.CumulativeHistogram;
@@ -89,20 +84,10 @@ public final class WindowHistograms implements MultiCollector {
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
   };
 
-  /**
-   * The native zero bucket's width, Prometheus's default: only exact zeros fall in it here, and a
-   * positive width is how a scraper tells a native histogram that holds nothing yet from a classic
-   * one.
-   */
-  private static final double ZERO_THRESHOLD = Math.scalb(1.0, -128);
-
   private final Map<String, Source> windows;
   private final Map<String, Keyed> keyed;
-  private final double[] bounds;
-  private final Integer nativeSchema;
-  private final boolean nativeHistograms;
+  private final HistogramPoints points;
   private final String unit;
-  private final double scale;
   private final String windowName;
   private final String keyedName;
   private final int maximumKeys;
@@ -132,11 +117,13 @@ public final class WindowHistograms implements MultiCollector {
   private WindowHistograms(Builder b, int maximumKeys) {
     this.windows = new LinkedHashMap<>(b.windows);
     this.keyed = new LinkedHashMap<>(b.keyed);
-    this.bounds = b.bounds == null ? defaultBounds(b.scale) : b.bounds.clone();
-    this.nativeSchema = b.nativeSchema;
-    this.nativeHistograms = b.nativeHistograms;
+    this.points =
+        new HistogramPoints(
+            b.bounds == null ? defaultBounds(b.scale) : b.bounds.clone(),
+            b.scale,
+            b.nativeHistograms,
+            b.nativeSchema);
     this.unit = b.unit;
-    this.scale = b.scale;
     this.windowName = prometheusName(WindowConventions.WINDOW_PREFIX) + "_" + unit;
     this.keyedName = prometheusName(WindowConventions.KEYED_PREFIX) + "_" + unit;
     this.maximumKeys = maximumKeys;
@@ -195,7 +182,7 @@ public final class WindowHistograms implements MultiCollector {
                     window::cumulativeHistogram);
             if (h != null && h.isPresent()) {
               metric.dataPoint(
-                  point(
+                  points.point(
                       h.get(), Labels.of(WindowConventions.WINDOW_TAG, name), source.exemplars()));
             }
           });
@@ -224,7 +211,8 @@ public final class WindowHistograms implements MultiCollector {
                     h -> h.totals().count(),
                     last::contains);
             source.exported = Set.copyOf(kept.keySet());
-            kept.forEach((key, h) -> metric.dataPoint(point(h, labels(name, key, source), null)));
+            kept.forEach(
+                (key, h) -> metric.dataPoint(points.point(h, labels(name, key, source), null)));
           });
       metrics.add(metric.build());
     }
@@ -255,83 +243,6 @@ public final class WindowHistograms implements MultiCollector {
     HistogramSnapshot.Builder metric =
         HistogramSnapshot.builder().name(name).help(help + ", since its creation");
     return metric.unit(new Unit(unit));
-  }
-
-  private HistogramDataPointSnapshot point(
-      CumulativeHistogram h, Labels labels, ExemplarReservoir exemplars) {
-    HistogramDataPointSnapshot.Builder point = HistogramDataPointSnapshot.builder().labels(labels);
-    point.classicHistogramBuckets(classicBuckets(h));
-    if (nativeHistograms) {
-      int schema =
-          nativeSchema != null ? nativeSchema : ExponentialBuckets.scaleFor(h.significantDigits());
-      ExponentialBuckets buckets = h.exponentialBuckets(schema, scale);
-      int n = 0;
-      for (int i = 0; i < buckets.length(); i++) {
-        n += buckets.countAt(i) != 0 ? 1 : 0;
-      }
-      int[] indexes = new int[n];
-      long[] counts = new long[n];
-      for (int i = 0, k = 0; i < buckets.length(); i++) {
-        if (buckets.countAt(i) != 0) {
-          // Prometheus numbers bucket (base^i, base^(i+1)] as i + 1
-          indexes[k] = buckets.offset() + i + 1;
-          counts[k++] = buckets.countAt(i);
-        }
-      }
-      point
-          .nativeSchema(schema)
-          .nativeZeroThreshold(ZERO_THRESHOLD)
-          .nativeZeroCount(buckets.zeroCount())
-          .nativeBucketsForPositiveValues(NativeHistogramBuckets.of(indexes, counts));
-    }
-    point.sum(h.totals().sum() * scale);
-    if (exemplars != null) {
-      point.exemplars(exemplarsOf(exemplars.exemplars()));
-    }
-    return point.build();
-  }
-
-  /**
-   * The exemplars to export: of those in one classic bucket, only the largest, so the exposition
-   * (which shows one per bucket) shows each bucket's slowest recent sample.
-   */
-  private Exemplars exemplarsOf(List<ExemplarReservoir.Exemplar> ascending) {
-    List<Exemplar> kept = new ArrayList<>(ascending.size());
-    int lastBucket = -1;
-    for (ExemplarReservoir.Exemplar e : ascending) {
-      double value = e.value() * scale;
-      int bucket = 0;
-      while (bucket < bounds.length && bounds[bucket] < value) {
-        bucket++;
-      }
-      if (bucket == lastBucket) {
-        kept.remove(kept.size() - 1);
-      }
-      lastBucket = bucket;
-      Exemplar.Builder exemplar = Exemplar.builder().value(value).traceId(e.traceId());
-      if (e.spanId() != null) {
-        exemplar.spanId(e.spanId());
-      }
-      kept.add(exemplar.build());
-    }
-    return Exemplars.of(kept);
-  }
-
-  /** Each slot whole into the first bucket whose bound is at or above its highest value. */
-  private ClassicHistogramBuckets classicBuckets(CumulativeHistogram h) {
-    double[] upper = Arrays.copyOf(bounds, bounds.length + 1);
-    upper[bounds.length] = Double.POSITIVE_INFINITY;
-    long[] counts = new long[upper.length];
-    int[] at = {0};
-    h.forEachSlot(
-        (lowest, highest, count) -> {
-          double v = highest * scale;
-          while (upper[at[0]] < v) {
-            at[0]++;
-          }
-          counts[at[0]] += count;
-        });
-    return ClassicHistogramBuckets.of(upper, counts);
   }
 
   /** Fluent builder; {@link #build()} validates. */
