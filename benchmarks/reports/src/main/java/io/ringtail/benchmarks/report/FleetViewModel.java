@@ -6,20 +6,24 @@ import java.util.Map;
 /**
  * The cost model of docs/fleet-histogram-window.md, checked against one measured row of {@link
  * FleetViewReport}, then carried to a larger fleet at the row's measured cost per command and bytes
- * per merged bucket.
+ * per merged bucket. It counts what {@code INFO commandstats} counts: top-level commands and those
+ * a script runs.
  *
  * <p>Per publish interval (1 s here) each of {@code P} processes sends one {@code HSET} per group
  * its keys fall in ({@code g} of the 16, {@code 16 (1 - (15/16)^K)} for {@code K} keys on average),
- * a {@code PEXPIRE} per group every quarter window (15 s) and one {@code TIME}; each group with
+ * a {@code PEXPIRE} per group every quarter window (15 s) and one {@code TIME}. Each group with
  * batches costs its merger six commands ({@code GET}, {@code HGETALL}, two {@code GET}s, {@code
- * MGET}, {@code fleet_merge.lua}) and two lease renewals; each read is one {@code MGET}. Lease
- * tries ({@code SET NX}) are left out: while the mergers live they are a few per cent of the
- * batches. Reads send out about {@code K x (r + 1)} merged buckets each ({@code r}: seconds between
- * a process's reads): the buckets merged since the last read.
+ * MGET}, {@code fleet_merge.lua}), and the script seven more (a {@code GET} and three {@code SET}s,
+ * an {@code HDEL}, the lease's {@code GET} and {@code PEXPIRE}) plus one {@code SET} per merged
+ * bucket written (the group's keys, {@code K / g}, times two buckets a merge); its two lease
+ * renewals three each. Each read is one {@code MGET} that returns, per key, the buckets merged
+ * since the last read and those up to two older ({@code r + 2} buckets when reads are {@code r}
+ * seconds apart). Lease tries ({@code SET NX}) are left out: while the mergers live they are rare.
  */
 final class FleetViewModel {
   static final String HEADER =
-      "| row | groups (model / merges measured) | commands/s, model / measured | read bytes out/s,"
+      "| row | groups (model / merges measured) | commands/s, model (at the groups measured) /"
+          + " measured | read bytes out/s,"
           + " model / measured out | network in/s | Redis CPU per command | 1,000 pods x 500 keys,"
           + " 3 masters: commands/s and CPU per master, read bytes out/s per master |\n"
           + "|---|---:|---:|---:|---:|---:|---|\n";
@@ -34,11 +38,10 @@ final class FleetViewModel {
     return GROUPS * (1 - Math.pow((GROUPS - 1.0) / GROUPS, keys));
   }
 
-  /** Commands per second the model predicts for a fleet. */
-  static double commands(double processes, int keys, double readEverySeconds) {
-    double g = groups(keys);
+  /** Commands per second the model predicts for a fleet whose keys fall in {@code g} groups. */
+  static double commands(double processes, int keys, double g, double readEverySeconds) {
     double publishing = processes * (g + g / QUARTER_WINDOW_SECONDS + 1);
-    double merging = g * (6 + 2);
+    double merging = g * (6 + 7 + 2 * keys / g) + 2 * g * 3;
     double reading = readEverySeconds > 0 ? processes / readEverySeconds : 0;
     return publishing + merging + reading;
   }
@@ -47,7 +50,7 @@ final class FleetViewModel {
   static double readBytes(
       double processes, int keys, double readEverySeconds, double bytesPerBucket) {
     return readEverySeconds > 0
-        ? processes / readEverySeconds * keys * (readEverySeconds + 1) * bytesPerBucket
+        ? processes / readEverySeconds * keys * (readEverySeconds + 2) * bytesPerBucket
         : 0;
   }
 
@@ -75,16 +78,17 @@ final class FleetViewModel {
     }
     double perSecond = (double) measured / seconds;
     long[] merges = commands.getOrDefault("hgetall", new long[2]);
-    double model = commands(processes, keys, readEvery);
+    double model = commands(processes, keys, groups(keys), readEvery);
+    double modelAsMerged = commands(processes, keys, (double) merges[0] / seconds, readEvery);
     double cpuPerCommand = cpuPercent / 100 / perSecond; // core-seconds per command
-    double big = commands(1_000, 500, 15);
+    double big = commands(1_000, 500, groups(500), 15);
     double bigBytes = readBytes(1_000, 500, 15, bucketBytes);
     StringBuilder out = new StringBuilder();
     Markdown.row(
         out,
         name,
         String.format("%.1f / %.1f", groups(keys), (double) merges[0] / seconds),
-        String.format("%,.0f / %,.0f", model, perSecond),
+        String.format("%,.0f (%,.0f) / %,.0f", model, modelAsMerged, perSecond),
         String.format(
             "%,.0f / %,.0f B", readBytes(processes, keys, readEvery, bucketBytes), netOutPerSecond),
         String.format("%,.0f B", netInPerSecond),

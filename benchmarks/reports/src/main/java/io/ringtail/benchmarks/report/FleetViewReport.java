@@ -299,20 +299,22 @@ public final class FleetViewReport {
     reads.sort(null);
     int seconds = cli.common.wholeSeconds();
     double cpuPercent = 100 * (cpu1 - cpu0) / seconds;
-    MODEL
-        .append(
-            FleetViewModel.row(
-                processes + " x " + keys + (single ? " single" : "") + (publishOnly ? " p" : ""),
-                processes + 2,
-                keys,
-                publishOnly ? 0 : cli.readEvery,
-                commands,
-                seconds,
-                cpuPercent,
-                (net1[0] - net0[0]) / seconds,
-                (net1[1] - net0[1]) / seconds,
-                (double) mergedMemory[1] / keys / BUCKETS))
-        .append('\n');
+    if (!single) { // the model is the keyed face's; a single window is its own window
+      MODEL
+          .append(
+              FleetViewModel.row(
+                  processes + " x " + keys + (publishOnly ? ", publishing only" : ""),
+                  processes + 2,
+                  keys,
+                  publishOnly ? 0 : cli.readEvery,
+                  commands,
+                  seconds,
+                  cpuPercent,
+                  (net1[0] - net0[0]) / seconds,
+                  (net1[1] - net0[1]) / seconds,
+                  (double) mergedMemory[1] / keys / BUCKETS))
+          .append('\n');
+    }
     StringBuilder row = new StringBuilder();
     Markdown.row(
         row,
