@@ -372,6 +372,21 @@ class RedisKeyedHistogramWindowsTest {
   /**
    * A scheduler whose ticks the test runs by hand: the windows' tickers never run by themselves.
    */
+  /**
+   * Keyed windows of {@code name} on a backend of their own whose ticks {@code scheduler} keeps for
+   * the test to run ({@link #handTicked(List)}); an interval of 20 s keeps a lease taken for the
+   * test however slow the machine.
+   */
+  private RedisKeyedHistogramWindows handTicked(
+      String name, TimeSource time, ScheduledThreadPoolExecutor scheduler) {
+    return backend(TIMEOUT)
+        .keyedHistogramWindows(name)
+        .timeSource(time)
+        .publishInterval(Duration.ofSeconds(20))
+        .scheduler(scheduler)
+        .build();
+  }
+
   private static ScheduledThreadPoolExecutor handTicked(List<Runnable> tasks) {
     return new ScheduledThreadPoolExecutor(1) {
       @Override
@@ -402,21 +417,8 @@ class RedisKeyedHistogramWindowsTest {
     ScheduledThreadPoolExecutor bScheduler = handTicked(bTicks);
     try {
       // ticks run by hand; a long interval keeps a's lease for the test however slow the machine
-      Duration interval = Duration.ofSeconds(20);
-      RedisKeyedHistogramWindows a =
-          backend(TIMEOUT)
-              .keyedHistogramWindows(name)
-              .timeSource(time)
-              .publishInterval(interval)
-              .scheduler(aScheduler)
-              .build();
-      RedisKeyedHistogramWindows b =
-          backend(TIMEOUT)
-              .keyedHistogramWindows(name)
-              .timeSource(time)
-              .publishInterval(interval)
-              .scheduler(bScheduler)
-              .build();
+      RedisKeyedHistogramWindows a = handTicked(name, time, aScheduler);
+      RedisKeyedHistogramWindows b = handTicked(name, time, bScheduler);
       a.record("k", 1);
       assertThat(a.flush(Duration.ofSeconds(2))).isTrue(); // a takes the lease
       String aToken = admin.sync().get(keys.lease(g));
@@ -523,21 +525,8 @@ class RedisKeyedHistogramWindowsTest {
     ScheduledThreadPoolExecutor aScheduler = handTicked(aTicks);
     ScheduledThreadPoolExecutor bScheduler = handTicked(bTicks);
     try {
-      Duration interval = Duration.ofSeconds(20);
-      RedisKeyedHistogramWindows a =
-          backend(TIMEOUT)
-              .keyedHistogramWindows(name)
-              .timeSource(time)
-              .publishInterval(interval)
-              .scheduler(aScheduler)
-              .build();
-      RedisKeyedHistogramWindows b =
-          backend(TIMEOUT)
-              .keyedHistogramWindows(name)
-              .timeSource(time)
-              .publishInterval(interval)
-              .scheduler(bScheduler)
-              .build();
+      RedisKeyedHistogramWindows a = handTicked(name, time, aScheduler);
+      RedisKeyedHistogramWindows b = handTicked(name, time, bScheduler);
       a.record("k", 1);
       assertThat(a.flush(Duration.ofSeconds(2))).isTrue(); // a takes the lease
       for (int i = 0; i < 100; i++) {

@@ -313,14 +313,7 @@ public final class WindowHistograms implements MultiCollector {
      */
     public Builder keyed(
         String name, KeyedWindows windows, Function<String, Map<String, String>> keyLabels) {
-      requireNewName(name);
-      keyed.put(
-          name,
-          new Keyed(
-              Objects.requireNonNull(windows, "windows"),
-              Objects.requireNonNull(keyLabels, "keyLabels"),
-              null));
-      return this;
+      return addKeyed(name, windows, keyLabels, null);
     }
 
     /**
@@ -336,6 +329,14 @@ public final class WindowHistograms implements MultiCollector {
         Function<String, Map<String, String>> keyLabels,
         int maximumKeys) {
       WindowConventions.requireMaximumKeys(maximumKeys);
+      return addKeyed(name, windows, keyLabels, maximumKeys);
+    }
+
+    private Builder addKeyed(
+        String name,
+        KeyedWindows windows,
+        Function<String, Map<String, String>> keyLabels,
+        Integer maximumKeys) {
       requireNewName(name);
       keyed.put(
           name,
