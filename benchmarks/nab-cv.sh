@@ -4,7 +4,8 @@
 # (io.ringtail.benchmarks.nab.NabCrossValidation). A few minutes on 2 cores, after the build.
 #   benchmarks/nab-cv.sh              # build, then cross-validate
 #   benchmarks/nab-cv.sh --no-build   # the jar already built
-#   benchmarks/nab-cv.sh --rule=plain # keep a change that raises the training score as a whole
+#   benchmarks/nab-cv.sh --rule=consistent  # keep a change only if it raises both halves of the
+#                                           # training files' score
 # The corpus is read from ../shared/nab beside the project root; NAB_DIR=/path/to/nab overrides.
 set -euo pipefail
 cd "$(dirname "$0")/.."

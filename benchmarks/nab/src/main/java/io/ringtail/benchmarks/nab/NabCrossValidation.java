@@ -22,10 +22,10 @@ import java.util.function.Supplier;
  * the tuning is the one the shipped constants came from, redone on the training files only: a
  * coordinate search from the shipped values over each constant's neighbours ({@link #GRID}, the
  * values of the docs' sensitivity sweep), two passes, keeping a change only if it raises the
- * standard score on both halves of the training files ({@link Rule#CONSISTENT}: each half, split by
- * file and stratified by category, scored on its own), or with {@code --rule=plain} on the training
- * files as a whole ({@link Rule#PLAIN}); then the threshold of each profile is the one the NAB
- * sweep picks on the training files. The held-out files are scored at those constants and
+ * training files' standard score ({@link Rule#PLAIN}), or with {@code --rule=consistent} the
+ * standard score of each half of the training files, split by file and stratified by category and
+ * scored on its own ({@link Rule#CONSISTENT}); then the threshold of each profile is the one the
+ * NAB sweep picks on the training files. The held-out files are scored at those constants and
  * thresholds, normalized over the held-out files (null 0, perfect 100), and pooled: every file
  * scored by the fold that held it out, normalized over the whole corpus. The shipped constants are
  * scored the same way (thresholds from the training files) beside the tuned ones.
@@ -86,12 +86,12 @@ public final class NabCrossValidation {
       List<NabScorer.ProfileScore> inSample) {}
 
   public static void main(String[] args) {
-    Rule rule = Rule.CONSISTENT;
+    Rule rule = Rule.PLAIN;
     for (String a : args) {
       if (a.startsWith("--rule=")) {
         rule = Rule.valueOf(a.substring("--rule=".length()).toUpperCase(Locale.ROOT));
       } else {
-        throw new IllegalArgumentException("usage: NabCrossValidation [--rule=consistent|plain]");
+        throw new IllegalArgumentException("usage: NabCrossValidation [--rule=plain|consistent]");
       }
     }
     NabCorpus corpus = NabCorpus.load();
