@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.ringtail.CumulativeHistogram;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
-import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowConventions;
 import io.ringtail.WindowSnapshot;
@@ -264,12 +263,11 @@ public abstract class BindingConventionsContract {
   }
 
   /** A window that throws on every read while {@link #down}, as a Redis window in an outage. */
-  private static final class FailingWindow implements RollingWindow {
-    private final RollingWindow delegate;
+  private static final class FailingWindow extends CountingWindow {
     volatile boolean down;
 
     FailingWindow(RollingWindow delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     private void check() {
@@ -281,38 +279,13 @@ public abstract class BindingConventionsContract {
     @Override
     public WindowSnapshot snapshot() {
       check();
-      return delegate.snapshot();
+      return super.snapshot();
     }
 
     @Override
     public Optional<CumulativeHistogram> cumulativeHistogram() {
       check();
-      return delegate.cumulativeHistogram();
-    }
-
-    @Override
-    public void record(long value) {
-      delegate.record(value);
-    }
-
-    @Override
-    public void recordAt(long value, long timeNanos) {
-      delegate.recordAt(value, timeNanos);
-    }
-
-    @Override
-    public Duration length() {
-      return delegate.length();
-    }
-
-    @Override
-    public TimeSource timeSource() {
-      return delegate.timeSource();
-    }
-
-    @Override
-    public long footprintBytes() {
-      return delegate.footprintBytes();
+      return super.cumulativeHistogram();
     }
   }
 }

@@ -1,9 +1,11 @@
 package io.ringtail.testkit;
 
+import io.ringtail.CumulativeHistogram;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowSnapshot;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A window that counts how many snapshots it was asked for, delegating everything else. */
@@ -33,6 +35,11 @@ public class CountingWindow implements RollingWindow {
   public WindowSnapshot snapshot() {
     snapshots.incrementAndGet();
     return delegate.snapshot();
+  }
+
+  @Override
+  public Optional<CumulativeHistogram> cumulativeHistogram() {
+    return delegate.cumulativeHistogram();
   }
 
   @Override
