@@ -57,6 +57,10 @@ public final class RedisLimiterReport {
   static final String BEGIN = "<!-- redis-limiters:begin -->";
   static final String END = "<!-- redis-limiters:end -->";
   static final int LIMIT = 100;
+
+  /** A limit no key reaches in a run: the server time of decisions that all admit. */
+  static final int LARGE_LIMIT = 1_000_000;
+
   static final Duration WINDOW = Duration.ofSeconds(1);
   static final Duration MEMORY_WINDOW = Duration.ofMinutes(1);
   static final int KEYS = 10_000;
@@ -143,14 +147,26 @@ public final class RedisLimiterReport {
             hotTime = LimiterMeasurements.serverTime(limiter, redis, hot, 3_000);
             manyTime = LimiterMeasurements.serverTime(limiter, redis, keys, 3_000);
           }
+          // at a limit no key reaches: every decision admitted, a large ring's hot path
+          redis.flushall();
+          LimiterMeasurements.ServerTime hotLarge;
+          LimiterMeasurements.ServerTime manyLarge;
+          try (RedisLimiter limiter = factory.open(server.uri(), LARGE_LIMIT, WINDOW)) {
+            hotLarge = LimiterMeasurements.serverTime(limiter, redis, hot, 3_000);
+            manyLarge = LimiterMeasurements.serverTime(limiter, redis, keys, 3_000);
+          }
           serverTimes.append(
               Format.fmt(
-                  "| %s | %.1f µs (%s) | %.1f µs (%s) |%n",
+                  "| %s | %.1f µs (%s) | %.1f µs (%s) | %.1f µs (%s) | %.1f µs (%s) |%n",
                   label,
                   hotTime.micros(),
                   hotTime.commands(),
                   manyTime.micros(),
-                  manyTime.commands()));
+                  manyTime.commands(),
+                  hotLarge.micros(),
+                  hotLarge.commands(),
+                  manyLarge.micros(),
+                  manyLarge.commands()));
           double[] bytes = new double[2];
           redis.flushall();
           try (RedisLimiter limiter = factory.open(server.uri(), LIMIT, MEMORY_WINDOW)) {
@@ -223,8 +239,13 @@ public final class RedisLimiterReport {
     md.append(
         "Redis time per decision from `SLOWLOG` (one thread, 3,000 decisions, every top-level command's "
             + "duration; what a script calls inside counts once, in the script's time), with the top-level "
-            + "commands per decision.\n\n");
-    md.append("| limiter | hot key | 10,000 keys |\n| --- | --- | --- |\n")
+            + "commands per decision; at the limit of 100, and at a limit no key reaches in the run "
+            + "(every decision admitted).\n\n");
+    md.append(
+            Format.fmt(
+                "| limiter | hot key | 10,000 keys | hot key, limit %,d | 10,000 keys, limit %,d |%n",
+                LARGE_LIMIT, LARGE_LIMIT))
+        .append("| --- | --- | --- | --- | --- |\n")
         .append(serverTimes)
         .append('\n');
     md.append(
