@@ -42,9 +42,10 @@ public final class Machine {
   }
 
   /**
-   * Moves every thread of process {@code pid} (a redis-server a report started) to {@code cpus}
-   * ({@code taskset}, Linux): with the JVM kept off them ({@code taskset -c 0 java ...}), the
-   * server's times are its own, not shared with the clients' threads, as on a Redis host.
+   * Moves every thread of process {@code pid} (a redis-server or an application a report started)
+   * to {@code cpus} ({@code taskset}, Linux): with the JVM kept off them ({@code taskset -c 0 java
+   * ...}), the server's times are its own, not shared with the clients' threads, as on a Redis
+   * host.
    */
   public static void pin(long pid, String cpus) throws IOException, InterruptedException {
     Process taskset =
@@ -55,7 +56,7 @@ public final class Machine {
     if (taskset.waitFor() != 0) {
       throw new IllegalStateException("taskset -a -p -c " + cpus + " " + pid + " failed");
     }
-    System.out.println("redis-server pinned to CPUs " + cpus);
+    System.out.println("process " + pid + " pinned to CPUs " + cpus);
   }
 
   /**

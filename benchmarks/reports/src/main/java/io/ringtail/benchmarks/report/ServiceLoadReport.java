@@ -1,0 +1,287 @@
+package io.ringtail.benchmarks.report;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.ringtail.benchmarks.toolkit.ChildJvm;
+import io.ringtail.benchmarks.toolkit.Cli;
+import io.ringtail.benchmarks.toolkit.Format;
+import io.ringtail.benchmarks.toolkit.Machine;
+import io.ringtail.benchmarks.toolkit.ReportOptions;
+import io.ringtail.redis.testkit.RedisProcess;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * What the starter costs a service's requests: the examples' load target ({@code
+ * LoadTargetApplication}, two endpoints that do no work of their own) under a closed-loop HTTP
+ * load, in three configurations interleaved round after round:
+ *
+ * <ul>
+ *   <li>{@code plain}: every Ringtail auto-configuration excluded;
+ *   <li>{@code starter}: the starter's defaults (each endpoint's rolling window, the meters);
+ *   <li>{@code redis limit}: the starter with a Redis backend and a fleet rate limit per client
+ *       address on {@code /orders/**} that no request reaches (every decision admitted).
+ * </ul>
+ *
+ * The application runs pinned to {@code --app-cpus}, the load (this JVM's threads, one HTTP/1.1
+ * client each, alternating the two endpoints) on the other CPUs; each round starts each
+ * configuration afresh, warms it for {@code --warmup} seconds, then measures {@code --seconds}.
+ * Reported per configuration: throughput of every round, mean and spread, and latency p50 / p99
+ * over all rounds; and the Redis round trip ({@code PING} from this JVM) the limit's p50 is held
+ * to.
+ *
+ * <p>Run: {@code benchmarks/service-load.sh}, which builds the application and passes its
+ * classpath. A main, not thread-safe.
+ */
+public final class ServiceLoadReport {
+  private ServiceLoadReport() {}
+
+  /** The command line. */
+  @Command(name = "ServiceLoadReport", description = "What the starter costs a service's requests.")
+  static final class Options {
+    @Mixin ReportOptions common = ReportOptions.writing("service-load.md").acceptSeconds(20);
+
+    @Option(
+        names = "--app-classpath",
+        required = true,
+        description = "The load target's classpath.")
+    String appClasspath;
+
+    @Option(names = "--rounds", description = "Rounds; each runs every configuration once.")
+    int rounds = 5;
+
+    @Option(names = "--warmup", description = "Seconds of load before each measurement.")
+    int warmup = 10;
+
+    @Option(names = "--connections", description = "Concurrent clients (threads).")
+    int connections = 16;
+
+    @Option(names = "--app-cpus", description = "CPUs the application is pinned to (taskset).")
+    String appCpus = "0";
+  }
+
+  /** One measured round of one configuration. */
+  record Round(double perSecond, long[] latenciesNanos) {}
+
+  public static void main(String[] args) throws Exception {
+    Options cli = Cli.parse(new Options(), args);
+    Instant began = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    Map<String, List<Round>> results = new LinkedHashMap<>();
+    double pingMicros;
+    try (RedisProcess redis = RedisProcess.start()) {
+      pingMicros = pingMicros(redis);
+      Map<String, List<String>> configs = configs(redis.port());
+      configs.keySet().forEach(c -> results.put(c, new ArrayList<>()));
+      for (int r = 0; r < cli.rounds; r++) {
+        for (Map.Entry<String, List<String>> c : configs.entrySet()) {
+          System.err.printf("round %d, %s, load %s%n", r + 1, c.getKey(), Machine.loadAverage());
+          results.get(c.getKey()).add(round(cli, c.getValue()));
+        }
+      }
+    }
+    StringBuilder md = new StringBuilder();
+    md.append(
+        Format.fmt(
+            "ServiceLoadReport, %s to %s, %d cores, %s; the application on CPU %s, %d clients on the"
+                + " others; %d rounds of %d s after %d s of warm-up, the configurations"
+                + " interleaved. Redis round trip (PING from the load's JVM): %.0f µs p50.%n%n",
+            began,
+            Instant.now().truncatedTo(ChronoUnit.SECONDS),
+            Machine.cores(),
+            Machine.cpuModel(),
+            cli.appCpus,
+            cli.connections,
+            cli.rounds,
+            cli.common.wholeSeconds(),
+            cli.warmup,
+            pingMicros));
+    md.append(
+        "| configuration | requests/s per round | mean | spread (max - min) / mean | against plain"
+            + " | p50 / p99 |\n|---|---|---:|---:|---:|---:|\n");
+    double plain = mean(results.get("plain"));
+    double plainP50 = 0;
+    for (Map.Entry<String, List<Round>> e : results.entrySet()) {
+      List<Round> rounds = e.getValue();
+      double mean = mean(rounds);
+      double min = rounds.stream().mapToDouble(Round::perSecond).min().orElse(0);
+      double max = rounds.stream().mapToDouble(Round::perSecond).max().orElse(0);
+      long[] all = rounds.stream().flatMapToLong(x -> Arrays.stream(x.latenciesNanos())).toArray();
+      Arrays.sort(all);
+      double p50 = all.length == 0 ? 0 : all[all.length / 2] / 1e3;
+      double p99 = all.length == 0 ? 0 : all[(int) (all.length * 0.99)] / 1e3;
+      if (e.getKey().equals("plain")) {
+        plainP50 = p50;
+      }
+      List<String> each = new ArrayList<>();
+      rounds.forEach(x -> each.add(Format.fmt("%,.0f", x.perSecond())));
+      md.append(
+          Format.fmt(
+              "| %s | %s | %,.0f | %.1f %% | %+.1f %% | %.0f / %.0f µs%s |%n",
+              e.getKey(),
+              String.join(", ", each),
+              mean,
+              100 * (max - min) / mean,
+              100 * (mean - plain) / plain,
+              p50,
+              p99,
+              e.getKey().equals("plain") ? "" : Format.fmt(" (p50 %+.0f µs)", p50 - plainP50)));
+    }
+    Path out = cli.common.out();
+    Files.createDirectories(out.toAbsolutePath().getParent());
+    Files.writeString(out, md.toString());
+    System.out.print(md);
+  }
+
+  /** The three configurations: their argument to the application (its {@code configuration}). */
+  private static Map<String, List<String>> configs(int redisPort) {
+    Map<String, List<String>> configs = new LinkedHashMap<>();
+    configs.put("plain", List.of("--configuration=plain"));
+    configs.put("starter", List.of("--configuration=starter"));
+    configs.put("redis limit", List.of("--configuration=redis-limit:" + redisPort));
+    return configs;
+  }
+
+  /** Starts the application in a configuration, loads it, and stops it. */
+  private static Round round(Options cli, List<String> config) throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-cp",
+                cli.appClasspath,
+                "io.ringtail.examples.load.LoadTargetApplication",
+                "--server.port=" + port,
+                "--spring.main.banner-mode=off",
+                "--logging.level.root=WARN"));
+    command.addAll(config);
+    ChildJvm app = new ChildJvm(command);
+    try {
+      Machine.pin(app.process.pid(), cli.appCpus);
+      HttpClient probe = HttpClient.newHttpClient();
+      URI ready = URI.create("http://127.0.0.1:" + port + "/orders/1");
+      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+      while (true) {
+        try {
+          if (probe
+                  .send(
+                      HttpRequest.newBuilder(ready).build(), HttpResponse.BodyHandlers.discarding())
+                  .statusCode()
+              == 200) {
+            break;
+          }
+        } catch (java.io.IOException e) {
+          // not listening yet
+        }
+        if (System.nanoTime() > deadline || !app.process.isAlive()) {
+          throw new IllegalStateException("the application did not start: " + app.lines);
+        }
+        Thread.sleep(200);
+      }
+      load(cli, port, cli.warmup, false);
+      return load(cli, port, cli.common.wholeSeconds(), true);
+    } finally {
+      app.process.destroy();
+      app.process.waitFor();
+    }
+  }
+
+  /** {@code connections} closed loops for {@code seconds}; the round's throughput and latencies. */
+  private static Round load(Options cli, int port, int seconds, boolean keep) throws Exception {
+    AtomicLong requests = new AtomicLong();
+    List<long[]> latencies = new ArrayList<>();
+    List<Thread> threads = new ArrayList<>();
+    long start = System.nanoTime();
+    long end = start + Duration.ofSeconds(seconds).toNanos();
+    for (int c = 0; c < cli.connections; c++) {
+      int client = c;
+      long[] mine = new long[keep ? 1 << 20 : 0];
+      latencies.add(mine);
+      Thread t =
+          new Thread(
+              () -> {
+                HttpClient http =
+                    HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                HttpRequest[] requestsOf = {
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + port + "/orders/" + client))
+                      .build(),
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + port + "/items/" + client + "/price"))
+                      .build()
+                };
+                int n = 0;
+                try {
+                  while (System.nanoTime() < end) {
+                    long t0 = System.nanoTime();
+                    HttpResponse<Void> r =
+                        http.send(requestsOf[n & 1], HttpResponse.BodyHandlers.discarding());
+                    if (r.statusCode() != 200) {
+                      throw new IllegalStateException("status " + r.statusCode());
+                    }
+                    if (n < mine.length) {
+                      mine[n] = System.nanoTime() - t0;
+                    }
+                    n++;
+                  }
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+                requests.addAndGet(n);
+                if (n < mine.length) {
+                  latencies.set(client, Arrays.copyOf(mine, n));
+                }
+              });
+      threads.add(t);
+      t.start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    long[] all = latencies.stream().flatMapToLong(Arrays::stream).toArray();
+    return new Round(requests.get() / elapsed, keep ? all : new long[0]);
+  }
+
+  /** The median round trip of a {@code PING} from this JVM, in µs. */
+  private static double pingMicros(RedisProcess redis) {
+    RedisClient client = RedisClient.create();
+    try (StatefulRedisConnection<String, String> c = client.connect(redis.uri())) {
+      long[] t = new long[2_000];
+      for (int i = 0; i < t.length; i++) {
+        long t0 = System.nanoTime();
+        c.sync().ping();
+        t[i] = System.nanoTime() - t0;
+      }
+      Arrays.sort(t);
+      return t[t.length / 2] / 1e3;
+    } finally {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  private static double mean(List<Round> rounds) {
+    return rounds.stream().mapToDouble(Round::perSecond).average().orElse(0);
+  }
+}
