@@ -41,7 +41,8 @@ import picocli.CommandLine.Option;
  * </ul>
  *
  * The application runs pinned to {@code --app-cpus}, the load (this JVM's threads, one HTTP/1.1
- * client each, alternating the two endpoints) on the other CPUs; each round starts each
+ * client each, alternating the two endpoints) on the other CPUs, with redis-server at real-time
+ * priority ({@code chrt}, as root) among them, as on a host of its own; each round starts each
  * configuration afresh, warms it for {@code --warmup} seconds, then measures {@code --seconds}.
  * Reported per configuration: throughput of every round, mean and spread, and latency p50 / p99
  * over all rounds; and the Redis round trip ({@code PING} from this JVM) the limit's p50 is held
@@ -80,12 +81,21 @@ public final class ServiceLoadReport {
   /** One measured round of one configuration. */
   record Round(double perSecond, long[] latenciesNanos) {}
 
+  /**
+   * The load's HTTP clients, one per connection, kept for the whole run: a client's selector thread
+   * lives as long as the client, so clients made per round would pile up threads on the load's
+   * CPUs, round after round.
+   */
+  private static final List<HttpClient> CLIENTS = new ArrayList<>();
+
   public static void main(String[] args) throws Exception {
     Options cli = Cli.parse(new Options(), args);
     Instant began = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     Map<String, List<Round>> results = new LinkedHashMap<>();
     double pingMicros;
     try (RedisProcess redis = RedisProcess.start()) {
+      // as on a host of its own: the load's threads on its CPU never keep it waiting for it
+      Machine.realtime(redis.pid());
       pingMicros = pingMicros(redis);
       Map<String, List<String>> configs = configs(redis.port());
       configs.keySet().forEach(c -> results.put(c, new ArrayList<>()));
@@ -212,6 +222,9 @@ public final class ServiceLoadReport {
     AtomicLong requests = new AtomicLong();
     List<long[]> latencies = new ArrayList<>();
     List<Thread> threads = new ArrayList<>();
+    while (CLIENTS.size() < cli.connections) {
+      CLIENTS.add(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build());
+    }
     long start = System.nanoTime();
     long end = start + Duration.ofSeconds(seconds).toNanos();
     for (int c = 0; c < cli.connections; c++) {
@@ -221,8 +234,7 @@ public final class ServiceLoadReport {
       Thread t =
           new Thread(
               () -> {
-                HttpClient http =
-                    HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                HttpClient http = CLIENTS.get(client);
                 HttpRequest[] requestsOf = {
                   HttpRequest.newBuilder(
                           URI.create("http://127.0.0.1:" + port + "/orders/" + client))
