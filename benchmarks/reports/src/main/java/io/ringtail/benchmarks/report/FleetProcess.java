@@ -5,6 +5,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.TimeSource;
 import io.ringtail.benchmarks.toolkit.Cli;
+import io.ringtail.benchmarks.toolkit.FleetChildOptions;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramWindow;
 import io.ringtail.redis.RedisHistogramWindowStats;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -47,38 +49,25 @@ public final class FleetProcess {
       mixinStandardHelpOptions = true,
       description = "Simulated processes of one fleet histogram window (a FleetReport child).")
   static final class Options {
-    @Option(names = "--port", description = "The redis-server port.")
-    int port = 0;
-
-    @Option(names = "--name", description = "The window name.")
-    String name = "fleet";
-
-    @Option(names = "--processes", description = "Simulated processes.")
-    int processes = 10;
-
-    @Option(names = "--rate", description = "Samples per second, all processes together.")
-    long rate = 500_000;
+    @Mixin FleetChildOptions fleet = FleetChildOptions.defaults("fleet", 500_000);
 
     @Option(names = "--seconds", description = "Seconds of load.")
     int seconds = 60;
 
     @Option(names = "--out", description = "Where to write the samples recorded (the oracle).")
     String out = "oracle.bin";
-
-    @Option(names = "--seed", description = "Random seed.")
-    int seed = 1;
   }
 
   public static void main(String[] args) throws Exception {
     Options cli = Cli.parse(new Options(), args);
     String host = "127.0.0.1";
-    int port = cli.port;
-    String name = cli.name;
-    int processes = cli.processes;
-    long rate = cli.rate;
+    int port = cli.fleet.port();
+    String name = cli.fleet.name();
+    int processes = cli.fleet.processes();
+    long rate = cli.fleet.rate();
     int seconds = cli.seconds;
     String out = cli.out;
-    int seed = cli.seed;
+    int seed = cli.fleet.seed();
     List<Simulated> fleet = new ArrayList<>();
     for (int p = 0; p < processes; p++) {
       fleet.add(

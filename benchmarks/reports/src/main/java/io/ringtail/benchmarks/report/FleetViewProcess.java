@@ -7,6 +7,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.ringtail.WindowConfig;
 import io.ringtail.benchmarks.toolkit.Cli;
+import io.ringtail.benchmarks.toolkit.FleetChildOptions;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramWindow;
 import io.ringtail.redis.RedisKeyedHistogramWindows;
@@ -22,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -59,20 +61,10 @@ public final class FleetViewProcess {
       mixinStandardHelpOptions = true,
       description = "Simulated pods that publish and read fleet windows (FleetViewReport's child).")
   static final class Options {
-    @Option(names = "--port", description = "The redis-server port.")
-    int port;
-
-    @Option(names = "--name", description = "The window name.")
-    String name = "fleet-view";
-
-    @Option(names = "--processes", description = "Simulated processes.")
-    int processes = 10;
+    @Mixin FleetChildOptions fleet = FleetChildOptions.defaults("fleet-view", 20_000);
 
     @Option(names = "--keys", description = "Keys (or single windows) per process.")
     int keys = 20;
-
-    @Option(names = "--rate", description = "Samples per second, all processes together.")
-    long rate = 20_000;
 
     @Option(names = "--read-every", description = "Seconds between a process's reads; 0: none.")
     int readEvery = 2;
@@ -84,9 +76,6 @@ public final class FleetViewProcess {
         names = "--victim",
         description = "One process that says what it published, to be killed.")
     boolean victim;
-
-    @Option(names = "--seed", description = "Random seed.")
-    int seed = 1;
   }
 
   /** One simulated process's windows. */
@@ -140,22 +129,24 @@ public final class FleetViewProcess {
     Options cli = Cli.parse(new Options(), args);
     ClientResources resources = DefaultClientResources.create();
     List<Pod> pods = new ArrayList<>();
-    int processes = cli.victim ? 1 : cli.processes;
+    int processes = cli.victim ? 1 : cli.fleet.processes();
     for (int p = 0; p < processes; p++) {
       RedisClient client = RedisClient.create(resources);
       client.setOptions(RedisBackend.failFastClientOptions(Duration.ofSeconds(1)));
       StatefulRedisConnection<String, String> connection =
-          client.connect(RedisURI.create("127.0.0.1", cli.port));
+          client.connect(RedisURI.create("127.0.0.1", cli.fleet.port()));
       RedisBackend backend =
           RedisBackend.builder(connection).commandTimeout(Duration.ofSeconds(1)).build();
       if (cli.single) {
         List<RedisHistogramWindow> singles = new ArrayList<>();
         for (int k = 0; k < cli.keys; k++) {
-          singles.add(backend.histogramWindow(cli.name + "-" + k).config(config()).build());
+          singles.add(backend.histogramWindow(cli.fleet.name() + "-" + k).config(config()).build());
         }
         pods.add(new Pod(null, singles));
       } else {
-        pods.add(new Pod(backend.keyedHistogramWindows(cli.name).config(config()).build(), null));
+        pods.add(
+            new Pod(
+                backend.keyedHistogramWindows(cli.fleet.name()).config(config()).build(), null));
       }
     }
     System.out.println("READY");
@@ -210,12 +201,12 @@ public final class FleetViewProcess {
     Thread recorder =
         new Thread(
             () -> {
-              SplittableRandom random = new SplittableRandom(cli.seed);
+              SplittableRandom random = new SplittableRandom(cli.fleet.seed());
               long start = System.nanoTime();
               long recorded = 0;
               int p = 0;
               while (!stop) {
-                long target = (long) ((System.nanoTime() - start) * (cli.rate / 1e9));
+                long target = (long) ((System.nanoTime() - start) * (cli.fleet.rate() / 1e9));
                 while (recorded < target && !stop) {
                   int k = random.nextInt(cli.keys);
                   long value = 1_000L * (1 + random.nextInt(5_000));
@@ -273,7 +264,7 @@ public final class FleetViewProcess {
    * at least {@code published} and at most {@code recorded} plus one batch of its samples.
    */
   private static void victim(Pod pod, Options cli) {
-    SplittableRandom random = new SplittableRandom(cli.seed);
+    SplittableRandom random = new SplittableRandom(cli.fleet.seed());
     long recorded = 0;
     while (true) {
       long now = pod.now();

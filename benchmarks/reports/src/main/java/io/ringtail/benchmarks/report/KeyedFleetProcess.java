@@ -7,6 +7,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.ringtail.WindowConfig;
 import io.ringtail.benchmarks.toolkit.Cli;
+import io.ringtail.benchmarks.toolkit.FleetChildOptions;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramWindowStats;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -60,26 +62,13 @@ public final class KeyedFleetProcess {
       mixinStandardHelpOptions = true,
       description = "Simulated processes of keyed fleet windows (a KeyedFleetReport child).")
   static final class Options {
-    @Option(names = "--port", description = "The redis-server port.")
-    int port = 0;
-
-    @Option(names = "--name", description = "The window name.")
-    String name = "fleet";
-
-    @Option(names = "--processes", description = "Simulated processes.")
-    int processes = 10;
+    @Mixin FleetChildOptions fleet = FleetChildOptions.defaults("fleet", 100_000);
 
     @Option(names = "--keys", description = "Windows (keys) per process.")
     int keys = 1;
 
     @Option(names = "--threads", description = "Recording threads.")
     int threads = 2;
-
-    @Option(names = "--rate", description = "Samples per second, all processes together.")
-    long rate = 100_000;
-
-    @Option(names = "--seed", description = "Random seed.")
-    int seed = 1;
 
     @Option(
         names = "--safepoint-log",
@@ -90,13 +79,13 @@ public final class KeyedFleetProcess {
 
   public static void main(String[] args) throws Exception {
     Options cli = Cli.parse(new Options(), args);
-    int port = cli.port;
-    String name = cli.name;
-    int processes = cli.processes;
+    int port = cli.fleet.port();
+    String name = cli.fleet.name();
+    int processes = cli.fleet.processes();
     int keys = cli.keys;
     int threads = cli.threads;
-    long rate = cli.rate;
-    int seed = cli.seed;
+    long rate = cli.fleet.rate();
+    int seed = cli.fleet.seed();
     ClientResources resources = DefaultClientResources.create();
     List<RedisClient> clients = new ArrayList<>();
     List<RedisKeyedHistogramWindows> fleet = new ArrayList<>();
