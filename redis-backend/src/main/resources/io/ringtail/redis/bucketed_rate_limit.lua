@@ -127,10 +127,10 @@ end
 -- the header's count is 1: the grid is the ring's one entry
 local header = struct.pack(HEADER, lh, ll, onh, onl, flags, head, 1, N, nh, nl,
     second)
-if known and oring == N then
-  writeInPlace(key, header .. grid, nil, nil, N, 68,
-      second ~= refreshed and ARGV[2])
+if known and oring == N and second == refreshed then
+  writeInPlace(key, header .. grid, nil, nil, N, 68)
 else
+  -- new, or its TTL to refresh: the whole string with its TTL, one call
   writeWhole(key, header .. grid, ARGV[2])
 end
 local untilFromSent = -1

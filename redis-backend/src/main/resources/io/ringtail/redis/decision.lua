@@ -66,8 +66,8 @@ end
 
 -- A key's state, one string: a tag ('rtd1'), a header of eleven 32-bit fields, then a ring of
 -- entries `width` bytes wide, `count` of them, the oldest at slot (head - count) mod ring. One
--- GETRANGE reads the header, or the first READ bytes (whole while it is smaller, else the header
--- and the ring's start, the rest by range); SETRANGE writes back the changed entry and the header,
+-- GETRANGE reads the first SMALL bytes (READ for a new capacity): the whole string while it is
+-- smaller, else the header and the ring's start, the rest by range); SETRANGE writes back the changed entry and the header,
 -- nothing else.
 --   1, 2 latest: the latest decided time        6 head: the slot the next entry takes
 --   3, 4 notified: the last notification's time  7 count: entries held (the sliding log drops
@@ -77,7 +77,6 @@ end
 --   11 refreshed: the server second of the last TTL refresh
 local READ = 8192
 local READ_LAST = '8191'
-local HEADER_LAST = '47'
 -- A ring whose whole string fits in SMALL bytes is read in the first GETRANGE and written back,
 -- header to the changed entry, in one SETRANGE: a range given as a number costs Redis a
 -- conversion, and a second call its own overhead (in a script, a 1 KB GETRANGE costs about what
@@ -111,16 +110,16 @@ local function decisionTime(sh, sl, lh, ll)
 end
 
 -- The start of a decision on the ring state at `key` at the caller's time (sh, sl): whether the
--- call is past its `deadline` (pastDeadline), else the clock's second, the state read up to its
--- header ('' for a new key), or whole if a ring of `capacity` entries `width` bytes wide is SMALL,
--- the time the decision is taken at (decisionTime) and the header's fields after the latest
--- decided time (none for a new key).
-local function begin(key, deadline, sh, sl, capacity, width)
+-- call is past its `deadline` (pastDeadline), else the clock's second, the state's first SMALL
+-- bytes ('' for a new key; the whole string while it is shorter, whatever the capacity: a large
+-- limit with few entries held costs what a small one does), the time the decision is taken at
+-- (decisionTime) and the header's fields after the latest decided time (none for a new key).
+local function begin(key, deadline, sh, sl)
   local late, second = pastDeadline(deadline)
   if late then
     return true
   end
-  local s = readState(key, HEADER_SIZE + capacity * width <= SMALL and SMALL_LAST or HEADER_LAST)
+  local s = readState(key, SMALL_LAST)
   if #s == 0 then
     return false, second, s, sh, sl
   end
@@ -198,23 +197,23 @@ local function resizesWhole(s, count, ring, width, capacity)
   return #s == 0 or (ring > capacity and count * width <= SHRINK_BYTES)
 end
 
--- Grows the ring at `key` (head, count, ring) of `width`-byte entries to `capacity` slots where
--- that is cheap (see above); returns the head and ring to decide with, the ring unchanged if the
--- growth has to wait.
-local function grow(key, head, count, ring, width, capacity)
+-- Grows the ring at `key` (head, count, ring) of `width`-byte entries, read as `s`, to `capacity`
+-- slots where that is cheap (see above); returns the head and ring to decide with (the ring
+-- unchanged if the growth has to wait) and the string as it now is (read again if entries moved).
+local function grow(key, s, head, count, ring, width, capacity)
   local oldest = (head - count) % ring
   if oldest + count <= ring then
     -- not wrapped: every entry keeps its slot
-    return oldest + count, capacity
+    return oldest + count, capacity, s
   end
   -- wrapped: the newest entries fill slots [0, head); they move to [ring, ring + head)
   if head * width <= GROW_BYTES then
     local moved = redis.call('GETRANGE', key, HEADER_SIZE, HEADER_SIZE + head * width - 1)
     redis.call('SETRANGE', key, HEADER_SIZE + ring * width, moved)
     -- the next slot: past the moved entries, or slot 0 (now free) if they reach the end
-    return (ring + head) % capacity, capacity
+    return (ring + head) % capacity, capacity, readState(key, SMALL_LAST)
   end
-  return head, ring
+  return head, ring, s
 end
 
 -- Writes the key whole: the tag, then `header` and what follows it; it expires in `ttl` ms.
@@ -227,13 +226,31 @@ end
 -- the room SETRANGE's growth left (at most its own size below 1 MB, at most 1 MB above).
 local COMPACT_MAX = 262144
 
+-- The entries of `s` (a key's string from its start) with the packed entry `packed` in `slot` if
+-- given: what follows the header once the entry is written.
+local function spliced(s, slot, packed, width)
+  local body = string.sub(s, HEADER_SIZE + 1)
+  if slot then
+    local at = slot * width
+    body = string.sub(body, 1, at) .. packed .. string.sub(body, at + width + 1)
+  end
+  return body
+end
+
 -- Writes `header` (and what follows it) and the packed entry `packed` into `slot` if given, in
--- place; PEXPIRE `ttl` if given. With `s`, the string as read this call, a slot that starts
+-- place; PEXPIRE `ttl` if given (a whole string `s` that is SMALL is written whole instead, with
+-- its TTL). With `s`, the string as read this call, a slot that starts
 -- within it or at its end, and SMALL: one call from the header to the slot's end, the entries
 -- between as read (a slot past `s`'s end means `s` is the whole string: it is shorter than SMALL).
 -- That is a SETRANGE, or, for the slot that completes the ring, a SET (keeping the TTL) of the
 -- whole string at its exact size.
 local function writeInPlace(key, header, slot, packed, ring, width, ttl, s)
+  if ttl and s and #s < SMALL and ((not slot) or HEADER_SIZE + slot * width <= #s) then
+    -- `s` is the whole string: written whole with its new TTL, one call where SETRANGE and PEXPIRE
+    -- take two
+    writeWhole(key, header .. spliced(s, slot, packed, width), ttl)
+    return
+  end
   local filled = false
   local upTo = slot and HEADER_SIZE + (slot + 1) * width
   if s and upTo and upTo <= SMALL and upTo - width <= #s then
@@ -274,12 +291,7 @@ local function storeLocals(st, key, width, slot, packed, ttl, second, refreshed,
     lh, ll, nh, nl, flags, head, count, ring, xh, xl)
   local header = struct.pack(HEADER, lh, ll, nh, nl, flags, head, count, ring, xh, xl, second)
   if st then
-    local body = string.sub(st.s, HEADER_SIZE + 1)
-    if slot then
-      local at = slot * width
-      body = string.sub(body, 1, at) .. packed .. string.sub(body, at + width + 1)
-    end
-    writeWhole(key, header .. body, ttl)
+    writeWhole(key, header .. spliced(st.s, slot, packed, width), ttl)
     return
   end
   writeInPlace(key, header, slot, packed, ring, width, second ~= refreshed and ttl, s)

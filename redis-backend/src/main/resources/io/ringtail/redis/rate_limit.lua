@@ -19,7 +19,7 @@ local deadline, sh, sl, w, limit, cooldown = struct.unpack(ARGS, ARGV[1])
 -- the hot path keeps the header in locals; a new key or a ring rewritten at a smaller limit goes
 -- through a state table
 local late, second, s, th, tl, nh, nl, flags, head, count, ring, xh, xl, refreshed =
-    begin(key, deadline, sh, sl, limit, 8)
+    begin(key, deadline, sh, sl)
 if late then
   return LATE
 end
@@ -41,7 +41,7 @@ if resizesWhole(s, count, ring, 8, limit) then
   s, nh, nl, flags, head, count, ring, xh, xl, refreshed = st.s, st.nh, st.nl, st.flags, st.head,
       st.count, st.ring, st.xh, st.xl, st.refreshed
 elseif ring < limit then
-  head, ring = grow(key, head, count, ring, 8, limit)
+  head, ring, s = grow(key, s, head, count, ring, 8, limit)
 end
 
 local first, age = firstLive(key, s, TIME, 8, head, count, ring, th, tl, w)

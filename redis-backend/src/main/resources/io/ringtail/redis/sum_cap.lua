@@ -19,7 +19,7 @@ local key = KEYS[1]
 local deadline, sh, sl, w, ch, cl, ah, al, exceeds, max, cooldown = struct.unpack(ARGS, ARGV[1])
 exceeds = exceeds == 1
 local late, second, s, th, tl, nh, nl, flags, head, count, ring, xh, xl, refreshed =
-    begin(key, deadline, sh, sl, max, 16)
+    begin(key, deadline, sh, sl)
 if late then
   return LATE
 end
@@ -47,7 +47,7 @@ if resizesWhole(s, count, ring, 16, max) then
   s, nh, nl, flags, head, count, ring, xh, xl, refreshed =
     st.s, st.nh, st.nl, st.flags, st.head, st.count, st.ring, st.xh, st.xl, st.refreshed
 elseif ring < max then
-  head, ring = grow(key, head, count, ring, 16, max)
+  head, ring, s = grow(key, s, head, count, ring, 16, max)
 end
 
 local lo, age, _, _, bh, bl, chunk, nextAt =
@@ -92,8 +92,9 @@ elseif not allowed then
   if enough(0) then
     retry = w - age
   else
-    if #s <= HEADER_SIZE and HEADER_SIZE + ring * 16 <= READ then
-      -- one read of a small ring, else one read of an entry per step
+    if not st and #s >= SMALL and HEADER_SIZE + ring * 16 <= READ then
+      -- one read of a ring that is not held whole but is small (a ring rewritten in this call is
+      -- whole in `s`, and not yet stored), else one read of an entry per step
       s = redis.call('GET', key)
     end
     local a, b = 1, count - 1

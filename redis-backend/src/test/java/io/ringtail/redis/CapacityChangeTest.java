@@ -22,6 +22,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A key's capacity changes (processes of a fleet deciding with different limits, as during a
@@ -113,14 +115,21 @@ class CapacityChangeTest extends SlowlogRedisTest {
         .tryAdd("k", amount, t);
   }
 
-  @Test
-  void sumCap_capacityChangingBetweenCalls_matchesTheExactModel_whileTheRingsHoldEveryAmount() {
+  /**
+   * Rings of a few hundred bytes (read whole, and written whole with their TTL when it is due, here
+   * on every call) and of kilobytes.
+   */
+  @ParameterizedTest(name = "cap {0}, the TTL due on every call: {1}")
+  @CsvSource({"400, false", "30, true"})
+  void sumCap_capacityChangingBetweenCalls_matchesTheExactModel_whileTheRingsHoldEveryAmount(
+      int capUnits, boolean ttlDue) {
     String name = RedisTestSupport.uniqueName("capacities");
-    BigDecimal cap = BigDecimal.valueOf(400);
+    String stateKey = RedisTestKit.decisionKeys("ringtail", name, "k", RedisSumCap.KEY_SUFFIXES)[0];
+    BigDecimal cap = BigDecimal.valueOf(capUnits);
     ExactDecisionModels.Sum model = new ExactDecisionModels.Sum(cap, WINDOW, 0);
     SplittableRandom random = new SplittableRandom(11);
-    // every capacity above the amounts one window can hold (at most 400 of at least 1 each)
-    int[] capacities = {401, 600, 1_100, 1_500};
+    // every capacity above the amounts one window can hold (at most the cap, of at least 1 each)
+    int[] capacities = {capUnits + 1, capUnits * 3 / 2, capUnits * 11 / 4, capUnits * 15 / 4};
     int capacity = capacities[0];
     long t = T0;
     for (int i = 0; i < 6_000; i++) {
@@ -130,6 +139,10 @@ class CapacityChangeTest extends SlowlogRedisTest {
       t += random.nextLong(WINDOW.toNanos() / 200);
       BigDecimal amount = BigDecimal.valueOf(1 + random.nextInt(3));
       SumDecision expected = model.tryAdd("k", amount, t);
+      if (ttlDue && connection.sync().exists(stateKey) == 1) {
+        // the header's last TTL refresh (its eleventh field) cleared: this call refreshes it
+        connection.sync().setrange(stateKey, 44, "\0\0\0\0");
+      }
       SumDecision actual = add(name, cap, capacity, amount, t);
       assertThat(actual).as("call %d, capacity %d", i, capacity).isEqualTo(expected);
     }
