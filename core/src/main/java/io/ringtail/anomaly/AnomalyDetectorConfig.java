@@ -39,7 +39,11 @@ public final class AnomalyDetectorConfig {
      * lone spikes in noisy series; floods on seasonal ones whose cycle is longer than the history.
      */
     MEDIAN_MAD,
-    /** The larger of {@link #RANGE}'s and {@link #CUSUM}'s scores: the best on the benchmark. */
+    /**
+     * The largest of {@link #RANGE}'s and {@link #CUSUM}'s scores and a third: the range novelty of
+     * the median of the last {@link Builder#history history} values, which sees a lasting move to a
+     * level only spikes took. The best on the benchmark.
+     */
     ENSEMBLE
   }
 

@@ -1,9 +1,10 @@
 package io.ringtail.anomaly;
 
 /**
- * The detector every {@link AnomalyDetectorConfig} builds: one to three raw scorers (range novelty,
- * CUSUM, median/MAD), each turned into a {@link Likelihood} and mapped so that its alarm level
- * lands on 0.5, the largest of them, then a quiet period after an alarm. Not thread-safe.
+ * The detector every {@link AnomalyDetectorConfig} builds: one to three raw scorers (range novelty
+ * of the values, and for the ensemble of their recent median too; CUSUM; median/MAD), each turned
+ * into a {@link Likelihood} and mapped so that its alarm level lands on 0.5, the largest of them,
+ * then a quiet period after an alarm. Not thread-safe.
  */
 final class StreamingDetector implements AnomalyDetector {
   /** Values beyond this magnitude are clamped, so no sum or square overflows. */
@@ -24,6 +25,8 @@ final class StreamingDetector implements AnomalyDetector {
   private final SortedRing recent;
   private final RangeNovelty range;
   private final Likelihood rangeLikelihood;
+  private final RangeNovelty medianRange;
+  private final Likelihood medianLikelihood;
   private final Cusum cusum;
   private final Likelihood cusumLikelihood;
   private final boolean robust;
@@ -32,6 +35,7 @@ final class StreamingDetector implements AnomalyDetector {
   private final int quietPoints;
   private final double alarm;
   private final double rangeLevel;
+  private final double medianLevel;
   private final double cusumLevel;
   private long seen;
   private int quiet;
@@ -54,6 +58,9 @@ final class StreamingDetector implements AnomalyDetector {
     this.recent = useRange || robust ? new SortedRing(config.history()) : null;
     this.range = useRange ? new RangeNovelty(t.rangeRelax(), t.rangeScale()) : null;
     this.rangeLikelihood = useRange ? new Likelihood(horizon, t.rangeMinSd()) : null;
+    boolean useMedian = m == AnomalyDetectorConfig.Method.ENSEMBLE;
+    this.medianRange = useMedian ? new RangeNovelty(t.medianRelax(), t.medianScale()) : null;
+    this.medianLikelihood = useMedian ? new Likelihood(horizon, t.medianMinSd()) : null;
     this.cusum = useCusum ? new Cusum(t.cusumHorizon(), t.cusumSlack(), t.cusumScale()) : null;
     this.cusumLikelihood = useCusum ? new Likelihood(horizon, t.cusumMinSd()) : null;
     this.robustLikelihood = robust ? new Likelihood(horizon, MAD_MIN_SD) : null;
@@ -61,6 +68,7 @@ final class StreamingDetector implements AnomalyDetector {
     this.quietPoints = config.quietPoints();
     this.alarm = t.alarm();
     this.rangeLevel = t.rangeLevel();
+    this.medianLevel = t.medianLevel();
     this.cusumLevel = t.cusumLevel();
   }
 
@@ -84,6 +92,13 @@ final class StreamingDetector implements AnomalyDetector {
     }
     if (recent != null) {
       recent.add(x);
+    }
+    if (medianRange != null) {
+      // the recent median, x included, leaving the range the median has taken: a level no lone
+      // value reveals
+      double median = recent.median();
+      double raw = medianRange.next(median, median);
+      out = Math.max(out, atLevel(medianLikelihood.next(raw), medianLevel));
     }
     if (!(out >= 0.0)) {
       out = 0.0; // NaN from a degenerate state scores nothing
@@ -140,13 +155,16 @@ final class StreamingDetector implements AnomalyDetector {
 
   @Override
   public long footprintBytes() {
-    // header 12, six references and four ints of 4, a long, three doubles, two booleans: 86,
-    // padded to 88
-    long bytes = 88;
+    // header 12, eight references and four ints of 4, a long, four doubles, two booleans: 102,
+    // padded to 104
+    long bytes = 104;
     if (recent != null) {
       bytes += recent.footprintBytes();
     }
     if (range != null) {
+      bytes += RangeNovelty.footprintBytes() + Likelihood.footprintBytes();
+    }
+    if (medianRange != null) {
       bytes += RangeNovelty.footprintBytes() + Likelihood.footprintBytes();
     }
     if (cusum != null) {

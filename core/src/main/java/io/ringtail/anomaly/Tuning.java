@@ -11,6 +11,10 @@ package io.ringtail.anomaly;
  * @param rangeScale range widths beyond the envelope that make a raw score of one half
  * @param rangeMinSd the range likelihood's least spread
  * @param rangeLevel the range likelihood mapped to 0.5
+ * @param medianRelax values over which the recent median's envelope forgets an old extreme
+ * @param medianScale the median's envelope widths beyond it that make a raw score of one half
+ * @param medianMinSd the median range likelihood's least spread
+ * @param medianLevel the median range likelihood mapped to 0.5
  * @param cusumHorizon values the CUSUM's baseline weighs
  * @param cusumSlack the CUSUM's slack, in standardized units
  * @param cusumScale the CUSUM sum that makes a raw score of one half
@@ -23,6 +27,10 @@ record Tuning(
     double rangeScale,
     double rangeMinSd,
     double rangeLevel,
+    double medianRelax,
+    double medianScale,
+    double medianMinSd,
+    double medianLevel,
     int cusumHorizon,
     double cusumSlack,
     double cusumScale,
@@ -31,5 +39,5 @@ record Tuning(
 
   /** The shipped constants. */
   static final Tuning DEFAULTS =
-      new Tuning(0.75, 20_000, 3, 0.3, 0.5, 3_000, 0.5, 5, 0.003, 0.99999);
+      new Tuning(0.75, 20_000, 3, 0.3, 0.5, 20_000, 8, 0.3, 0.51, 3_000, 0.5, 5, 0.003, 0.99999);
 }

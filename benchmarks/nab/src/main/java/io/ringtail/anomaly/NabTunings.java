@@ -25,6 +25,9 @@ public final class NabTunings {
     out.put("rangeRelax", t.rangeRelax());
     out.put("rangeScale", t.rangeScale());
     out.put("rangeLevel", t.rangeLevel());
+    out.put("medianRelax", t.medianRelax());
+    out.put("medianScale", t.medianScale());
+    out.put("medianLevel", t.medianLevel());
     out.put("cusumHorizon", (double) t.cusumHorizon());
     out.put("cusumScale", t.cusumScale());
     out.put("cusumSlack", t.cusumSlack());
@@ -53,6 +56,10 @@ public final class NabTunings {
             get(values, "rangeScale"),
             Tuning.DEFAULTS.rangeMinSd(),
             get(values, "rangeLevel"),
+            get(values, "medianRelax"),
+            get(values, "medianScale"),
+            Tuning.DEFAULTS.medianMinSd(),
+            get(values, "medianLevel"),
             (int) get(values, "cusumHorizon"),
             get(values, "cusumSlack"),
             get(values, "cusumScale"),

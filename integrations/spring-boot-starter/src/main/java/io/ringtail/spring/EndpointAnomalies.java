@@ -29,7 +29,7 @@ import java.util.function.Supplier;
  * <p>An endpoint is a combination of the configured key values ({@code method} and {@code uri} by
  * default); the keys that differ only in other values ({@code status}, {@code outcome}) are pooled
  * into it. At most {@code maximumEndpoints} endpoints per observation are watched, each with one
- * detector (about 1.4 KiB) and two gauges per measure.
+ * detector (about 1.5 KiB) and two gauges per measure.
  *
  * <p><b>Firing and resolving.</b> A measure fires when its score reaches the alarm level and (for
  * P95 and the error ratio) it is above its baseline, an exponentially weighted mean of its values

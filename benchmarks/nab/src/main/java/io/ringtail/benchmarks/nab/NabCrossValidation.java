@@ -61,6 +61,9 @@ public final class NabCrossValidation {
     g.put("rangeRelax", new double[] {10_000, 40_000});
     g.put("rangeScale", new double[] {2, 5});
     g.put("rangeLevel", new double[] {0.3, 0.7});
+    g.put("medianRelax", new double[] {10_000, 40_000});
+    g.put("medianScale", new double[] {5, 12});
+    g.put("medianLevel", new double[] {0.5, 0.52});
     g.put("cusumHorizon", new double[] {2_000, 5_000});
     g.put("cusumScale", new double[] {3, 7});
     g.put("cusumSlack", new double[] {0.3, 0.7});
