@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the starter costs a service's requests (io.ringtail.benchmarks.report.ServiceLoadReport):
 # the examples' load target under HTTP load, plain, with the starter, and with a Redis limit, 5
-# interleaved rounds; the application pinned to CPU 0, the load on the others. About 6 minutes.
+# interleaved rounds; the application pinned to CPU 0, the load on the others. About 13 minutes.
 # Writes benchmarks/target/service-load.md.
 #   benchmarks/service-load.sh                      # build, then measure
 #   benchmarks/service-load.sh --rounds 3 --seconds 10
