@@ -9,10 +9,6 @@ import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,8 +19,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -100,17 +94,11 @@ public final class ServiceLoadReport {
   record Round(
       double perSecond, long[] latenciesNanos, double cpuMicrosPerRequest, long[] pacedNanos) {}
 
-  /**
-   * The load's HTTP clients, one per connection, kept for the whole run: a client's selector thread
-   * lives as long as the client, so clients made per round would pile up threads on the load's
-   * CPUs, round after round.
-   */
-  private static final List<HttpClient> CLIENTS = new ArrayList<>();
-
   public static void main(String[] args) throws Exception {
     Options cli = Cli.parse(new Options(), args);
     Instant began = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     Map<String, List<Round>> results = new LinkedHashMap<>();
+    HttpLoad load = new HttpLoad(cli.connections);
     double pingMicros;
     try (RedisProcess redis = RedisProcess.start()) {
       // as on a host of its own: the load's threads on its CPU never keep it waiting for it
@@ -121,7 +109,7 @@ public final class ServiceLoadReport {
       for (int r = 0; r < cli.rounds; r++) {
         for (Map.Entry<String, List<String>> c : configs.entrySet()) {
           System.err.printf("round %d, %s, load %s%n", r + 1, c.getKey(), Machine.loadAverage());
-          results.get(c.getKey()).add(round(cli, c.getValue()));
+          results.get(c.getKey()).add(round(cli, load, c.getValue()));
         }
       }
     }
@@ -215,7 +203,7 @@ public final class ServiceLoadReport {
   }
 
   /** Starts the application in a configuration, loads it, and stops it. */
-  private static Round round(Options cli, List<String> config) throws Exception {
+  private static Round round(Options cli, HttpLoad load, List<String> config) throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
@@ -235,156 +223,22 @@ public final class ServiceLoadReport {
     ChildJvm app = new ChildJvm(command);
     try {
       Machine.pin(app.process.pid(), cli.appCpus);
-      HttpClient probe = HttpClient.newHttpClient();
-      URI ready = URI.create("http://127.0.0.1:" + port + "/orders/1");
-      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-      while (true) {
-        try {
-          if (probe
-                  .send(
-                      HttpRequest.newBuilder(ready).build(), HttpResponse.BodyHandlers.discarding())
-                  .statusCode()
-              == 200) {
-            break;
-          }
-        } catch (java.io.IOException e) {
-          // not listening yet
-        }
-        if (System.nanoTime() > deadline || !app.process.isAlive()) {
-          throw new IllegalStateException("the application did not start: " + app.lines);
-        }
-        Thread.sleep(200);
-      }
-      load(cli, port, cli.warmup, false);
-      long cpuBefore = cpuTicksBesidesJit(app.process.pid());
-      Round closed = load(cli, port, cli.common.wholeSeconds(), true);
-      long cpuAfter = cpuTicksBesidesJit(app.process.pid());
-      double cpuMicros =
-          cpuBefore >= 0 && cpuAfter >= 0 && closed.latenciesNanos().length > 0
-              ? (cpuAfter - cpuBefore) * 1e6 / TICKS_PER_SECOND / closed.latenciesNanos().length
-              : Double.NaN;
-      return new Round(closed.perSecond(), closed.latenciesNanos(), cpuMicros, paced(cli, port));
+      HttpLoad.awaitServing(app, port, Duration.ofSeconds(120));
+      load.closedLoop(port, cli.warmup, false);
+      double cpuBefore = Machine.cpuSecondsBesidesJit(app.process.pid());
+      HttpLoad.Result closed = load.closedLoop(port, cli.common.wholeSeconds(), true);
+      double cpuAfter = Machine.cpuSecondsBesidesJit(app.process.pid());
+      int n = closed.latenciesNanos().length;
+      double cpuMicros = n == 0 ? Double.NaN : (cpuAfter - cpuBefore) * 1e6 / n;
+      return new Round(
+          closed.perSecond(),
+          closed.latenciesNanos(),
+          cpuMicros,
+          load.paced(port, cli.rate, cli.rateSeconds));
     } finally {
       app.process.destroy();
       app.process.waitFor();
     }
-  }
-
-  /** {@code connections} closed loops for {@code seconds}; the round's throughput and latencies. */
-  private static Round load(Options cli, int port, int seconds, boolean keep) throws Exception {
-    AtomicLong requests = new AtomicLong();
-    List<long[]> latencies = new ArrayList<>();
-    List<Thread> threads = new ArrayList<>();
-    while (CLIENTS.size() < cli.connections) {
-      CLIENTS.add(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build());
-    }
-    long start = System.nanoTime();
-    long end = start + Duration.ofSeconds(seconds).toNanos();
-    for (int c = 0; c < cli.connections; c++) {
-      int client = c;
-      long[] mine = new long[keep ? 1 << 20 : 0];
-      latencies.add(mine);
-      Thread t =
-          new Thread(
-              () -> {
-                HttpClient http = CLIENTS.get(client);
-                HttpRequest[] requestsOf = {
-                  HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + port + "/orders/" + client))
-                      .build(),
-                  HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + port + "/items/" + client + "/price"))
-                      .build()
-                };
-                int n = 0;
-                try {
-                  while (System.nanoTime() < end) {
-                    long t0 = System.nanoTime();
-                    HttpResponse<Void> r =
-                        http.send(requestsOf[n & 1], HttpResponse.BodyHandlers.discarding());
-                    if (r.statusCode() != 200) {
-                      throw new IllegalStateException("status " + r.statusCode());
-                    }
-                    if (n < mine.length) {
-                      mine[n] = System.nanoTime() - t0;
-                    }
-                    n++;
-                  }
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-                requests.addAndGet(n);
-                if (n < mine.length) {
-                  latencies.set(client, Arrays.copyOf(mine, n));
-                }
-              });
-      threads.add(t);
-      t.start();
-    }
-    for (Thread t : threads) {
-      t.join();
-    }
-    double elapsed = (System.nanoTime() - start) / 1e9;
-    long[] all = latencies.stream().flatMapToLong(Arrays::stream).toArray();
-    return new Round(requests.get() / elapsed, keep ? all : new long[0], Double.NaN, new long[0]);
-  }
-
-  /**
-   * {@code rate} requests/s for {@code rateSeconds}, spread over the clients on a fixed schedule
-   * (each client one request every {@code connections / rate} s, the clients staggered); each
-   * latency runs from the request's scheduled time, so a late send counts as latency.
-   */
-  private static long[] paced(Options cli, int port) throws Exception {
-    long interval = Duration.ofSeconds(cli.connections).toNanos() / cli.rate;
-    long start = System.nanoTime() + Duration.ofMillis(100).toNanos();
-    long end = start + Duration.ofSeconds(cli.rateSeconds).toNanos();
-    List<long[]> latencies = new ArrayList<>();
-    List<Thread> threads = new ArrayList<>();
-    for (int c = 0; c < cli.connections; c++) {
-      int client = c;
-      long[] mine = new long[(int) ((end - start) / interval) + 2];
-      latencies.add(mine);
-      Thread t =
-          new Thread(
-              () -> {
-                HttpClient http = CLIENTS.get(client);
-                HttpRequest request =
-                    HttpRequest.newBuilder(
-                            URI.create(
-                                "http://127.0.0.1:"
-                                    + port
-                                    + (client % 2 == 0 ? "/orders/" : "/items/")
-                                    + client
-                                    + (client % 2 == 0 ? "" : "/price")))
-                        .build();
-                int n = 0;
-                try {
-                  for (long due = start + client * interval / cli.connections;
-                      due < end && n < mine.length;
-                      due += interval) {
-                    long wait;
-                    while ((wait = due - System.nanoTime()) > 0) {
-                      LockSupport.parkNanos(wait);
-                    }
-                    HttpResponse<Void> r =
-                        http.send(request, HttpResponse.BodyHandlers.discarding());
-                    if (r.statusCode() != 200) {
-                      throw new IllegalStateException("status " + r.statusCode());
-                    }
-                    mine[n++] = System.nanoTime() - due;
-                  }
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-                latencies.set(client, Arrays.copyOf(mine, n));
-              });
-      threads.add(t);
-      t.start();
-    }
-    for (Thread t : threads) {
-      t.join();
-    }
-    return latencies.stream().flatMapToLong(Arrays::stream).toArray();
   }
 
   /** The latencies of every round, pooled and sorted. */
@@ -399,42 +253,6 @@ public final class ServiceLoadReport {
     return sorted.length == 0
         ? 0
         : sorted[(int) Math.min(sorted.length - 1, sorted.length * q)] / 1e3;
-  }
-
-  /** Linux's clock ticks per second of {@code /proc/PID/task/TID/stat} (USER_HZ). */
-  private static final double TICKS_PER_SECOND = 100;
-
-  /**
-   * The CPU ticks (user and system) of the process's threads but its JIT compiler's, from {@code
-   * /proc}; -1 where there is none. The compiler still works tens of seconds into a Spring Boot
-   * application's load (on one CPU, a quarter of it), by a schedule of its own: left in, it would
-   * be most of the difference between two rounds.
-   */
-  private static long cpuTicksBesidesJit(long pid) {
-    Path tasks = Path.of("/proc", Long.toString(pid), "task");
-    if (!Files.isDirectory(tasks)) {
-      return -1;
-    }
-    long ticks = 0;
-    try (var threads = Files.list(tasks)) {
-      for (Path t : (Iterable<Path>) threads::iterator) {
-        try {
-          String stat = Files.readString(t.resolve("stat"));
-          int close = stat.lastIndexOf(')');
-          String name = stat.substring(stat.indexOf('(') + 1, close);
-          if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
-            continue;
-          }
-          String[] f = stat.substring(close + 2).split(" ");
-          ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
-        } catch (java.io.IOException | RuntimeException e) {
-          // the thread ended
-        }
-      }
-    } catch (java.io.IOException e) {
-      return -1;
-    }
-    return ticks;
   }
 
   private static double meanCpu(List<Round> rounds) {

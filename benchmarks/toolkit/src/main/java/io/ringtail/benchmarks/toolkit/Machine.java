@@ -3,8 +3,12 @@ package io.ringtail.benchmarks.toolkit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
-/** Facts about the machine a report runs on, and the one change a report makes to it. */
+/**
+ * Facts about the machine a report runs on and the processes it starts, and the one change a report
+ * makes to them.
+ */
 public final class Machine {
   private Machine() {}
 
@@ -76,4 +80,37 @@ public final class Machine {
     }
     System.out.println("redis-server at real-time priority");
   }
+
+  /**
+   * The CPU seconds (user and system) of process {@code pid}'s threads but its JIT compiler's, from
+   * Linux's {@code /proc}; NaN where there is none. The compiler still works tens of seconds into a
+   * Spring Boot application's load (on one CPU, a quarter of it), on a schedule of its own: counted
+   * in, it would be most of the difference between two rounds of a load.
+   */
+  public static double cpuSecondsBesidesJit(long pid) {
+    Path tasks = Path.of("/proc", Long.toString(pid), "task");
+    long ticks = 0;
+    try (Stream<Path> threads = Files.list(tasks)) {
+      for (Path t : (Iterable<Path>) threads::iterator) {
+        try {
+          String stat = Files.readString(t.resolve("stat"));
+          int close = stat.lastIndexOf(')');
+          String name = stat.substring(stat.indexOf('(') + 1, close);
+          if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+            continue;
+          }
+          String[] f = stat.substring(close + 2).split(" ");
+          ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
+        } catch (IOException | RuntimeException e) {
+          // the thread ended
+        }
+      }
+    } catch (IOException e) {
+      return Double.NaN;
+    }
+    return ticks / TICKS_PER_SECOND;
+  }
+
+  /** Linux's clock ticks per second in {@code /proc/PID/task/TID/stat} (USER_HZ). */
+  private static final double TICKS_PER_SECOND = 100;
 }
