@@ -1,10 +1,5 @@
 package io.ringtail.spring;
 
-import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.ringtail.internal.Checks;
 import io.ringtail.redis.OutagePolicy;
 import io.ringtail.redis.RedisBackend;
@@ -39,8 +34,7 @@ public class RingtailRedisAutoConfiguration {
 
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean(RedisBackend.class)
-  RingtailRedisConnection ringtailRedisConnection(
-      ObjectProvider<RedisConnectionFactory> factories) {
+  RingtailLettuceClient ringtailRedisConnection(ObjectProvider<RedisConnectionFactory> factories) {
     RedisConnectionFactory factory = factories.getIfUnique();
     if (!(factory instanceof LettuceConnectionFactory lettuce)) {
       throw new IllegalStateException(
@@ -51,17 +45,13 @@ public class RingtailRedisAutoConfiguration {
     if (!lettuce.isRunning()) {
       lettuce.start();
     }
-    AbstractRedisClient client = lettuce.getRequiredNativeClient();
-    if (client instanceof RedisClusterClient cluster) {
-      return new RingtailRedisConnection(cluster.connect());
-    }
-    return new RingtailRedisConnection(((RedisClient) client).connect());
+    return new RingtailLettuceClient(lettuce);
   }
 
   @Bean
   @ConditionalOnMissingBean
   RedisBackend ringtailRedisBackend(
-      RingtailRedisConnection connection, RingtailProperties properties) {
+      RingtailLettuceClient connection, RingtailProperties properties) {
     RingtailProperties.Redis redis = properties.getRedis();
     RedisBackend.Builder builder =
         connection.cluster != null
@@ -84,31 +74,5 @@ public class RingtailRedisAutoConfiguration {
       }
     }
     throw Checks.invalid("ringtail.redis.outage-policy", "fail-closed, fail-open or throw", value);
-  }
-
-  /** The backend's own connection from the application's client; closed with the context. */
-  static final class RingtailRedisConnection implements AutoCloseable {
-    final StatefulRedisConnection<String, String> standalone;
-    final StatefulRedisClusterConnection<String, String> cluster;
-
-    RingtailRedisConnection(StatefulRedisConnection<String, String> standalone) {
-      this.standalone = standalone;
-      this.cluster = null;
-    }
-
-    RingtailRedisConnection(StatefulRedisClusterConnection<String, String> cluster) {
-      this.standalone = null;
-      this.cluster = cluster;
-    }
-
-    /** Closes the connection unless the client's shutdown already has. */
-    @Override
-    public void close() {
-      if (standalone != null && standalone.isOpen()) {
-        standalone.close();
-      } else if (cluster != null && cluster.isOpen()) {
-        cluster.close();
-      }
-    }
   }
 }

@@ -136,7 +136,7 @@ class RingtailRedisAutoConfigurationTest {
               assertThat(context)
                   .hasSingleBean(RedisBackend.class)
                   .hasBean("myBackend")
-                  .doesNotHaveBean(RingtailRedisAutoConfiguration.RingtailRedisConnection.class);
+                  .doesNotHaveBean(RingtailLettuceClient.class);
             });
     ownClient.shutdown();
   }
