@@ -21,8 +21,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * What the starter costs a service's requests: the examples' load target ({@code
@@ -36,17 +38,22 @@ import picocli.CommandLine.Option;
  *       address on {@code /orders/**} that no request reaches (every decision admitted).
  * </ul>
  *
- * The application runs pinned to {@code --app-cpus}, the load (this JVM's threads, one HTTP/1.1
- * client each, alternating the two endpoints) on the other CPUs, with redis-server at real-time
- * priority ({@code chrt}, as root) among them, as on a host of its own; each round starts each
- * configuration afresh, warms it for {@code --warmup} seconds, then measures {@code --seconds}.
- * Reported per configuration: throughput of every round, mean and spread, the application's CPU
- * time per request (its threads' but the JIT compiler's, over the measured seconds: what the
- * starter adds to each request, whether or not the load saturates the application's CPU) and
- * latency p50 / p99 over all rounds; then latency at a fixed rate ({@code --paced-rate}, well below
- * saturation, where a request waits for no other) after each round's closed loop, whose p50 against
- * plain is what a limit adds to a request; and the Redis round trip ({@code PING} from this JVM)
- * that is held to.
+ * The application runs pinned to {@code --app-cpus}, the load on the other CPUs (those of this JVM,
+ * which its child processes inherit), with redis-server at real-time priority ({@code chrt}, as
+ * root) among them, as on a host of its own. The closed loop's load ({@code --load}) is either
+ * {@code wrk} ({@link WrkLoad}: a process of its own, {@code --load-threads} threads, far less CPU
+ * per request than Java clients take from the application's neighbours) or {@code java} ({@link
+ * HttpLoad}: this JVM's threads, one HTTP/1.1 client each); both keep {@code --connections}
+ * connections alternating the two endpoints. Each round starts each configuration afresh, warms it
+ * for {@code --warmup} seconds, then measures {@code --seconds}. Reported per configuration:
+ * throughput of every round, mean and spread, the application's CPU time per request (its threads'
+ * but the JIT compiler's, over the measured seconds: what the starter adds to each request, whether
+ * or not the load saturates the application's CPU) and latency p50 / p99 (with {@code java}, over
+ * every request of every round; with {@code wrk}, which reports each run's percentiles, the median
+ * of the rounds' p50 and the highest of their p99); then latency at a fixed rate ({@code
+ * --paced-rate}, well below saturation, where a request waits for no other; always this JVM's
+ * clients, since wrk cannot pace) after each round's closed loop, whose p50 against plain is what a
+ * limit adds to a request; and the Redis round trip ({@code PING} from this JVM) that is held to.
  *
  * <p>Run: {@code benchmarks/service-load.sh}, which builds the application and passes its
  * classpath. A main, not thread-safe.
@@ -71,7 +78,18 @@ public final class ServiceLoadReport {
     @Option(names = "--warmup", description = "Seconds of load before each measurement.")
     int warmup = 10;
 
-    @Option(names = "--connections", description = "Concurrent clients (threads).")
+    @Option(
+        names = "--load",
+        converter = LoadConverter.class,
+        description =
+            "The closed loop's load generator: wrk (a process of its own) or java (this JVM's"
+                + " HttpClient threads). The fixed-rate phase is always java.")
+    Load load = Load.JAVA;
+
+    @Option(names = "--load-threads", description = "wrk's threads (-t), with --load wrk.")
+    int loadThreads = 2;
+
+    @Option(names = "--connections", description = "Concurrent connections (Java: a thread each).")
     int connections = 16;
 
     @Option(names = "--app-cpus", description = "CPUs the application is pinned to (taskset).")
@@ -86,18 +104,44 @@ public final class ServiceLoadReport {
     int rateSeconds = 10;
   }
 
+  /** The closed loop's load generator. */
+  enum Load {
+    WRK,
+    JAVA
+  }
+
+  /** {@code --load}: {@code wrk} or {@code java}. */
+  static final class LoadConverter implements ITypeConverter<Load> {
+    @Override
+    public Load convert(String value) {
+      return switch (value) {
+        case "wrk" -> Load.WRK;
+        case "java" -> Load.JAVA;
+        default ->
+            throw new TypeConversionException("must be wrk or java, but was \"" + value + "\"");
+      };
+    }
+  }
+
   /**
-   * One measured round of one configuration: the closed loop's throughput, latencies and the
-   * application's CPU time per request, and the fixed-rate phase's latencies (from each request's
-   * scheduled time).
+   * One measured round of one configuration: the closed loop's throughput, its latency p50 and p99
+   * (in µs) and each of its latencies where the load keeps them (none with wrk), the application's
+   * CPU time per request, and the fixed-rate phase's latencies (from each request's scheduled
+   * time).
    */
   record Round(
-      double perSecond, long[] latenciesNanos, double cpuMicrosPerRequest, long[] pacedNanos) {}
+      double perSecond,
+      double p50Micros,
+      double p99Micros,
+      long[] latenciesNanos,
+      double cpuMicrosPerRequest,
+      long[] pacedNanos) {}
 
   public static void main(String[] args) throws Exception {
     Options cli = Cli.parse(new Options(), args);
     Instant began = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     Map<String, List<Round>> results = new LinkedHashMap<>();
+    WrkLoad wrk = cli.load == Load.WRK ? new WrkLoad(cli.loadThreads, cli.connections) : null;
     HttpLoad load = new HttpLoad(cli.connections);
     double pingMicros;
     try (RedisProcess redis = RedisProcess.start()) {
@@ -109,26 +153,38 @@ public final class ServiceLoadReport {
       for (int r = 0; r < cli.rounds; r++) {
         for (Map.Entry<String, List<String>> c : configs.entrySet()) {
           System.err.printf("round %d, %s, load %s%n", r + 1, c.getKey(), Machine.loadAverage());
-          results.get(c.getKey()).add(round(cli, load, c.getValue()));
+          // with wrk, this JVM's clients warm up once, with the first application, so that the
+          // fixed-rate phase runs compiled client code from the first round on
+          boolean warmClients = wrk != null && r == 0 && results.get("plain").isEmpty();
+          results.get(c.getKey()).add(round(cli, load, wrk, warmClients, c.getValue()));
         }
       }
     }
     StringBuilder md = new StringBuilder();
     md.append(
         Format.fmt(
-            "ServiceLoadReport, %s to %s, %d cores, %s; the application on CPU %s, %d clients on the"
-                + " others; %d rounds of %d s after %d s of warm-up, the configurations"
-                + " interleaved. Redis round trip (PING from the load's JVM): %.0f µs p50.%n%n",
+            "ServiceLoadReport, %s to %s, %d cores, %s; the application on CPU %s, the load on the"
+                + " others; load generator: %s; %d rounds of %d s after %d s of warm-up, the"
+                + " configurations interleaved. Redis round trip (PING from the load's JVM): %.0f"
+                + " µs p50. p50 / p99: %s.%n%n",
             began,
             Instant.now().truncatedTo(ChronoUnit.SECONDS),
             Machine.cores(),
             Machine.cpuModel(),
             cli.appCpus,
-            cli.connections,
+            wrk != null
+                ? Format.fmt(
+                    "%s (%d threads, %d connections) in the closed loop, %d Java HttpClient"
+                        + " clients at the fixed rate",
+                    WrkLoad.version(), cli.loadThreads, cli.connections, cli.connections)
+                : Format.fmt("%d Java HttpClient clients (a thread each)", cli.connections),
             cli.rounds,
             cli.common.wholeSeconds(),
             cli.warmup,
-            pingMicros));
+            pingMicros,
+            wrk != null
+                ? "wrk's, per round; the median of the rounds' p50 and the highest of their p99"
+                : "over every request of every round"));
     md.append(
         "| configuration | requests/s per round | mean | spread (max - min) / mean | against plain"
             + " | application CPU per request, JIT compiler aside (against plain) | p50 / p99 |\n"
@@ -141,10 +197,29 @@ public final class ServiceLoadReport {
       double mean = mean(rounds);
       double min = rounds.stream().mapToDouble(Round::perSecond).min().orElse(0);
       double max = rounds.stream().mapToDouble(Round::perSecond).max().orElse(0);
-      long[] all = pooled(rounds, Round::latenciesNanos);
-      double p50 = quantileMicros(all, 0.5);
+      double p50;
+      double p99;
+      List<String> notes = new ArrayList<>();
+      if (wrk != null) {
+        double[] p50s = rounds.stream().mapToDouble(Round::p50Micros).sorted().toArray();
+        int half = p50s.length / 2;
+        p50 =
+            p50s.length == 0
+                ? 0
+                : p50s.length % 2 == 1 ? p50s[half] : (p50s[half - 1] + p50s[half]) / 2;
+        p99 = rounds.stream().mapToDouble(Round::p99Micros).max().orElse(0);
+        List<String> eachP50 = new ArrayList<>();
+        rounds.forEach(x -> eachP50.add(Format.fmt("%.0f", x.p50Micros())));
+        notes.add("rounds' p50 " + String.join(", ", eachP50));
+      } else {
+        long[] all = pooled(rounds, Round::latenciesNanos);
+        p50 = quantileMicros(all, 0.5);
+        p99 = quantileMicros(all, 0.99);
+      }
       if (e.getKey().equals("plain")) {
         plainP50 = p50;
+      } else {
+        notes.add(Format.fmt("p50 %+.0f µs", p50 - plainP50));
       }
       double cpu = meanCpu(rounds);
       List<String> each = new ArrayList<>();
@@ -164,8 +239,8 @@ public final class ServiceLoadReport {
               100 * (cpu - plainCpu) / plainCpu,
               String.join(", ", eachCpu),
               p50,
-              quantileMicros(all, 0.99),
-              e.getKey().equals("plain") ? "" : Format.fmt(" (p50 %+.0f µs)", p50 - plainP50)));
+              p99,
+              notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")"));
     }
     md.append(
         Format.fmt(
@@ -202,8 +277,14 @@ public final class ServiceLoadReport {
     return configs;
   }
 
-  /** Starts the application in a configuration, loads it, and stops it. */
-  private static Round round(Options cli, HttpLoad load, List<String> config) throws Exception {
+  /**
+   * Starts the application in a configuration, loads it (the closed loop with {@code wrk} if not
+   * null, else with {@code load}; first {@code load}'s closed loop too, if {@code warmClients}),
+   * and stops it.
+   */
+  private static Round round(
+      Options cli, HttpLoad load, WrkLoad wrk, boolean warmClients, List<String> config)
+      throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
@@ -224,17 +305,41 @@ public final class ServiceLoadReport {
     try {
       Machine.pin(app.process.pid(), cli.appCpus);
       HttpLoad.awaitServing(app, port, Duration.ofSeconds(120));
-      load.closedLoop(port, cli.warmup, false);
+      if (wrk == null || warmClients) {
+        load.closedLoop(port, cli.warmup, false);
+      }
+      if (wrk != null && cli.warmup > 0) {
+        wrk.closedLoop(port, cli.warmup);
+      }
+      int seconds = cli.common.wholeSeconds();
       double cpuBefore = Machine.cpuSecondsBesidesJit(app.process.pid());
-      HttpLoad.Result closed = load.closedLoop(port, cli.common.wholeSeconds(), true);
-      double cpuAfter = Machine.cpuSecondsBesidesJit(app.process.pid());
-      int n = closed.latenciesNanos().length;
+      double perSecond;
+      double p50;
+      double p99;
+      long[] latencies;
+      long n;
+      double cpuAfter;
+      if (wrk != null) {
+        WrkLoad.Result closed = wrk.closedLoop(port, seconds);
+        cpuAfter = Machine.cpuSecondsBesidesJit(app.process.pid());
+        perSecond = closed.perSecond();
+        p50 = closed.p50Micros();
+        p99 = closed.p99Micros();
+        latencies = new long[0];
+        n = closed.requests();
+      } else {
+        HttpLoad.Result closed = load.closedLoop(port, seconds, true);
+        cpuAfter = Machine.cpuSecondsBesidesJit(app.process.pid());
+        perSecond = closed.perSecond();
+        latencies = closed.latenciesNanos().clone();
+        Arrays.sort(latencies);
+        p50 = quantileMicros(latencies, 0.5);
+        p99 = quantileMicros(latencies, 0.99);
+        n = latencies.length;
+      }
       double cpuMicros = n == 0 ? Double.NaN : (cpuAfter - cpuBefore) * 1e6 / n;
       return new Round(
-          closed.perSecond(),
-          closed.latenciesNanos(),
-          cpuMicros,
-          load.paced(port, cli.rate, cli.rateSeconds));
+          perSecond, p50, p99, latencies, cpuMicros, load.paced(port, cli.rate, cli.rateSeconds));
     } finally {
       app.process.destroy();
       app.process.waitFor();
