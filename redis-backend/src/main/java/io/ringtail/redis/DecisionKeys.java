@@ -17,9 +17,17 @@ final class DecisionKeys {
     return keys;
   }
 
+  /** {@code s} with {@code % { } :} escaped; {@code s} itself when it has none (no copy). */
   static String escape(String s) {
-    StringBuilder b = new StringBuilder(s.length() + 8);
-    for (int i = 0; i < s.length(); i++) {
+    int first = 0;
+    while (first < s.length() && !special(s.charAt(first))) {
+      first++;
+    }
+    if (first == s.length()) {
+      return s;
+    }
+    StringBuilder b = new StringBuilder(s.length() + 8).append(s, 0, first);
+    for (int i = first; i < s.length(); i++) {
       char c = s.charAt(i);
       switch (c) {
         case '%' -> b.append("%25");
@@ -30,5 +38,9 @@ final class DecisionKeys {
       }
     }
     return b.toString();
+  }
+
+  private static boolean special(char c) {
+    return c == '%' || c == '{' || c == '}' || c == ':';
   }
 }
