@@ -6,6 +6,8 @@
 # than Java clients), else the report's Java clients. Writes benchmarks/target/service-load.md.
 #   benchmarks/service-load.sh                      # build, then measure
 #   benchmarks/service-load.sh --rounds 3 --seconds 10
+#   benchmarks/service-load.sh --rounds 5 --warmup 120 --seconds 20   # docs/performance.md's run,
+#                                     # about 40 minutes: a shorter warm-up leaves code uncompiled
 #   benchmarks/service-load.sh --load java           # Java clients even where wrk is installed
 set -euo pipefail
 cd "$(dirname "$0")/.."
