@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -74,7 +75,10 @@ final class HttpLoad {
     return drive(port, seconds, interval, true).latenciesNanos();
   }
 
-  /** The closed loop ({@code interval} 0) or the schedule of one request per {@code interval}. */
+  /**
+   * The closed loop ({@code interval} 0) or the schedule of one request per {@code interval};
+   * throws {@link IllegalStateException} if any client got an answer other than 200 or failed.
+   */
   private Result drive(int port, int seconds, long interval, boolean keep)
       throws InterruptedException {
     int connections = clients.size();
@@ -82,6 +86,9 @@ final class HttpLoad {
     long end = start + Duration.ofSeconds(seconds).toNanos();
     int most = !keep ? 0 : interval > 0 ? (int) ((end - start) / interval) + 2 : 1 << 20;
     AtomicLong requests = new AtomicLong();
+    // a client that fails (an answer other than 200, an I/O error) fails the whole run: its
+    // requests would otherwise be missing from the throughput without a word
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
     List<long[]> latencies = new ArrayList<>();
     List<Thread> threads = new ArrayList<>();
     for (int c = 0; c < connections; c++) {
@@ -122,8 +129,10 @@ final class HttpLoad {
                     n++;
                     due += interval;
                   }
-                } catch (IOException | InterruptedException e) {
-                  throw new IllegalStateException(e);
+                } catch (IOException | InterruptedException | RuntimeException e) {
+                  failure.compareAndSet(
+                      null, new IllegalStateException("client " + client + ": " + e, e));
+                  return;
                 }
                 requests.addAndGet(n);
                 latencies.set(client, Arrays.copyOf(mine, Math.min(n, mine.length)));
@@ -133,6 +142,9 @@ final class HttpLoad {
     }
     for (Thread t : threads) {
       t.join();
+    }
+    if (failure.get() != null) {
+      throw failure.get();
     }
     double elapsed = (System.nanoTime() - start) / 1e9;
     return new Result(

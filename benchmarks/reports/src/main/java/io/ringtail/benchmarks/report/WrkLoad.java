@@ -31,6 +31,18 @@ final class WrkLoad {
       double p90Micros,
       double p99Micros) {}
 
+  /**
+   * wrk completed its run but counted answers other than 2xx or 3xx, or socket errors: the load
+   * reached the application, which answered some of it with errors.
+   */
+  static final class ErrorAnswers extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    ErrorAnswers(String message) {
+      super(message);
+    }
+  }
+
   private final int threads;
   private final int connections;
   private final Path script;
@@ -91,7 +103,8 @@ final class WrkLoad {
   /**
    * Every connection in a closed loop on the application at {@code port} for {@code seconds}.
    *
-   * @throws IllegalStateException if wrk fails, runs far over its time, or reports errors
+   * @throws ErrorAnswers if wrk reports error answers or socket errors
+   * @throws IllegalStateException if wrk fails, runs far over its time, or its output is unreadable
    */
   Result closedLoop(int port, int seconds) throws IOException, InterruptedException {
     Checks.requirePositive("seconds", seconds);
@@ -140,18 +153,18 @@ final class WrkLoad {
    * wrk's output with {@code --latency}: its request count ("N requests in ..."), {@code
    * Requests/sec} and latency distribution (50, 75, 90 and 99 %).
    *
-   * @throws IllegalStateException if a figure is missing or unreadable, or wrk reports responses
-   *     other than 2xx or 3xx or socket errors
+   * @throws ErrorAnswers if wrk reports responses other than 2xx or 3xx or socket errors
+   * @throws IllegalStateException if a figure is missing or unreadable
    */
   static Result parse(String output) {
     Matcher non2xx = NON_2XX.matcher(output);
     if (non2xx.find()) {
-      throw new IllegalStateException(
+      throw new ErrorAnswers(
           "wrk got " + non2xx.group(1) + " responses other than 2xx or 3xx:\n" + output);
     }
     Matcher errors = SOCKET_ERRORS.matcher(output);
     if (errors.find()) {
-      throw new IllegalStateException("wrk reports " + errors.group().trim() + ":\n" + output);
+      throw new ErrorAnswers("wrk reports " + errors.group().trim() + ":\n" + output);
     }
     try {
       long requests = Long.parseLong(find(REQUESTS, output, "request count"));

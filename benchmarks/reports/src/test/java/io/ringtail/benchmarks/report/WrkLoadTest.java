@@ -76,7 +76,7 @@ class WrkLoadTest {
   @Test
   void parse_failsOnResponsesOtherThan2xxOr3xx() {
     assertThatThrownBy(() -> WrkLoad.parse(NOT_FOUND))
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(WrkLoad.ErrorAnswers.class)
         .hasMessageContaining("774 responses other than 2xx or 3xx");
   }
 
@@ -89,7 +89,7 @@ class WrkLoadTest {
                 + "  Socket errors: connect 0, read 3, write 0, timeout 12\n");
 
     assertThatThrownBy(() -> WrkLoad.parse(errors))
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(WrkLoad.ErrorAnswers.class)
         .hasMessageContaining("Socket errors: connect 0, read 3, write 0, timeout 12");
   }
 
