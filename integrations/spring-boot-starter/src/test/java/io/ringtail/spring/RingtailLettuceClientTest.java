@@ -7,8 +7,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
-import io.ringtail.ManualTimeSource;
-import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisRollingWindow;
@@ -101,12 +99,7 @@ class RingtailLettuceClientTest {
 
                 RedisBackend backend = context.getBean(RedisBackend.class);
                 RateLimiter limiter =
-                    backend.rateLimiter(
-                        "untraced",
-                        RateLimitConfig.builder()
-                            .limit(2)
-                            .timeSource(new ManualTimeSource(1_000_000_000L))
-                            .build());
+                    RingtailRedisAutoConfigurationTest.limiterAtOneInstant(backend, "untraced", 2);
                 assertThat(limiter.tryAcquire("k").allowed()).isTrue();
                 assertThat(limiter.tryAcquire("k").allowed()).isTrue();
                 assertThat(limiter.tryAcquire("k").allowed()).isFalse();
@@ -135,14 +128,8 @@ class RingtailLettuceClientTest {
               context -> {
                 assertThat(context).hasNotFailed();
                 RateLimiter limiter =
-                    context
-                        .getBean(RedisBackend.class)
-                        .rateLimiter(
-                            "cluster",
-                            RateLimitConfig.builder()
-                                .limit(3)
-                                .timeSource(new ManualTimeSource(1_000_000_000L))
-                                .build());
+                    RingtailRedisAutoConfigurationTest.limiterAtOneInstant(
+                        context.getBean(RedisBackend.class), "cluster", 3);
                 int admitted = 0;
                 for (int i = 0; i < 10; i++) {
                   admitted += limiter.tryAcquire("k" + (i % 2)).allowed() ? 1 : 0;

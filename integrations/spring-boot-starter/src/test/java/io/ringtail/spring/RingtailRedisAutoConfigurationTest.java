@@ -166,6 +166,19 @@ class RingtailRedisAutoConfigurationTest {
   }
 
   /**
+   * A rate limiter of {@code limit} a second on {@code backend} whose clock stands still: every
+   * request falls in one window, so exactly {@code limit} are admitted per key.
+   */
+  static RateLimiter limiterAtOneInstant(RedisBackend backend, String name, int limit) {
+    return backend.rateLimiter(
+        name,
+        RateLimitConfig.builder()
+            .limit(limit)
+            .timeSource(new ManualTimeSource(1_000_000_000L))
+            .build());
+  }
+
+  /**
    * Runs {@code decision} until Redis answers it (bounded; the backend fails closed meanwhile,
    * counting outage decisions); returns the answer.
    */
@@ -200,13 +213,7 @@ class RingtailRedisAutoConfigurationTest {
               context -> {
                 assertThat(context).hasNotFailed();
                 RedisBackend backend = context.getBean(RedisBackend.class);
-                RateLimiter limiter =
-                    backend.rateLimiter(
-                        "starter-sentinel",
-                        RateLimitConfig.builder()
-                            .limit(3)
-                            .timeSource(new ManualTimeSource(1_000_000_000L))
-                            .build());
+                RateLimiter limiter = limiterAtOneInstant(backend, "starter-sentinel", 3);
                 assertThat(limiter.tryAcquire("k").allowed()).isTrue();
                 assertThat(limiter.tryAcquire("k").allowed()).isTrue();
                 group.awaitReplicated(Duration.ofSeconds(10));
