@@ -128,9 +128,12 @@ local function begin(key, deadline, sh, sl)
   return false, second, s, th, tl, nh, nl, flags, head, count, ring, xh, xl, refreshed
 end
 
--- The state at `key` as a table, its first READ bytes read (for a new key or a new capacity).
-local function load(key, entry, width)
-  local s = readState(key, READ_LAST)
+-- The state at `key` as a table (for a new key or a new capacity): `s`, its first SMALL bytes as
+-- begin read them, when that is the whole string (a new key's is ''), else its first READ bytes.
+local function load(key, entry, width, s)
+  if #s >= SMALL then
+    s = readState(key, READ_LAST)
+  end
   if #s == 0 then
     return {key = key, s = s, whole = true, entry = entry, width = width, nh = 0, nl = 0,
       flags = 0, xh = 0, xl = 0, refreshed = 0}

@@ -25,7 +25,7 @@ if late then
 end
 local st = nil
 if resizesWhole(s, count, ring, 8, limit) then
-  st = load(key, TIME, 8)
+  st = load(key, TIME, 8, s)
   if not st.lh then
     rewrite(st, {}, limit)
   else

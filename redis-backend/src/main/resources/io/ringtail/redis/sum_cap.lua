@@ -25,7 +25,7 @@ if late then
 end
 local st = nil
 if resizesWhole(s, count, ring, 16, max) then
-  st = load(key, ENTRY, 16)
+  st = load(key, ENTRY, 16, s)
   if not st.lh then
     rewrite(st, {}, max)
   else

@@ -209,6 +209,30 @@ class SlidingLogReadTest {
     }
   }
 
+  @Test
+  void aNewKey_andASmallKeyAtASmallerLimit_areReadOnce() {
+    String name = RedisTestSupport.uniqueName("read-once");
+    RateLimiter limiter =
+        backend.rateLimiter(name, RateLimitConfig.builder().limit(100).window(WINDOW).build());
+    SumCap cap =
+        backend.sumCap(
+            name, SumCapConfig.builder().cap(new BigDecimal("10.00")).window(WINDOW).build());
+    long reads = calls(redis, "getrange");
+    assertThat(limiter.tryAcquire("new").allowed()).isTrue();
+    assertThat(calls(redis, "getrange") - reads).as("a new rate-limit key").isEqualTo(1);
+    reads = calls(redis, "getrange");
+    assertThat(cap.tryAdd("new", BigDecimal.ONE).allowed()).isTrue();
+    assertThat(calls(redis, "getrange") - reads).as("a new sum-cap key").isEqualTo(1);
+    for (int i = 0; i < 4; i++) {
+      limiter.tryAcquire("small");
+    }
+    RateLimiter smaller =
+        backend.rateLimiter(name, RateLimitConfig.builder().limit(2).window(WINDOW).build());
+    reads = calls(redis, "getrange");
+    assertThat(smaller.tryAcquire("small").allowed()).as("4 held, limit 2").isFalse();
+    assertThat(calls(redis, "getrange") - reads).as("a small key rewritten").isEqualTo(1);
+  }
+
   /**
    * With {@code due}, makes the next decision on {@code key} refresh its TTL (which a decision does
    * once per server second) by clearing the header's last refresh, its eleventh field.
