@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,8 +21,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What the limiter comparison measures of one contender on the report's {@code redis-server}:
- * throughput phases (decisions/s, latency, Redis CPU and commands per decision), Redis time per
- * decision from {@code SLOWLOG}, memory per key, and admissions on a fixed schedule. Stateless;
+ * throughput phases (decisions/s, latency, Redis time, Redis CPU and commands per decision), memory
+ * per key, and admissions on a fixed schedule. Stateless;
  * each measurement uses the limiter and connection it is given from the calling thread (and its own
  * worker threads).
  */
@@ -35,6 +36,7 @@ final class LimiterMeasurements {
       double p99Micros,
       double admittedShare,
       double redisCpuMicros,
+      double redisMicros,
       String commands) {}
 
   /** {@code threads} threads deciding on {@code keys} for {@code seconds} after a warm-up. */
@@ -47,6 +49,7 @@ final class LimiterMeasurements {
       throws InterruptedException {
     // Warm-up: every key once (split between the threads), then one more second of load.
     run(limiter, keys, threads, Math.max(1, keys.length / threads), 1.0);
+    Map<String, Double> shares = topLevelShares(limiter, redis, keys, threads);
     redis.configResetstat();
     double cpuBefore = cpuSeconds(redis);
     long t0 = System.nanoTime();
@@ -66,6 +69,7 @@ final class LimiterMeasurements {
         r.latency.getValueAtPercentile(99) / 1e3,
         (double) r.admitted / r.decisions,
         1e6 * cpu / r.decisions,
+        redisMicros(stats, shares, r.decisions),
         String.join(", ", commands));
   }
 
@@ -135,39 +139,57 @@ final class LimiterMeasurements {
     return new Result(total, yes, all);
   }
 
-  /** Redis time per decision and the top-level commands behind it, from SLOWLOG. */
-  record ServerTime(double micros, String commands) {}
+  /** Decisions a phase's {@code SLOWLOG} sample takes, split between its threads. */
+  static final int SAMPLE = 2_000;
 
-  /** Every top-level command's duration from SLOWLOG over {@code n} decisions from one thread. */
-  static ServerTime serverTime(
-      RedisLimiter limiter, RedisCommands<String, String> redis, String[] keys, int n) {
-    for (int i = 0; i < Math.min(n, keys.length); i++) {
-      limiter.tryAcquire(keys[i]);
-    }
-    redis.configSet("slowlog-max-len", Integer.toString(20 * n));
+  private static final Set<String> SCRIPT_CALLS =
+      Set.of("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro");
+
+  /**
+   * Which share of each command's calls are top-level (sent by a client) rather than called by a
+   * script, from {@code SLOWLOG} over {@value #SAMPLE} decisions: Redis 7 logs the commands a
+   * script calls too, as client {@code ?:0}. A script's own calls are all top-level.
+   */
+  static Map<String, Double> topLevelShares(
+      RedisLimiter limiter, RedisCommands<String, String> redis, String[] keys, int threads)
+      throws InterruptedException {
+    redis.configSet("slowlog-max-len", Integer.toString(40 * SAMPLE));
     redis.configSet("slowlog-log-slower-than", "0");
     redis.slowlogReset();
-    for (int i = 0; i < n; i++) {
-      limiter.tryAcquire(keys[i % keys.length]);
-    }
+    run(limiter, keys, threads, Math.max(1, SAMPLE / threads), 0);
     redis.configSet("slowlog-log-slower-than", "10000");
-    long micros = 0;
-    Map<String, Integer> calls = new TreeMap<>();
-    for (Object entry : redis.slowlogGet(20 * n)) {
+    Map<String, long[]> counts = new TreeMap<>();
+    for (Object entry : redis.slowlogGet(40 * SAMPLE)) {
       List<?> e = (List<?>) entry;
-      List<?> command = (List<?>) e.get(3);
-      String name = String.valueOf(command.get(0)).toLowerCase(Locale.ROOT);
-      // Redis 7 logs what a script calls too, from client "?:0": the script's own entry covers it.
-      boolean insideScript = e.size() > 4 && String.valueOf(e.get(4)).startsWith("?");
-      if (!insideScript && !name.equals("config") && !name.equals("slowlog")) {
-        micros += (Long) e.get(2);
-        calls.merge(name, 1, Integer::sum);
+      String name = String.valueOf(((List<?>) e.get(3)).get(0)).toLowerCase(Locale.ROOT);
+      if (name.equals("config") || name.equals("slowlog")) {
+        continue;
       }
+      boolean insideScript = e.size() > 4 && String.valueOf(e.get(4)).startsWith("?");
+      counts.computeIfAbsent(name, n -> new long[2])[insideScript ? 1 : 0]++;
     }
     redis.slowlogReset();
-    List<String> perDecision = new ArrayList<>();
-    calls.forEach((name, c) -> perDecision.add(Format.fmt("%s %.2f", name, (double) c / n)));
-    return new ServerTime((double) micros / n, String.join(", ", perDecision));
+    Map<String, Double> shares = new TreeMap<>();
+    counts.forEach((name, c) -> shares.put(name, (double) c[0] / (c[0] + c[1])));
+    return shares;
+  }
+
+  /**
+   * Redis time per decision: each command's time from {@code INFO commandstats} ({@code SLOWLOG}
+   * off, so that logging is not part of it), counted at its top-level share; a script's time
+   * covers what it calls. A command the sample did not see counts whole.
+   */
+  static double redisMicros(Map<String, long[]> stats, Map<String, Double> shares, long decisions) {
+    double usec = 0;
+    for (Map.Entry<String, long[]> e : stats.entrySet()) {
+      String name = e.getKey();
+      if (name.equals("info") || name.startsWith("config")) {
+        continue;
+      }
+      double share = SCRIPT_CALLS.contains(name) ? 1 : shares.getOrDefault(name, 1.0);
+      usec += share * e.getValue()[1];
+    }
+    return usec / decisions;
   }
 
   /** Mean bytes ({@code MEMORY USAGE}) over every key in the database, per limited key. */
