@@ -22,9 +22,8 @@ import org.HdrHistogram.Histogram;
 /**
  * What the limiter comparison measures of one contender on the report's {@code redis-server}:
  * throughput phases (decisions/s, latency, Redis time, Redis CPU and commands per decision), memory
- * per key, and admissions on a fixed schedule. Stateless;
- * each measurement uses the limiter and connection it is given from the calling thread (and its own
- * worker threads).
+ * per key, and admissions on a fixed schedule. Stateless; each measurement uses the limiter and
+ * connection it is given from the calling thread (and its own worker threads).
  */
 final class LimiterMeasurements {
   private LimiterMeasurements() {}
@@ -176,8 +175,8 @@ final class LimiterMeasurements {
 
   /**
    * Redis time per decision: each command's time from {@code INFO commandstats} ({@code SLOWLOG}
-   * off, so that logging is not part of it), counted at its top-level share; a script's time
-   * covers what it calls. A command the sample did not see counts whole.
+   * off, so that logging is not part of it), counted at its top-level share; a script's time covers
+   * what it calls. A command the sample did not see counts whole.
    */
   static double redisMicros(Map<String, long[]> stats, Map<String, Double> shares, long decisions) {
     double usec = 0;

@@ -31,8 +31,8 @@ import picocli.CommandLine.Mixin;
  *   <li>Throughput and latency: decisions/s and p50/p99 client latency with 1 and {@value
  *       #MANY_THREADS} client threads, on one hot key and on {@value #KEYS} keys (each thread walks
  *       the keys round-robin from its own offset), after a warm-up that touches every key. Per
- *       phase, Redis time per decision (each command's {@code INFO commandstats} time at the share of
- *       its calls that are top-level, from a {@code SLOWLOG} sample before the phase), Redis CPU
+ *       phase, Redis time per decision (each command's {@code INFO commandstats} time at the share
+ *       of its calls that are top-level, from a {@code SLOWLOG} sample before the phase), Redis CPU
  *       ({@code INFO cpu}, user + system) and the commands per decision. Every phase at the limit
  *       and again at {@value #LARGE_LIMIT}, a limit no key reaches (every decision admitted).
  *   <li>Memory per key ({@code MEMORY USAGE} of every key in the database): after one request on
@@ -149,8 +149,7 @@ public final class RedisLimiterReport {
               }
             }
           }
-          serverTimes.append(
-              Format.fmt("| %s | %s |%n", label, String.join(" | ", redisTimes)));
+          serverTimes.append(Format.fmt("| %s | %s |%n", label, String.join(" | ", redisTimes)));
           double[] bytes = new double[2];
           redis.flushall();
           try (RedisLimiter limiter = factory.open(server.uri(), LIMIT, MEMORY_WINDOW)) {
@@ -210,8 +209,7 @@ public final class RedisLimiterReport {
                 + "latency per cell; Redis time per decision (below) on %,d keys; memory per key from "
                 + "`MEMORY USAGE` (limiters at 100 per minute there, so that no key expires before "
                 + "it is read).%n%n",
-            LIMIT,
-            KEYS));
+            LIMIT, KEYS));
     md.append(
         Format.fmt(
             "| limiter | algorithm | hot key, 1 thread | hot key, %d threads | %,d keys, 1 thread "
