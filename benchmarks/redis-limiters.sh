@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Ringtail's Redis rate limiters beside Bucket4j (Lettuce) and Redisson on one redis-server that
-# the report starts itself (about 6 minutes on 2 cores); see RedisLimiterReport. Writes
+# the report starts itself (about 4 minutes on 2 cores); see RedisLimiterReport. Writes
 # benchmarks/target/redis-limiters.md.
 #   benchmarks/redis-limiters.sh                                   # report only
 #   benchmarks/redis-limiters.sh --docs docs/performance.md        # also refresh that file's table
