@@ -22,6 +22,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.springframework.expression.Expression;
@@ -42,6 +44,9 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * {@code RateLimit} (draft-ietf-httpapi-ratelimit-headers); a denial is a 429 with {@code
  * Retry-After}; a decision that could not be made at all (Redis down under the {@code throw} outage
  * policy) a 503 with {@code Retry-After}.
+ *
+ * <p>The limits of handler methods annotated {@link RingtailLimit} come after the configured ones:
+ * they are built once, by {@link #complete()}, when the handler mappings exist.
  */
 final class HttpLimits {
   private static final System.Logger LOG = System.getLogger(HttpLimits.class.getName());
@@ -51,20 +56,115 @@ final class HttpLimits {
   /** The key of requests that have none (no such header, no principal). */
   static final String NO_KEY = "-";
 
-  private final List<Limit> limits;
+  private final LimitDecisions decisions;
   private final boolean remote;
-  private final boolean needsPrincipal;
   private final long unavailableRetryAfterSeconds;
   private final AtomicBoolean failing = new AtomicBoolean();
+  private volatile State state;
+  private volatile Supplier<List<Definition>> pending; // the annotated limits, until built
 
   HttpLimits(Map<String, RingtailLimitProperties.Limit> byName, LimitDecisions decisions) {
+    this(byName, decisions, null);
+  }
+
+  /** The configured limits {@code byName}, then those {@code annotated} supplies, once. */
+  HttpLimits(
+      Map<String, RingtailLimitProperties.Limit> byName,
+      LimitDecisions decisions,
+      Supplier<List<Definition>> annotated) {
     Objects.requireNonNull(byName, "limits");
+    this.decisions = decisions;
     List<Limit> built = new ArrayList<>();
-    byName.forEach((name, limit) -> built.add(new Limit(name, limit, decisions)));
-    this.limits = List.copyOf(built);
+    byName.forEach(
+        (name, limit) -> built.add(new Limit(name, limit, decisions, propertiesOf(name), null)));
+    this.state = new State(built);
     this.remote = decisions.remote();
-    this.needsPrincipal = limits.stream().anyMatch(l -> l.needsPrincipal);
     this.unavailableRetryAfterSeconds = seconds(decisions.unavailableRetryAfter());
+    this.pending = annotated;
+  }
+
+  /**
+   * Builds the annotated limits, once: called when every singleton exists (the handler mappings
+   * among them), and by any use before. A bad annotation throws, naming the method and attribute.
+   */
+  void complete() {
+    if (pending == null) {
+      return;
+    }
+    synchronized (this) {
+      Supplier<List<Definition>> annotated = pending;
+      if (annotated == null) {
+        return;
+      }
+      List<Limit> all = new ArrayList<>(state.limits);
+      for (Definition d : annotated.get()) {
+        all.add(new Limit(d.name(), d.settings(), decisions, d.at(), d.routes()));
+      }
+      state = new State(all);
+      pending = null;
+    }
+  }
+
+  private List<Limit> limits() {
+    if (pending != null) {
+      complete();
+    }
+    return state.limits;
+  }
+
+  /** The names of the limits built so far (without building the annotated ones). */
+  List<String> names() {
+    return state.limits.stream().map(l -> l.name).toList();
+  }
+
+  @Override
+  public String toString() {
+    return names().toString();
+  }
+
+  /** The limits, and whether one reads the principal. */
+  private record State(List<Limit> limits, boolean needsPrincipal) {
+    State(List<Limit> limits) {
+      this(List.copyOf(limits), limits.stream().anyMatch(l -> l.needsPrincipal));
+    }
+  }
+
+  /**
+   * A limit of its own naming and routes: {@code at} names an attribute ("" the whole, "name" the
+   * name) in a message; {@code settings} are read as a configured limit's properties are, except
+   * {@code path} and {@code methods}, which {@code routes} replace.
+   */
+  record Definition(
+      String name,
+      RingtailLimitProperties.Limit settings,
+      UnaryOperator<String> at,
+      List<Route> routes) {}
+
+  /**
+   * A path pattern and the methods it is limited for (every method if empty), unless one of the
+   * {@code shadows} (another handler's more specific mapping) matches the request too.
+   */
+  record Route(PathPattern pattern, Set<String> methods, List<Route> shadows) {
+    boolean allows(String method) {
+      return methods.isEmpty() || methods.contains(method);
+    }
+
+    boolean matches(String method, PathContainer path) {
+      if (!allows(method) || !pattern.matches(path)) {
+        return false;
+      }
+      for (Route s : shadows) {
+        if (s.allows(method) && s.pattern.matches(path)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  private static UnaryOperator<String> propertiesOf(String name) {
+    String at = "ringtail.limits." + name;
+    return a -> a.isEmpty() || a.equals("name") ? at : at + "." + a;
   }
 
   /** Whether a decision may wait on I/O. */
@@ -74,19 +174,20 @@ final class HttpLimits {
 
   /** Whether some limit's key reads the principal (a WebFlux filter resolves it first then). */
   boolean needsPrincipal() {
-    return needsPrincipal;
+    limits();
+    return state.needsPrincipal;
   }
 
   /** The decisions by limit name, for meters. */
   Map<String, CountsDecisions> decisions() {
     Map<String, CountsDecisions> byName = new LinkedHashMap<>();
-    limits.forEach(l -> byName.put(l.name, (CountsDecisions) l.decision));
+    limits().forEach(l -> byName.put(l.name, (CountsDecisions) l.decision));
     return Collections.unmodifiableMap(byName);
   }
 
   /** Whether any limit applies to a request for {@code path} with {@code method}: cheap, no key. */
   boolean applies(String method, PathContainer path) {
-    for (Limit l : limits) {
+    for (Limit l : limits()) {
       if (l.matches(method, path)) {
         return true;
       }
@@ -98,7 +199,7 @@ final class HttpLimits {
   Answer decide(LimitedRequest request, PathContainer path) {
     List<String> policies = null;
     List<String> states = null;
-    for (Limit l : limits) {
+    for (Limit l : limits()) {
       if (!l.matches(request.getMethod(), path)) {
         continue;
       }
@@ -112,7 +213,7 @@ final class HttpLimits {
         denied = l.decide(request, states);
         if (failing.get()) {
           failing.set(false);
-          LOG.log(Level.INFO, "ringtail.limits." + l.name + ": decisions are made again");
+          LOG.log(Level.INFO, l.source + ": decisions are made again");
         }
       } catch (BadAmount e) {
         return new Answer(400, policies, states, -1, e.getMessage());
@@ -120,9 +221,7 @@ final class HttpLimits {
         if (failing.compareAndSet(false, true)) {
           LOG.log(
               Level.WARNING,
-              "ringtail.limits."
-                  + l.name
-                  + ": the decision could not be made; answering 503 until one can be",
+              l.source + ": the decision could not be made; answering 503 until one can be",
               e);
         }
         return new Answer(
@@ -176,11 +275,11 @@ final class HttpLimits {
     }
   }
 
-  /** One configured limit. */
+  /** One limit, configured or annotated. */
   private static final class Limit {
     final String name;
-    final List<PathPattern> paths;
-    final Set<String> methods;
+    final String source;
+    final List<Route> routes;
     final Function<LimitedRequest, String> key;
     final boolean needsPrincipal;
     final Function<LimitedRequest, Object> amount;
@@ -189,52 +288,37 @@ final class HttpLimits {
     final String policy;
     final String quoted;
 
-    Limit(String name, RingtailLimitProperties.Limit p, LimitDecisions decisions) {
-      String at = "ringtail.limits." + name;
+    /** A limit of {@code p}'s path and methods, or of {@code routes} when not null. */
+    Limit(
+        String name,
+        RingtailLimitProperties.Limit p,
+        LimitDecisions decisions,
+        UnaryOperator<String> at,
+        List<Route> routes) {
       if (!NAME.matcher(name).matches()) {
-        throw invalid(at, "a name of lowercase letters, digits, '_', '.' and '-'", name);
+        throw invalid(
+            at.apply("name"), "a name of lowercase letters, digits, '_', '.' and '-'", name);
       }
       this.name = name;
+      this.source = at.apply("");
       this.quoted = "\"" + name + "\"";
-      if (p.getPath() == null || p.getPath().isEmpty()) {
-        throw invalid(at + ".path", "at least one path pattern", p.getPath());
-      }
-      List<PathPattern> patterns = new ArrayList<>();
-      for (String path : p.getPath()) {
-        try {
-          patterns.add(PathPatternParser.defaultInstance.parse(path));
-        } catch (RuntimeException e) {
-          throw invalid(at + ".path", "a path pattern like /api/** (" + e.getMessage() + ")", path);
-        }
-      }
-      this.paths = List.copyOf(patterns);
-      this.methods =
-          p.getMethods() == null
-              ? Set.of()
-              : p.getMethods().stream()
-                  .map(m -> m.trim().toUpperCase(Locale.ROOT))
-                  .collect(Collectors.toUnmodifiableSet());
-      for (String m : methods) {
-        if (!METHOD.matcher(m).matches()) {
-          throw invalid(at + ".methods", "HTTP methods like GET, POST", p.getMethods());
-        }
-      }
+      this.routes = routes != null ? List.copyOf(routes) : routesOf(at, p);
       String keySpec = p.getKey() == null ? "" : p.getKey().trim();
       this.needsPrincipal = keySpec.equals("principal") || keySpec.startsWith("expression:");
-      this.key = keyOf(at + ".key", keySpec);
+      this.key = keyOf(at.apply("key"), keySpec);
       BigDecimal limit = p.getLimit();
       if (limit == null || limit.signum() <= 0) {
-        throw invalid(at + ".limit", "a positive number", limit);
+        throw invalid(at.apply("limit"), "a positive number", limit);
       }
       if (p.getWindow() == null || p.getWindow().isNegative() || p.getWindow().isZero()) {
-        throw invalid(at + ".window", "a positive duration", p.getWindow());
+        throw invalid(at.apply("window"), "a positive duration", p.getWindow());
       }
       long window = seconds(p.getWindow());
       RingtailLimitProperties.Kind kind =
           p.getKind() == null ? RingtailLimitProperties.Kind.SLIDING_LOG : p.getKind();
       if (kind == RingtailLimitProperties.Kind.SUM_CAP) {
         this.amountSource = p.getAmount() == null ? "" : p.getAmount().trim();
-        this.amount = amountSourceOf(at + ".amount", amountSource);
+        this.amount = amountSourceOf(at.apply("amount"), amountSource);
         SumCapConfig config;
         try {
           config =
@@ -245,15 +329,15 @@ final class HttpLimits {
                   .timeSource(decisions.timeSource())
                   .build();
         } catch (IllegalArgumentException e) {
-          throw Checks.atProperty(at, e);
+          throw Checks.atProperty(at.apply(""), e);
         }
-        this.decision = decisions.sumCap(name, config, p.getMaximumKeys());
+        this.decision = built(at, () -> decisions.sumCap(name, config, p.getMaximumKeys()));
         this.policy =
             quoted + ";q=" + limit.setScale(0, RoundingMode.DOWN).toPlainString() + ";w=" + window;
       } else {
         if (p.getAmount() != null) {
           throw invalid(
-              at + ".amount",
+              at.apply("amount"),
               "unset for kind "
                   + kind.name().toLowerCase(Locale.ROOT).replace('_', '-')
                   + " (it is for kind sum-cap)",
@@ -265,7 +349,7 @@ final class HttpLimits {
         try {
           requests = limit.intValueExact();
         } catch (ArithmeticException e) {
-          throw invalid(at + ".limit", "a whole number of requests", limit);
+          throw invalid(at.apply("limit"), "a whole number of requests", limit);
         }
         RateLimitConfig config;
         try {
@@ -276,21 +360,56 @@ final class HttpLimits {
                   .timeSource(decisions.timeSource())
                   .build();
         } catch (IllegalArgumentException e) {
-          throw Checks.atProperty(at, e);
+          throw Checks.atProperty(at.apply(""), e);
         }
+        boolean bucketed = kind == RingtailLimitProperties.Kind.BUCKETED;
         this.decision =
-            decisions.rateLimiter(
-                name, config, kind == RingtailLimitProperties.Kind.BUCKETED, p.getMaximumKeys());
+            built(at, () -> decisions.rateLimiter(name, config, bucketed, p.getMaximumKeys()));
         this.policy = quoted + ";q=" + requests + ";w=" + window;
       }
     }
 
-    boolean matches(String method, PathContainer path) {
-      if (!methods.isEmpty() && !methods.contains(method)) {
-        return false;
+    private static List<Route> routesOf(UnaryOperator<String> at, RingtailLimitProperties.Limit p) {
+      if (p.getPath() == null || p.getPath().isEmpty()) {
+        throw invalid(at.apply("path"), "at least one path pattern", p.getPath());
       }
-      for (PathPattern p : paths) {
-        if (p.matches(path)) {
+      Set<String> methods =
+          p.getMethods() == null
+              ? Set.of()
+              : p.getMethods().stream()
+                  .map(m -> m.trim().toUpperCase(Locale.ROOT))
+                  .collect(Collectors.toUnmodifiableSet());
+      for (String m : methods) {
+        if (!METHOD.matcher(m).matches()) {
+          throw invalid(at.apply("methods"), "HTTP methods like GET, POST", p.getMethods());
+        }
+      }
+      List<Route> routes = new ArrayList<>();
+      for (String path : p.getPath()) {
+        PathPattern pattern;
+        try {
+          pattern = PathPatternParser.defaultInstance.parse(path);
+        } catch (RuntimeException e) {
+          throw invalid(
+              at.apply("path"), "a path pattern like /api/** (" + e.getMessage() + ")", path);
+        }
+        routes.add(new Route(pattern, methods, List.of()));
+      }
+      return routes;
+    }
+
+    /** The decision {@code build} makes, its own checks (like maximumKeys) naming the limit. */
+    private static Object built(UnaryOperator<String> at, Supplier<Object> build) {
+      try {
+        return build.get();
+      } catch (IllegalArgumentException e) {
+        throw Checks.atProperty(at.apply(""), e);
+      }
+    }
+
+    boolean matches(String method, PathContainer path) {
+      for (Route r : routes) {
+        if (r.matches(method, path)) {
           return true;
         }
       }

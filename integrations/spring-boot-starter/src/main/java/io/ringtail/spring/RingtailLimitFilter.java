@@ -73,7 +73,8 @@ public final class RingtailLimitFilter extends OncePerRequestFilter implements O
 
   @Override
   public String toString() {
-    return "RingtailLimitFilter" + limits.decisions().keySet();
+    // the limits built so far: building the annotated ones needs the handler mappings
+    return "RingtailLimitFilter" + limits;
   }
 
   /** A servlet request as a limit reads it. */

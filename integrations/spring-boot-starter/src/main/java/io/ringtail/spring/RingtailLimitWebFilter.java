@@ -81,7 +81,8 @@ public final class RingtailLimitWebFilter implements WebFilter, Ordered {
 
   @Override
   public String toString() {
-    return "RingtailLimitWebFilter" + limits.decisions().keySet();
+    // the limits built so far: building the annotated ones needs the handler mappings
+    return "RingtailLimitWebFilter" + limits;
   }
 
   /** An exchange as a limit reads it. */

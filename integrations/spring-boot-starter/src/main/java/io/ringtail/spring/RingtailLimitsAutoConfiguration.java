@@ -4,7 +4,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.micrometer.DecisionMetrics;
 import io.ringtail.redis.RedisBackend;
+import java.util.Map;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -20,7 +24,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ConfigurationCondition;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.core.type.classreading.CachingMetadataReaderFactory;
 import org.springframework.web.server.WebFilter;
 
 /**
@@ -29,20 +36,45 @@ import org.springframework.web.server.WebFilter;
  * one engine. The decisions are fleet-wide in Redis when the context has a single {@link
  * RedisBackend} bean (the starter's, with {@code ringtail.redis.enabled=true}, or the
  * application's), in-process otherwise; their counts are published as {@code ringtail.decisions}
- * meters tagged with each limit's name unless {@code ringtail.metrics.enabled=false}. Nothing is
- * configured while no limit is.
+ * meters tagged with each limit's name unless {@code ringtail.metrics.enabled=false}. Handler
+ * methods annotated {@link RingtailLimit} add their limits, built once every singleton (the handler
+ * mappings among them) exists, before the server takes requests. Nothing is configured while no
+ * limit is, by property or annotation.
  */
 @AutoConfiguration(after = RingtailRedisAutoConfiguration.class)
 @ConditionalOnWebApplication
 @Conditional(RingtailLimitsAutoConfiguration.OnLimits.class)
 @EnableConfigurationProperties({RingtailLimitProperties.class, RingtailProperties.class})
 public class RingtailLimitsAutoConfiguration {
+  private static final String MVC_MAPPING =
+      "org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping";
+  private static final String WEBFLUX_MAPPING =
+      "org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping";
 
   @Bean
   HttpLimits ringtailHttpLimits(
-      RingtailLimitProperties properties, ObjectProvider<LimitDecisions> decisions) {
+      RingtailLimitProperties properties,
+      ObjectProvider<LimitDecisions> decisions,
+      ObjectProvider<AnnotatedLimits.Source> handlers,
+      Environment environment) {
+    Map<String, RingtailLimitProperties.Limit> configured = properties.getLimits();
     return new HttpLimits(
-        properties.getLimits(), decisions.getIfAvailable(LimitDecisions::inProcess));
+        configured,
+        decisions.getIfAvailable(LimitDecisions::inProcess),
+        () ->
+            AnnotatedLimits.of(
+                handlers.orderedStream().flatMap(s -> s.handlers().stream()).toList(),
+                environment,
+                configured.keySet()));
+  }
+
+  /**
+   * Builds the annotated limits when every singleton exists: after the filter (which the web server
+   * takes before the handler mappings exist), before the server takes requests.
+   */
+  @Bean
+  SmartInitializingSingleton ringtailAnnotatedLimits(HttpLimits ringtailHttpLimits) {
+    return ringtailHttpLimits::complete;
   }
 
   /** The decisions in Redis, when there is a backend. */
@@ -70,6 +102,12 @@ public class RingtailLimitsAutoConfiguration {
     RingtailLimitFilter ringtailLimitFilter(HttpLimits ringtailHttpLimits) {
       return new RingtailLimitFilter(ringtailHttpLimits);
     }
+
+    @Bean
+    @ConditionalOnClass(name = MVC_MAPPING)
+    AnnotatedLimits.Source ringtailMvcHandlers(ListableBeanFactory beans) {
+      return new HandlerMappings.Mvc(beans);
+    }
   }
 
   /** Spring WebFlux. */
@@ -82,6 +120,12 @@ public class RingtailLimitsAutoConfiguration {
     @ConditionalOnMissingBean
     RingtailLimitWebFilter ringtailLimitWebFilter(HttpLimits ringtailHttpLimits) {
       return new RingtailLimitWebFilter(ringtailHttpLimits);
+    }
+
+    @Bean
+    @ConditionalOnClass(name = WEBFLUX_MAPPING)
+    AnnotatedLimits.Source ringtailWebFluxHandlers(ListableBeanFactory beans) {
+      return new HandlerMappings.WebFlux(beans);
     }
   }
 
@@ -100,8 +144,17 @@ public class RingtailLimitsAutoConfiguration {
     }
   }
 
-  /** Matches when at least one {@code ringtail.limits.<name>} entry is configured. */
-  static final class OnLimits extends SpringBootCondition {
+  /**
+   * Matches when at least one {@code ringtail.limits.<name>} entry is configured, or a bean
+   * definition's class declares a {@link RingtailLimit} (read from class metadata: no bean is
+   * created). Evaluated when beans are registered, so that {@code @Bean} controllers count.
+   */
+  static final class OnLimits extends SpringBootCondition implements ConfigurationCondition {
+    @Override
+    public ConfigurationPhase getConfigurationPhase() {
+      return ConfigurationPhase.REGISTER_BEAN;
+    }
+
     @Override
     public ConditionOutcome getMatchOutcome(
         ConditionContext context, AnnotatedTypeMetadata metadata) {
@@ -112,9 +165,16 @@ public class RingtailLimitsAutoConfiguration {
                   Bindable.mapOf(String.class, RingtailLimitProperties.Limit.class))
               .map(m -> !m.isEmpty())
               .orElse(false);
-      return any
-          ? ConditionOutcome.match("ringtail.limits has entries")
-          : ConditionOutcome.noMatch("no ringtail.limits entry");
+      if (any) {
+        return ConditionOutcome.match("ringtail.limits has entries");
+      }
+      ConfigurableListableBeanFactory beans = context.getBeanFactory();
+      if (beans != null
+          && AnnotatedLimits.declared(
+              beans, new CachingMetadataReaderFactory(context.getResourceLoader()))) {
+        return ConditionOutcome.match("a bean's class declares @RingtailLimit");
+      }
+      return ConditionOutcome.noMatch("no ringtail.limits entry, no @RingtailLimit");
     }
   }
 }
