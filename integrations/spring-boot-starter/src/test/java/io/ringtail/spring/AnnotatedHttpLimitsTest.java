@@ -151,6 +151,18 @@ class AnnotatedHttpLimitsTest {
     }
   }
 
+  /** The example of docs/limits.md, verbatim. */
+  @RestController
+  static class DocsOrders {
+    // docs:ringtail-limit-annotation:start
+    @GetMapping("/orders/{id}")
+    @RingtailLimit(name = "orders", limit = "100", window = "1m", key = "header:X-Api-Key")
+    String order(@PathVariable String id) {
+      return "order " + id;
+    }
+    // docs:ringtail-limit-annotation:end
+  }
+
   @RestController
   static class Plain {
     @GetMapping("/plain")
@@ -210,6 +222,22 @@ class AnnotatedHttpLimitsTest {
         .tag("outcome", outcome)
         .functionCounter()
         .count();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"servlet", "reactive"})
+  void theDocsExample_admits100AMinutePerApiKey(String type) throws Exception {
+    start(type, List.of(DocsOrders.class));
+    for (int i = 0; i < 100; i++) {
+      HttpResponse<String> ok = send("GET", "/orders/" + i, "X-Api-Key", "alice");
+      assertThat(ok.statusCode()).isEqualTo(200);
+      assertThat(header(ok, "RateLimit")).hasValue("\"orders\";r=" + (99 - i));
+    }
+    HttpResponse<String> denied = send("GET", "/orders/100", "X-Api-Key", "alice");
+    assertThat(denied.statusCode()).isEqualTo(429);
+    assertThat(header(denied, "RateLimit-Policy")).hasValue("\"orders\";q=100;w=60");
+    assertThat(header(denied, "Retry-After")).hasValue("60");
+    assertThat(send("GET", "/orders/1", "X-Api-Key", "bob").statusCode()).isEqualTo(200);
   }
 
   @ParameterizedTest
