@@ -41,7 +41,6 @@ final class HttpLimits {
   private final long unavailableRetryAfterSeconds;
   private final AtomicBoolean failing = new AtomicBoolean();
   private volatile State state;
-  private volatile Supplier<List<Definition>> pending; // the annotated limits, until built
 
   HttpLimits(Map<String, RingtailLimitProperties.Limit> byName, LimitDecisions decisions) {
     this(byName, decisions, null);
@@ -58,10 +57,9 @@ final class HttpLimits {
     byName.forEach(
         (name, limit) ->
             built.add(new HttpLimit(name, limit, decisions, propertiesOf(name), null)));
-    this.state = new State(built);
+    this.state = new State(built, annotated);
     this.remote = decisions.remote();
     this.unavailableRetryAfterSeconds = seconds(decisions.unavailableRetryAfter());
-    this.pending = annotated;
   }
 
   /**
@@ -69,28 +67,31 @@ final class HttpLimits {
    * among them), and by any use before. A bad annotation throws, naming the method and attribute.
    */
   void complete() {
-    if (pending == null) {
-      return;
+    current();
+  }
+
+  /** The state with the annotated limits built (building them on the first call). */
+  private State current() {
+    State s = state;
+    if (s.pending == null) {
+      return s;
     }
     synchronized (this) {
-      Supplier<List<Definition>> annotated = pending;
-      if (annotated == null) {
-        return;
+      s = state;
+      if (s.pending != null) {
+        List<HttpLimit> all = new ArrayList<>(s.limits);
+        for (Definition d : s.pending.get()) {
+          all.add(new HttpLimit(d.name(), d.settings(), decisions, d.at(), d.routes()));
+        }
+        s = new State(all, null);
+        state = s;
       }
-      List<HttpLimit> all = new ArrayList<>(state.limits);
-      for (Definition d : annotated.get()) {
-        all.add(new HttpLimit(d.name(), d.settings(), decisions, d.at(), d.routes()));
-      }
-      state = new State(all);
-      pending = null;
+      return s;
     }
   }
 
   private List<HttpLimit> limits() {
-    if (pending != null) {
-      complete();
-    }
-    return state.limits;
+    return current().limits;
   }
 
   /** The names of the limits built so far (without building the annotated ones). */
@@ -103,10 +104,14 @@ final class HttpLimits {
     return names().toString();
   }
 
-  /** The limits, and whether one reads the principal. */
-  private record State(List<HttpLimit> limits, boolean needsPrincipal) {
-    State(List<HttpLimit> limits) {
-      this(List.copyOf(limits), limits.stream().anyMatch(l -> l.needsPrincipal));
+  /**
+   * The limits, whether one reads the principal, and the supplier of the annotated limits while
+   * they are not built (null once they are).
+   */
+  private record State(
+      List<HttpLimit> limits, boolean needsPrincipal, Supplier<List<Definition>> pending) {
+    State(List<HttpLimit> limits, Supplier<List<Definition>> pending) {
+      this(List.copyOf(limits), limits.stream().anyMatch(l -> l.needsPrincipal), pending);
     }
   }
 
@@ -155,8 +160,7 @@ final class HttpLimits {
 
   /** Whether some limit's key reads the principal (a WebFlux filter resolves it first then). */
   boolean needsPrincipal() {
-    limits();
-    return state.needsPrincipal;
+    return current().needsPrincipal;
   }
 
   /** The decisions by limit name, for meters. */

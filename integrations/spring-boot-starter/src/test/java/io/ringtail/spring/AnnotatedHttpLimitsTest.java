@@ -6,15 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.DecisionCounts;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.util.Throwables;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,7 +38,6 @@ import org.springframework.web.bind.annotation.RestController;
 class AnnotatedHttpLimitsTest {
   static final ManualTimeSource TIME = new ManualTimeSource(1_000_000_000_000L);
 
-  private final HttpClient http = HttpClient.newHttpClient();
   private ConfigurableApplicationContext context;
 
   @SpringBootConfiguration
@@ -195,19 +192,11 @@ class AnnotatedHttpLimitsTest {
 
   private HttpResponse<String> send(String method, String path, String... headers)
       throws Exception {
-    int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .timeout(Duration.ofSeconds(10))
-            .method(method, HttpRequest.BodyPublishers.noBody());
-    if (headers.length > 0) {
-      request.headers(headers);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return AppRequests.send(context, method, path, headers);
   }
 
   private static Optional<String> header(HttpResponse<?> r, String name) {
-    return r.headers().firstValue(name);
+    return AppRequests.header(r, name);
   }
 
   private DecisionCounts counts(String limit) {
@@ -451,13 +440,7 @@ class AnnotatedHttpLimitsTest {
         .hasStackTraceContaining(": handler methods share a limit name only with equal attributes")
         .satisfies(
             e ->
-                assertThat(e.toString() + stackTrace(e))
+                assertThat(Throwables.getStackTrace(e))
                     .containsAnyOf("in limit (5, not 3)", "in limit (3, not 5)"));
-  }
-
-  private static String stackTrace(Throwable e) {
-    java.io.StringWriter out = new java.io.StringWriter();
-    e.printStackTrace(new java.io.PrintWriter(out));
-    return out.toString();
   }
 }

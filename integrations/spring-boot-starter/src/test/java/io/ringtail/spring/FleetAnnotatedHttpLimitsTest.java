@@ -4,11 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ringtail.decision.DecisionCounts;
 import io.ringtail.redis.testkit.RedisProcess;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,7 +30,6 @@ import org.springframework.web.bind.annotation.RestController;
 class FleetAnnotatedHttpLimitsTest {
   private static final Pattern STATE = Pattern.compile("\"orders\";r=(\\d+)(;t=(\\d+))?");
 
-  private final HttpClient http = HttpClient.newHttpClient();
   private final List<ConfigurableApplicationContext> pods = new ArrayList<>();
   private RedisProcess server;
 
@@ -79,13 +74,7 @@ class FleetAnnotatedHttpLimitsTest {
   }
 
   private HttpResponse<String> get(ConfigurableApplicationContext pod, int id) throws Exception {
-    int port = Integer.parseInt(pod.getEnvironment().getProperty("local.server.port"));
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders/" + id))
-            .header("X-Api-Key", "alice")
-            .timeout(Duration.ofSeconds(10))
-            .build();
-    return http.send(request, HttpResponse.BodyHandlers.ofString());
+    return AppRequests.send(pod, "GET", "/orders/" + id, "X-Api-Key", "alice");
   }
 
   @Test

@@ -11,9 +11,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,7 +73,6 @@ class HttpLimitsTest {
 
   static final ManualTimeSource TIME = new ManualTimeSource(1_000_000_000_000L);
 
-  private final HttpClient http = HttpClient.newHttpClient();
   private ConfigurableApplicationContext context;
 
   @SpringBootConfiguration
@@ -181,19 +177,11 @@ class HttpLimitsTest {
 
   private HttpResponse<String> send(String method, String path, String... headers)
       throws Exception {
-    int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .timeout(Duration.ofSeconds(10))
-            .method(method, HttpRequest.BodyPublishers.noBody());
-    if (headers.length > 0) {
-      request.headers(headers);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return AppRequests.send(context, method, path, headers);
   }
 
   private static Optional<String> header(HttpResponse<?> r, String name) {
-    return r.headers().firstValue(name);
+    return AppRequests.header(r, name);
   }
 
   private DecisionCounts counts(String limit) {
