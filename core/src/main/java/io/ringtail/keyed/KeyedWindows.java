@@ -21,8 +21,8 @@ import java.util.function.Consumer;
  *
  * <p>Memory: by default each key holds a compact window ({@link RollingWindow#createCompact}),
  * which keeps per bucket only the histogram slots its samples fell in: a key with three latencies
- * in its window costs about 440 bytes all told (window, cache entry and key string; a million such
- * keys about 420 MB). With {@link Builder#compact(boolean) compact(false)} each key holds a striped
+ * in its window costs about 490 bytes all told (window, cache entry and key string; a million such
+ * keys about 470 MB). With {@link Builder#compact(boolean) compact(false)} each key holds a striped
  * window of dense arrays instead: about 145 KiB per key at the per-key defaults, whatever it holds.
  * {@link #footprintBytes()} reports the windows' share. Per-key defaults: 60 s in 12 buckets, 2
  * significant digits over 1 ns to 1 h, and one stripe (contention on one key is rarely the
@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  *
  * <p>Thread-safe: any thread may record for any key while others take snapshots. Recording is one
  * hash lookup plus the window's record: a short per-key lock for compact windows, lock-free for
- * striped ones.
+ * striped ones. A {@link #recorder} bound to a key skips the lookup.
  */
 public interface KeyedWindows {
 
@@ -55,6 +55,49 @@ public interface KeyedWindows {
   /** Records a sample for {@code key} at a reading already taken from the time source. */
   void recordAt(String key, long value, long timeNanos);
 
+  /**
+   * A recorder bound to {@code key}: it records as {@link #recordAt} does for that key, without
+   * finding the key on every call, for a caller that records often for keys it knows (an endpoint's
+   * key). Valid for the life of these windows: once its key expires or is evicted, its next sample
+   * gives the key a new window, as {@link #recordAt} would. A key recorded through a recorder stays
+   * at least as long as {@link #recordAt} would keep it, and at most one bucket longer. The default
+   * looks the key up on every call.
+   *
+   * @throws NullPointerException if the key is null
+   * @throws IllegalArgumentException if the key is empty
+   */
+  default KeyRecorder recorder(String key) {
+    Checks.requireNonEmpty("key", key);
+    return new KeyRecorder() {
+      @Override
+      public String key() {
+        return key;
+      }
+
+      @Override
+      public void recordAt(long value, long timeNanos) {
+        KeyedWindows.this.recordAt(key, value, timeNanos);
+      }
+
+      @Override
+      public void record(long value) {
+        KeyedWindows.this.record(key, value);
+      }
+    };
+  }
+
+  /** Records for one key of a {@link KeyedWindows} ({@link KeyedWindows#recorder}). Thread-safe. */
+  interface KeyRecorder {
+    /** The key this recorder records for. */
+    String key();
+
+    /** Records a sample at the time source's current reading. */
+    void record(long value);
+
+    /** Records a sample at a reading already taken from the time source. */
+    void recordAt(long value, long timeNanos);
+  }
+
   /** Records the time elapsed since {@code startNanos} for {@code key}. */
   default void recordElapsedSince(String key, long startNanos) {
     long now = timeSource().nanoTime();
@@ -77,7 +120,10 @@ public interface KeyedWindows {
     return Map.of();
   }
 
-  /** How many keys are held, approximately (expired keys may linger until the next call). */
+  /**
+   * How many keys are held, approximately: an expired key may be counted for about a second more
+   * (snapshots never show it).
+   */
   long estimatedKeys();
 
   /** Bytes every held window occupies, summed (excluding the keys and the map). */
