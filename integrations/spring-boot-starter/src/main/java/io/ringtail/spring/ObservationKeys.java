@@ -9,26 +9,28 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
- * The window key of an observation's low-cardinality key values, resolved without allocating once
- * those values were seen. Thread-safe.
+ * What an observation's low-cardinality key values stand for (the window key, or what records for
+ * it), resolved without allocating once those values were seen. Thread-safe.
  *
  * <p>The key joins the key values sorted by name, those named in {@code excluded} left out ({@link
  * #joined}). {@code Context.getLowCardinalityKeyValues()} copies and sorts them on every call, so
  * the request path does not call it: it remembers the sets of names it met (a shape: at most
  * {@value #MAX_SHAPES}), reads each name's value by {@code getLowCardinalityKeyValue} (a map
- * lookup) and finds the joined key in the shape's table of value tuples (open addressing, compared
- * by {@code equals}), checking that the context holds no name beyond the shape by its count of key
- * values. A miss, a context of another shape or more than {@value #MAX_ENTRIES} tuples per shape
- * take the full path: copy, sort, join; the first two then remember the tuple (under this object's
- * lock; the tables are replaced whole, so readers never lock).
+ * lookup) and finds the tuple's value in the shape's table of value tuples (open addressing,
+ * compared by {@code equals}), checking that the context holds no name beyond the shape by its
+ * count of key values. A miss, a context of another shape or more than {@value #MAX_ENTRIES} tuples
+ * per shape take the full path: copy, sort, join, and the value of the joined key; the first two
+ * then remember the tuple and its value (under this object's lock; the tables are replaced whole,
+ * so readers never lock).
  *
  * <p>The count is the size of the context's own map of low-cardinality key values, read by a
  * private-field accessor: Micrometer has no public count. Where that accessor cannot be had (a
  * Micrometer whose {@code Context} keeps them otherwise), every call takes the full path.
  */
-final class ObservationKeys {
+final class ObservationKeys<V> {
   static final int MAX_SHAPES = 4;
   static final int MAX_ENTRIES = 4_096;
   static final char SEPARATOR = '\u001f';
@@ -38,11 +40,21 @@ final class ObservationKeys {
   private static final MethodHandle LOW_CARDINALITY = lowCardinalityMap();
 
   private final Set<String> excluded;
-  private volatile Shape[] shapes = new Shape[0];
+  private final Function<String, V> valueOfKey;
+  private volatile Shape<V>[] shapes = newShapes(0);
 
-  /** Resolves keys leaving out the key values named in {@code excluded}. */
-  ObservationKeys(Set<String> excluded) {
+  /**
+   * Resolves keys leaving out the key values named in {@code excluded}, each key to its value by
+   * {@code valueOfKey} (called once per remembered tuple, and on every full path).
+   */
+  ObservationKeys(Set<String> excluded, Function<String, V> valueOfKey) {
     this.excluded = Set.copyOf(excluded);
+    this.valueOfKey = valueOfKey;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <V> Shape<V>[] newShapes(int n) {
+    return (Shape<V>[]) new Shape<?>[n];
   }
 
   /** Whether the request path can resolve without allocating (the count accessor was found). */
@@ -50,15 +62,15 @@ final class ObservationKeys {
     return LOW_CARDINALITY != null;
   }
 
-  /** The key of the context's low-cardinality key values. */
-  String keyOf(Observation.Context context) {
+  /** The value of the key of the context's low-cardinality key values. */
+  V valueOf(Observation.Context context) {
     int size = size(context);
     if (size >= 0) {
-      for (Shape shape : shapes) {
+      for (Shape<V> shape : shapes) {
         if (shape.names.length == size) {
-          String key = shape.find(context);
-          if (key != null) {
-            return key;
+          V value = shape.find(context);
+          if (value != null) {
+            return value;
           }
         }
       }
@@ -67,39 +79,37 @@ final class ObservationKeys {
   }
 
   /** The full path: copies and joins the key values, and remembers them for the next call. */
-  private String learn(Observation.Context context) {
+  private V learn(Observation.Context context) {
     List<KeyValue> all = new ArrayList<>();
     for (KeyValue kv : context.getLowCardinalityKeyValues()) {
       all.add(kv);
     }
     String key = joined(all, excluded);
-    if (LOW_CARDINALITY != null) {
-      remember(all, key);
-    }
-    return key;
+    return LOW_CARDINALITY != null ? remember(all, key) : valueOfKey.apply(key);
   }
 
-  private synchronized void remember(List<KeyValue> all, String key) {
+  /** The value of {@code key}, remembered for the tuple of {@code all} if there is room. */
+  private synchronized V remember(List<KeyValue> all, String key) {
     String[] names = new String[all.size()];
     for (int i = 0; i < names.length; i++) {
       names[i] = all.get(i).getKey();
     }
-    Shape shape = null;
-    for (Shape s : shapes) {
+    Shape<V> shape = null;
+    for (Shape<V> s : shapes) {
       if (Arrays.equals(s.names, names)) {
         shape = s;
       }
     }
     if (shape == null) {
       if (shapes.length == MAX_SHAPES) {
-        return;
+        return valueOfKey.apply(key);
       }
-      shape = new Shape(names);
-      Shape[] grown = Arrays.copyOf(shapes, shapes.length + 1);
+      shape = new Shape<>(names);
+      Shape<V>[] grown = Arrays.copyOf(shapes, shapes.length + 1);
       grown[shapes.length] = shape;
       shapes = grown;
     }
-    shape.add(all, key);
+    return shape.add(all, key, valueOfKey);
   }
 
   /**
@@ -149,18 +159,23 @@ final class ObservationKeys {
    * One set of key-value names (sorted) and the keys of the value tuples seen with it. The table is
    * replaced whole on every addition.
    */
-  private static final class Shape {
+  private static final class Shape<V> {
     final String[] names;
 
-    private volatile Entry[] table = new Entry[16];
+    private volatile Entry<V>[] table = newTable(16);
     private int size;
 
     Shape(String[] names) {
       this.names = names;
     }
 
-    /** The key of the context's values, or null if this shape does not hold them. */
-    String find(Observation.Context context) {
+    @SuppressWarnings("unchecked")
+    private static <V> Entry<V>[] newTable(int n) {
+      return (Entry<V>[]) new Entry<?>[n];
+    }
+
+    /** The value of the context's values, or null if this shape does not hold them. */
+    V find(Observation.Context context) {
       int hash = 1;
       for (int i = 0; i < names.length; i++) {
         KeyValue kv = context.getLowCardinalityKeyValue(names[i]);
@@ -169,15 +184,15 @@ final class ObservationKeys {
         }
         hash = 31 * hash + kv.getValue().hashCode();
       }
-      Entry[] t = table;
+      Entry<V>[] t = table;
       int mask = t.length - 1;
       for (int i = spread(hash) & mask; ; i = (i + 1) & mask) {
-        Entry e = t[i];
+        Entry<V> e = t[i];
         if (e == null) {
           return null;
         }
         if (e.hash == hash && matches(e.values, context)) {
-          return e.key;
+          return e.value;
         }
       }
     }
@@ -192,39 +207,44 @@ final class ObservationKeys {
       return true;
     }
 
-    /** Adds the tuple of {@code all} (this shape's names, in order); called under the lock. */
-    void add(List<KeyValue> all, String key) {
-      if (size >= MAX_ENTRIES) {
-        return;
-      }
+    /**
+     * The value of the tuple of {@code all} (this shape's names, in order) with key {@code key}:
+     * the one remembered, else a new one, remembered if there is room; called under the lock.
+     */
+    V add(List<KeyValue> all, String key, Function<String, V> valueOfKey) {
       String[] values = new String[names.length];
       int hash = 1;
       for (int i = 0; i < values.length; i++) {
         values[i] = all.get(i).getValue();
         hash = 31 * hash + values[i].hashCode();
       }
-      Entry[] old = table;
-      for (Entry e : old) {
+      Entry<V>[] old = table;
+      for (Entry<V> e : old) {
         if (e != null && e.hash == hash && Arrays.equals(e.values, values)) {
-          return;
+          return e.value;
         }
+      }
+      V value = valueOfKey.apply(key);
+      if (size >= MAX_ENTRIES) {
+        return value;
       }
       int capacity = old.length;
       while ((size + 1) * 2 > capacity) {
         capacity *= 2;
       }
-      Entry[] t = new Entry[capacity];
-      for (Entry e : old) {
+      Entry<V>[] t = newTable(capacity);
+      for (Entry<V> e : old) {
         if (e != null) {
           put(t, e);
         }
       }
-      put(t, new Entry(hash, values, key));
+      put(t, new Entry<>(hash, values, value));
       size++;
       table = t;
+      return value;
     }
 
-    private static void put(Entry[] t, Entry e) {
+    private static <V> void put(Entry<V>[] t, Entry<V> e) {
       int mask = t.length - 1;
       int i = spread(e.hash) & mask;
       while (t[i] != null) {
@@ -238,5 +258,5 @@ final class ObservationKeys {
     }
   }
 
-  private record Entry(int hash, String[] values, String key) {}
+  private record Entry<V>(int hash, String[] values, V value) {}
 }

@@ -65,6 +65,7 @@ public final class ObservationWindows
   private static final String NO_TAGS = ObservationKeys.NO_TAGS;
 
   private final Set<String> names;
+  private final String[] nameArray; // the same, for the request path: no hashing
   private final Function<String, ? extends KeyedWindows> windowOf;
   private volatile Map<String, KeyedWindows> windows; // built once, on first need
   private volatile Map<String, Route> routes; // the same, with each observation's key resolver
@@ -166,6 +167,7 @@ public final class ObservationWindows
     this.conventions = Objects.requireNonNull(conventions, "conventions");
     names.forEach(ObservationWindows::prefixOf);
     this.names = Collections.unmodifiableSet(new LinkedHashSet<>(names));
+    this.nameArray = this.names.toArray(String[]::new);
     this.windowOf = windowOf;
   }
 
@@ -214,7 +216,8 @@ public final class ObservationWindows
     }
     Map<String, Route> byRoute = new HashMap<>();
     byName.forEach(
-        (name, keyed) -> byRoute.put(name, new Route(keyed, new ObservationKeys(excluded))));
+        (name, keyed) ->
+            byRoute.put(name, new Route(keyed, new ObservationKeys<>(excluded, keyed::recorder))));
     routes = byRoute;
     windows = Collections.unmodifiableMap(byName);
     return windows;
@@ -241,9 +244,18 @@ public final class ObservationWindows
   @Override
   public void onStart(Observation.Context context) {
     String name = context.getName();
-    if (name != null && names.contains(name)) {
+    if (name != null && isObserved(name)) {
       context.put(StartTimes.Start.class, starts.take(time.nanoTime(), context));
     }
+  }
+
+  private boolean isObserved(String name) {
+    for (String n : nameArray) {
+      if (n.equals(name)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
@@ -262,12 +274,11 @@ public final class ObservationWindows
       return;
     }
     long now = time.nanoTime();
-    KeyedWindows keyed = route.windows;
-    String key = route.keys.keyOf(context);
-    if (keyed.timeSource() == time) {
-      keyed.recordAt(key, now - startNanos, now);
+    KeyedWindows.KeyRecorder recorder = route.keys.valueOf(context);
+    if (route.windows.timeSource() == time) {
+      recorder.recordAt(now - startNanos, now);
     } else {
-      keyed.record(key, now - startNanos); // at the time of the window's own base
+      recorder.record(now - startNanos); // at the time of the window's own base
     }
   }
 
@@ -306,6 +317,6 @@ public final class ObservationWindows
     return "ObservationWindows" + names + "[maximumKeys=" + maximumKeys + "]";
   }
 
-  /** An observation's windows and the resolver of its keys. */
-  private record Route(KeyedWindows windows, ObservationKeys keys) {}
+  /** An observation's windows and the resolver of its keys' recorders. */
+  private record Route(KeyedWindows windows, ObservationKeys<KeyedWindows.KeyRecorder> keys) {}
 }

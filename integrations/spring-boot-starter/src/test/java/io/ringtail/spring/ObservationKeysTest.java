@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,9 +55,9 @@ class ObservationKeysTest {
   }
 
   @Test
-  void keyOf_randomContexts_matchesTheNaiveJoin() {
+  void valueOf_randomContexts_matchesTheNaiveJoin() {
     assertThat(ObservationKeys.countsKeyValues()).as("the request path resolves locally").isTrue();
-    ObservationKeys keys = new ObservationKeys(EXCLUDED);
+    ObservationKeys<String> keys = new ObservationKeys<>(EXCLUDED, Function.identity());
     SplittableRandom random = new SplittableRandom(37);
     String[] values = {"GET", "POST", "/orders/{id}", "200", "500", "none", "a\u001fb", ""};
     for (int i = 0; i < 20_000; i++) {
@@ -70,7 +71,7 @@ class ObservationKeysTest {
         }
       }
       Observation.Context c = context(kv);
-      assertThat(keys.keyOf(c)).as("step %d: %s", i, kv).isEqualTo(naive(kv));
+      assertThat(keys.valueOf(c)).as("step %d: %s", i, kv).isEqualTo(naive(kv));
       if (random.nextInt(5) == 0) {
         // a key value changed or removed after the context was first resolved
         String name = NAMES[random.nextInt(NAMES.length)];
@@ -82,23 +83,23 @@ class ObservationKeysTest {
           kv.put(name, v);
           c.addLowCardinalityKeyValue(KeyValue.of(name, v));
         }
-        assertThat(keys.keyOf(c)).as("step %d, changed: %s", i, kv).isEqualTo(naive(kv));
+        assertThat(keys.valueOf(c)).as("step %d, changed: %s", i, kv).isEqualTo(naive(kv));
       }
     }
   }
 
   @Test
-  void keyOf_seenValues_allocatesNothing() {
-    ObservationKeys keys = new ObservationKeys(EXCLUDED);
+  void valueOf_seenValues_allocatesNothing() {
+    ObservationKeys<String> keys = new ObservationKeys<>(EXCLUDED, Function.identity());
     List<Observation.Context> contexts = endpoints();
-    contexts.forEach(keys::keyOf);
+    contexts.forEach(keys::valueOf);
     com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long bytes = 0;
     for (int round = 0; round < 200; round++) {
       long before = threads.getCurrentThreadAllocatedBytes();
       for (int i = 0; i < 1_000; i++) {
-        keys.keyOf(contexts.get(i % contexts.size()));
+        keys.valueOf(contexts.get(i % contexts.size()));
       }
       long used = threads.getCurrentThreadAllocatedBytes() - before;
       if (round >= 150) { // the rounds before warm the JIT
