@@ -187,9 +187,11 @@ class FleetObservationWindowsTest {
     for (int i = 0; i < 7; i++) {
       assertThat(get(podA, "/orders/" + i).statusCode()).isEqualTo(200);
     }
-    // the observation stops after the response may have reached the client: wait for the record
-    Await.until("the requests recorded", () -> fleetWindows(podA).estimatedKeys() >= 1);
-    Await.until("seven requests drained", () -> fleetWindows(podA).flush(Duration.ofSeconds(5)));
+    // the observation stops after the response may have reached the client: wait for all seven
+    // records, published and merged
+    Await.until(
+        "seven requests recorded and merged",
+        () -> fleetWindows(podA).flush(Duration.ofSeconds(5)) && ordersCount(podA) == 7);
     String body = get(podA, "/actuator/prometheus").body();
     String labels =
         "{method=\"GET\",outcome=\"SUCCESS\",status=\"200\",uri=\"/orders/{id}\","
