@@ -122,6 +122,7 @@ class ObservationKeysTest {
             List.of(0.5),
             time);
     List<Observation.Context> contexts = endpoints();
+    Observation.Context[] stopped = contexts.toArray(Observation.Context[]::new);
     com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long bytes = 0;
@@ -130,19 +131,16 @@ class ObservationKeysTest {
       contexts.forEach(windows::onStart);
       time.advanceNanos(1_000);
       long before = threads.getCurrentThreadAllocatedBytes();
-      for (Observation.Context c : contexts) {
-        windows.onStop(c);
+      for (int i = 0; i < stopped.length; i++) { // no iterator: what is counted is the stops'
+        windows.onStop(stopped[i]);
       }
       long used = threads.getCurrentThreadAllocatedBytes() - before;
       if (round >= 150) {
         bytes += used;
       }
     }
-    // the keyed windows' cache schedules its read-buffer maintenance now and then (measured: 32 B
-    // per 100 stops here); the key resolution and the record allocate nothing
-    assertThat((double) bytes / (50 * contexts.size()))
-        .as("bytes per stop, amortized over 50 x %d stops", contexts.size())
-        .isLessThan(1.0);
+    // the key resolution finds the key's recorder, which records without reading the cache
+    assertThat(bytes).as("bytes over 50 x %d stops", contexts.size()).isZero();
     KeyedWindows http = windows.windows().get("http.server.requests");
     assertThat(http.snapshots()).hasSize(3);
     assertThat(http.snapshots().values().stream().mapToLong(s -> s.count()).sum())
