@@ -193,18 +193,6 @@ class KeyRecorderTest {
           recorders[n % recorders.length].record(1 + n % 1_000);
           return true;
         });
-    long count = 0;
-    long sum = 0;
-    for (WindowSnapshot s : windows.snapshots().values()) {
-      count += s.count();
-      sum += s.sum();
-    }
-    long total = (long) threads * perThread;
-    long expectedSum = 0;
-    for (int n = 0; n < total; n++) {
-      expectedSum += 1 + n % 1_000;
-    }
-    assertThat(count).isEqualTo(total);
-    assertThat(sum).isEqualTo(expectedSum);
+    KeyedWindowsTest.assertHoldsSamplesOneTo1000(windows, (long) threads * perThread);
   }
 }

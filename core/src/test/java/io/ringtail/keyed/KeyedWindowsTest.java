@@ -160,13 +160,20 @@ class KeyedWindowsTest {
           windows.record("k" + (n % 16), 1 + n % 1_000);
           return true;
         });
+    assertHoldsSamplesOneTo1000(windows, (long) threads * perThread);
+  }
+
+  /**
+   * Asserts that {@code windows} hold, over all keys, exactly {@code total} samples, the n-th of
+   * them (from 0) {@code 1 + n % 1000}: what the stress tests record.
+   */
+  static void assertHoldsSamplesOneTo1000(KeyedWindows windows, long total) {
     long count = 0;
     long sum = 0;
     for (WindowSnapshot s : windows.snapshots().values()) {
       count += s.count();
       sum += s.sum();
     }
-    long total = (long) threads * perThread;
     long expectedSum = 0;
     for (int n = 0; n < total; n++) {
       expectedSum += 1 + n % 1_000;

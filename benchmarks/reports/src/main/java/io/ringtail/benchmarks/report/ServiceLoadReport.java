@@ -2,13 +2,11 @@ package io.ringtail.benchmarks.report;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.ringtail.benchmarks.toolkit.ChildJvm;
 import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Format;
 import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.benchmarks.toolkit.ReportOptions;
 import io.ringtail.redis.testkit.RedisProcess;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,11 +64,7 @@ public final class ServiceLoadReport {
   static final class Options {
     @Mixin ReportOptions common = ReportOptions.writing("service-load.md").acceptSeconds(20);
 
-    @Option(
-        names = "--app-classpath",
-        required = true,
-        description = "The load target's classpath.")
-    String appClasspath;
+    @Mixin LoadTarget.Options target = new LoadTarget.Options();
 
     @Option(names = "--rounds", description = "Rounds; each runs every configuration once.")
     int rounds = 5;
@@ -85,15 +79,6 @@ public final class ServiceLoadReport {
             "The closed loop's load generator: wrk (a process of its own) or java (this JVM's"
                 + " HttpClient threads). The fixed-rate phase is always java.")
     Load load = Load.JAVA;
-
-    @Option(names = "--load-threads", description = "wrk's threads (-t), with --load wrk.")
-    int loadThreads = 2;
-
-    @Option(names = "--connections", description = "Concurrent connections (Java: a thread each).")
-    int connections = 16;
-
-    @Option(names = "--app-cpus", description = "CPUs the application is pinned to (taskset).")
-    String appCpus = "0";
 
     @Option(
         names = "--paced-rate",
@@ -141,8 +126,9 @@ public final class ServiceLoadReport {
     Options cli = Cli.parse(new Options(), args);
     Instant began = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     Map<String, List<Round>> results = new LinkedHashMap<>();
-    WrkLoad wrk = cli.load == Load.WRK ? new WrkLoad(cli.loadThreads, cli.connections) : null;
-    HttpLoad load = new HttpLoad(cli.connections);
+    WrkLoad wrk =
+        cli.load == Load.WRK ? new WrkLoad(cli.target.loadThreads, cli.target.connections) : null;
+    HttpLoad load = new HttpLoad(cli.target.connections);
     double pingMicros;
     try (RedisProcess redis = RedisProcess.start()) {
       // as on a host of its own: the load's threads on its CPU never keep it waiting for it
@@ -171,13 +157,16 @@ public final class ServiceLoadReport {
             Instant.now().truncatedTo(ChronoUnit.SECONDS),
             Machine.cores(),
             Machine.cpuModel(),
-            cli.appCpus,
+            cli.target.appCpus,
             wrk != null
                 ? Format.fmt(
                     "%s (%d threads, %d connections) in the closed loop, %d Java HttpClient"
                         + " clients at the fixed rate",
-                    WrkLoad.version(), cli.loadThreads, cli.connections, cli.connections)
-                : Format.fmt("%d Java HttpClient clients (a thread each)", cli.connections),
+                    WrkLoad.version(),
+                    cli.target.loadThreads,
+                    cli.target.connections,
+                    cli.target.connections)
+                : Format.fmt("%d Java HttpClient clients (a thread each)", cli.target.connections),
             cli.rounds,
             cli.common.wholeSeconds(),
             cli.warmup,
@@ -285,26 +274,8 @@ public final class ServiceLoadReport {
   private static Round round(
       Options cli, HttpLoad load, WrkLoad wrk, boolean warmClients, List<String> config)
       throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
-                "-cp",
-                cli.appClasspath,
-                "io.ringtail.examples.load.LoadTargetApplication",
-                "--server.port=" + port,
-                "--spring.main.banner-mode=off",
-                "--logging.level.root=WARN"));
-    command.addAll(config);
-    ChildJvm app = new ChildJvm(command);
-    try {
-      Machine.pin(app.process.pid(), cli.appCpus);
-      HttpLoad.awaitServing(app, port, Duration.ofSeconds(120));
+    try (LoadTarget app = LoadTarget.start(cli.target, config)) {
+      int port = app.port();
       if (wrk == null || warmClients) {
         load.closedLoop(port, cli.warmup, false);
       }
@@ -312,7 +283,7 @@ public final class ServiceLoadReport {
         warmUp(wrk, port, cli.warmup);
       }
       int seconds = cli.common.wholeSeconds();
-      double cpuBefore = Machine.cpuSecondsBesidesJit(app.process.pid());
+      double cpuBefore = Machine.cpuSecondsBesidesJit(app.pid());
       double perSecond;
       double p50;
       double p99;
@@ -321,7 +292,7 @@ public final class ServiceLoadReport {
       double cpuAfter;
       if (wrk != null) {
         WrkLoad.Result closed = wrk.closedLoop(port, seconds);
-        cpuAfter = Machine.cpuSecondsBesidesJit(app.process.pid());
+        cpuAfter = Machine.cpuSecondsBesidesJit(app.pid());
         perSecond = closed.perSecond();
         p50 = closed.p50Micros();
         p99 = closed.p99Micros();
@@ -329,7 +300,7 @@ public final class ServiceLoadReport {
         n = closed.requests();
       } else {
         HttpLoad.Result closed = load.closedLoop(port, seconds, true);
-        cpuAfter = Machine.cpuSecondsBesidesJit(app.process.pid());
+        cpuAfter = Machine.cpuSecondsBesidesJit(app.pid());
         perSecond = closed.perSecond();
         latencies = closed.latenciesNanos().clone();
         Arrays.sort(latencies);
@@ -340,9 +311,6 @@ public final class ServiceLoadReport {
       double cpuMicros = n == 0 ? Double.NaN : (cpuAfter - cpuBefore) * 1e6 / n;
       return new Round(
           perSecond, p50, p99, latencies, cpuMicros, load.paced(port, cli.rate, cli.rateSeconds));
-    } finally {
-      app.process.destroy();
-      app.process.waitFor();
     }
   }
 

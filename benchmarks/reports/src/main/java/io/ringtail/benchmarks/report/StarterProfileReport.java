@@ -1,11 +1,9 @@
 package io.ringtail.benchmarks.report;
 
-import io.ringtail.benchmarks.toolkit.ChildJvm;
 import io.ringtail.benchmarks.toolkit.Cli;
 import io.ringtail.benchmarks.toolkit.Format;
 import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.benchmarks.toolkit.ReportOptions;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,11 +45,7 @@ public final class StarterProfileReport {
   static final class Options {
     @Mixin ReportOptions common = ReportOptions.writing("starter-profile.md").acceptSeconds(60);
 
-    @Option(
-        names = "--app-classpath",
-        required = true,
-        description = "The load target's classpath.")
-    String appClasspath;
+    @Mixin LoadTarget.Options target = new LoadTarget.Options();
 
     @Option(names = "--configuration", description = "The load target's configuration.")
     String configuration = "starter";
@@ -61,46 +55,21 @@ public final class StarterProfileReport {
 
     @Option(names = "--period-millis", description = "The execution sampler's period.")
     int periodMillis = 1;
-
-    @Option(names = "--load-threads", description = "wrk's threads (-t).")
-    int loadThreads = 2;
-
-    @Option(names = "--connections", description = "wrk's connections.")
-    int connections = 16;
-
-    @Option(names = "--app-cpus", description = "CPUs the application is pinned to (taskset).")
-    String appCpus = "0";
   }
 
   public static void main(String[] args) throws Exception {
     Options cli = Cli.parse(new Options(), args);
     Instant began = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-    WrkLoad wrk = new WrkLoad(cli.loadThreads, cli.connections);
+    WrkLoad wrk = new WrkLoad(cli.target.loadThreads, cli.target.connections);
     Path settings = Files.createTempFile("starter-profile", ".jfc");
     Path recording = Files.createTempFile("starter-profile", ".jfr");
     Files.writeString(settings, ProfileShares.samplerSettings(cli.periodMillis));
     Files.delete(recording);
     int seconds = cli.common.wholeSeconds();
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    ChildJvm app =
-        new ChildJvm(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
-                "-cp",
-                cli.appClasspath,
-                "io.ringtail.examples.load.LoadTargetApplication",
-                "--server.port=" + port,
-                "--spring.main.banner-mode=off",
-                "--logging.level.root=WARN",
-                "--configuration=" + cli.configuration));
     WrkLoad.Result measured;
-    try {
-      Machine.pin(app.process.pid(), cli.appCpus);
-      HttpLoad.awaitServing(app, port, Duration.ofSeconds(120));
+    try (LoadTarget app =
+        LoadTarget.start(cli.target, List.of("--configuration=" + cli.configuration))) {
+      int port = app.port();
       if (cli.warmup > 0) {
         wrk.closedLoop(port, cli.warmup);
       }
@@ -115,16 +84,13 @@ public final class StarterProfileReport {
               });
       Thread.sleep(2_000);
       jcmd(
-          app.process.pid(),
+          app.pid(),
           "JFR.start",
           "settings=" + settings,
           "duration=" + seconds + "s",
           "filename=" + recording);
       measured = load.join();
       awaitWritten(recording, Duration.ofSeconds(60));
-    } finally {
-      app.process.destroy();
-      app.process.waitFor();
     }
     ProfileShares.Shares shares = ProfileShares.of(recording, REQUEST_THREADS, GROUPS);
     StringBuilder md = new StringBuilder();
@@ -139,10 +105,10 @@ public final class StarterProfileReport {
             Machine.cores(),
             Machine.cpuModel(),
             cli.configuration,
-            cli.appCpus,
+            cli.target.appCpus,
             WrkLoad.version(),
-            cli.loadThreads,
-            cli.connections,
+            cli.target.loadThreads,
+            cli.target.connections,
             measured.perSecond(),
             cli.periodMillis,
             seconds,

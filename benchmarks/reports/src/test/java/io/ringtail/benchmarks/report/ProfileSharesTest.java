@@ -14,26 +14,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ProfileSharesTest {
-  /** Busy work a picked thread does. */
+  /** Busy work a picked thread does: its frame is under every sample of that thread. */
   static final class Picked {
     static long burn(long until) {
-      long x = 1;
-      while (System.nanoTime() < until) {
-        x = x * 6364136223846793005L + 1442695040888963407L;
-      }
-      return x;
+      return spin(until);
     }
   }
 
   /** Busy work a thread the predicate leaves out does. */
   static final class LeftOut {
     static long burn(long until) {
-      long x = 3;
-      while (System.nanoTime() < until) {
-        x = x * 6364136223846793005L + 1442695040888963407L;
-      }
-      return x;
+      return spin(until);
     }
+  }
+
+  static long spin(long until) {
+    long x = 1;
+    while (System.nanoTime() < until) {
+      x = x * 6364136223846793005L + 1442695040888963407L;
+    }
+    return x;
   }
 
   @Test
