@@ -19,12 +19,12 @@ import java.util.function.Function;
  * #joined}). {@code Context.getLowCardinalityKeyValues()} copies and sorts them on every call, so
  * the request path does not call it: it remembers the sets of names it met (a shape: at most
  * {@value #MAX_SHAPES}), reads each name's value by {@code getLowCardinalityKeyValue} (a map
- * lookup) and finds the tuple's value in the shape's table of value tuples (open addressing,
- * compared by {@code equals}), checking that the context holds no name beyond the shape by its
- * count of key values. A miss, a context of another shape or more than {@value #MAX_ENTRIES} tuples
- * per shape take the full path: copy, sort, join, and the value of the joined key; the first two
- * then remember the tuple and its value (under this object's lock; the tables are replaced whole,
- * so readers never lock).
+ * lookup, once: into the caller's scratch array) and finds the tuple's value in the shape's table
+ * of value tuples (open addressing, compared by {@code equals}), checking that the context holds no
+ * name beyond the shape by its count of key values. A miss, a context of another shape or more than
+ * {@value #MAX_ENTRIES} tuples per shape take the full path: copy, sort, join, and the value of the
+ * joined key; the first two then remember the tuple and its value (under this object's lock; the
+ * tables are replaced whole, so readers never lock).
  *
  * <p>The count is the size of the context's own map of low-cardinality key values, read by a
  * private-field accessor: Micrometer has no public count. Where that accessor cannot be had (a
@@ -64,11 +64,25 @@ final class ObservationKeys<V> {
 
   /** The value of the key of the context's low-cardinality key values. */
   V valueOf(Observation.Context context) {
+    return valueOf(context, new String[SCRATCH]);
+  }
+
+  /**
+   * The most key values a scratch array of {@link #valueOf(Observation.Context, String[])} needs.
+   */
+  static final int SCRATCH = 8;
+
+  /**
+   * The value of the key of the context's low-cardinality key values, reading them into {@code
+   * scratch} (owned by the caller, left holding them; a shape of more names than it holds reads
+   * into an array of its own).
+   */
+  V valueOf(Observation.Context context, String[] scratch) {
     int size = size(context);
     if (size >= 0) {
       for (Shape<V> shape : shapes) {
         if (shape.names.length == size) {
-          V value = shape.find(context);
+          V value = shape.find(context, scratch);
           if (value != null) {
             return value;
           }
@@ -174,15 +188,22 @@ final class ObservationKeys<V> {
       return (Entry<V>[]) new Entry<?>[n];
     }
 
-    /** The value of the context's values, or null if this shape does not hold them. */
-    V find(Observation.Context context) {
+    /**
+     * The value of the context's values (read once, into {@code scratch} if it holds them), or null
+     * if this shape does not hold them.
+     */
+    V find(Observation.Context context, String[] scratch) {
+      int n = names.length;
+      String[] read = n <= scratch.length ? scratch : new String[n];
       int hash = 1;
-      for (int i = 0; i < names.length; i++) {
+      for (int i = 0; i < n; i++) {
         KeyValue kv = context.getLowCardinalityKeyValue(names[i]);
         if (kv == null) {
           return null;
         }
-        hash = 31 * hash + kv.getValue().hashCode();
+        String value = kv.getValue();
+        read[i] = value;
+        hash = 31 * hash + value.hashCode();
       }
       Entry<V>[] t = table;
       int mask = t.length - 1;
@@ -191,16 +212,15 @@ final class ObservationKeys<V> {
         if (e == null) {
           return null;
         }
-        if (e.hash == hash && matches(e.values, context)) {
+        if (e.hash == hash && matches(e.values, read)) {
           return e.value;
         }
       }
     }
 
-    private boolean matches(String[] values, Observation.Context context) {
-      for (int i = 0; i < names.length; i++) {
-        KeyValue kv = context.getLowCardinalityKeyValue(names[i]);
-        if (kv == null || !values[i].equals(kv.getValue())) {
+    private boolean matches(String[] values, String[] read) {
+      for (int i = 0; i < values.length; i++) {
+        if (!values[i].equals(read[i])) {
           return false;
         }
       }

@@ -65,10 +65,11 @@ public final class ObservationWindows
   private static final String NO_TAGS = ObservationKeys.NO_TAGS;
 
   private final Set<String> names;
-  private final String[] nameArray; // the same, for the request path: no hashing
+  private final String[] nameArray; // the same (interned), for the request path: no hashing
   private final Function<String, ? extends KeyedWindows> windowOf;
   private volatile Map<String, KeyedWindows> windows; // built once, on first need
   private volatile Map<String, Route> routes; // the same, with each observation's key resolver
+  private volatile Route[] routeArray; // the same, in the order of nameArray
   private final Set<String> ignoredTags;
 
   /** Key values left out of a key: the ignored ones and the windows' own tag names. */
@@ -167,7 +168,9 @@ public final class ObservationWindows
     this.conventions = Objects.requireNonNull(conventions, "conventions");
     names.forEach(ObservationWindows::prefixOf);
     this.names = Collections.unmodifiableSet(new LinkedHashSet<>(names));
-    this.nameArray = this.names.toArray(String[]::new);
+    // interned: a name that is a constant in the instrumentation's code (as Spring's are) is then
+    // matched by identity
+    this.nameArray = this.names.stream().map(String::intern).toArray(String[]::new);
     this.windowOf = windowOf;
   }
 
@@ -218,6 +221,11 @@ public final class ObservationWindows
     byName.forEach(
         (name, keyed) ->
             byRoute.put(name, new Route(keyed, new ObservationKeys<>(excluded, keyed::recorder))));
+    Route[] inOrder = new Route[nameArray.length];
+    for (int i = 0; i < inOrder.length; i++) {
+      inOrder[i] = byRoute.get(nameArray[i]);
+    }
+    routeArray = inOrder;
     routes = byRoute;
     windows = Collections.unmodifiableMap(byName);
     return windows;
@@ -244,42 +252,46 @@ public final class ObservationWindows
   @Override
   public void onStart(Observation.Context context) {
     String name = context.getName();
-    if (name != null && isObserved(name)) {
-      context.put(StartTimes.Start.class, starts.take(time.nanoTime(), context));
+    int observed = name == null ? -1 : indexOf(name);
+    if (observed >= 0) {
+      Route[] built = routeArray;
+      Route route = built == null ? null : built[observed];
+      context.put(StartTimes.Start.class, starts.take(time.nanoTime(), context, route));
     }
   }
 
-  private boolean isObserved(String name) {
-    for (String n : nameArray) {
-      if (n.equals(name)) {
-        return true;
+  /** The index of an observed name in {@link #nameArray}, or -1. */
+  private int indexOf(String name) {
+    for (int i = 0; i < nameArray.length; i++) {
+      if (nameArray[i].equals(name)) {
+        return i;
       }
     }
-    return false;
+    return -1;
   }
 
   @Override
   public void onStop(Observation.Context context) {
     StartTimes.Start start = context.get(StartTimes.Start.class);
-    if (start == null) {
-      return;
+    if (start == null || start.owner != context) {
+      return; // not observed, or stopped before
     }
-    long startNanos = start.nanos;
-    if (!starts.give(start, context)) {
-      return; // stopped before
-    }
-    Map<String, Route> built = routes; // never built here: building may wait on I/O
-    Route route = built == null || closed.get() ? null : built.get(context.getName());
+    Route route = (Route) start.found; // the name's route, if built when the observation started
     if (route == null) {
-      return;
+      Map<String, Route> built = routes; // never built here: building may wait on I/O
+      route = built == null ? null : built.get(context.getName());
     }
-    long now = time.nanoTime();
-    KeyedWindows.KeyRecorder recorder = route.keys.valueOf(context);
-    if (route.windows.timeSource() == time) {
-      recorder.recordAt(now - startNanos, now);
-    } else {
-      recorder.record(now - startNanos); // at the time of the window's own base
+    if (route != null && !closed.get()) {
+      long now = time.nanoTime();
+      long elapsed = now - start.nanos;
+      KeyedWindows.KeyRecorder recorder = route.keys.valueOf(context, start.scratch);
+      if (route.windows.timeSource() == time) {
+        recorder.recordAt(elapsed, now);
+      } else {
+        recorder.record(elapsed); // at the time of the window's own base
+      }
     }
+    starts.give(start, context);
   }
 
   @Override

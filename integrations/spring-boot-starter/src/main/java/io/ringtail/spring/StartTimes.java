@@ -1,6 +1,7 @@
 package io.ringtail.spring;
 
-import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * The start times of observations in flight, in holders recycled through a small striped pool, so
@@ -10,33 +11,62 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * a thread uses the slot its id hashes to, so request threads rarely meet. Thread-safe, lock-free.
  */
 final class StartTimes {
-  /** References per 64-byte cache line (compressed oops): one slot per line. */
-  private static final int STRIDE = 16;
+  /** A slot's holder, by a field handle: no per-call array type checks. */
+  private static final VarHandle HELD;
 
-  /** When an observation started, on the windows' time source, and which one owns it. */
+  static {
+    try {
+      HELD = MethodHandles.lookup().findVarHandle(Slot.class, "held", Start.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /**
+   * When an observation started, on the windows' time source, which one owns it, and what the
+   * starting thread found for it (the stopping thread need not look it up again).
+   */
   static final class Start {
     long nanos;
     Object owner;
+    Object found;
+
+    /** Scratch space for the stopping thread while it owns the holder. */
+    final String[] scratch = new String[ObservationKeys.SCRATCH];
   }
 
-  private final AtomicReferenceArray<Start> slots;
+  /** One pooled holder at most, padded so that two slots do not share a cache line. */
+  @SuppressWarnings("unused") // the padding is never read
+  static final class Slot {
+    long p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14;
+    Start held;
+  }
+
+  private final Slot[] slots;
   private final int mask;
 
-  /** A pool of {@code slots} holders at most (rounded up to a power of two). */
-  StartTimes(int slots) {
-    int n = Integer.highestOneBit(Math.max(1, slots - 1)) << 1;
-    this.slots = new AtomicReferenceArray<>(n * STRIDE);
+  /** A pool of {@code size} holders at most (rounded up to a power of two). */
+  StartTimes(int size) {
+    int n = Integer.highestOneBit(Math.max(1, size - 1)) << 1;
+    this.slots = new Slot[n];
+    for (int i = 0; i < n; i++) {
+      slots[i] = new Slot();
+    }
     this.mask = n - 1;
   }
 
-  /** A holder of {@code nanos}, from the pool or new, owned by {@code owner} until given back. */
-  Start take(long nanos, Object owner) {
-    Start s = slots.getAndSet(index(), null);
+  /**
+   * A holder of {@code nanos} and {@code found}, from the pool or new, owned by {@code owner} until
+   * given back.
+   */
+  Start take(long nanos, Object owner, Object found) {
+    Start s = (Start) HELD.getAndSet(slots[index()], (Start) null);
     if (s == null) {
       s = new Start();
     }
     s.nanos = nanos;
     s.owner = owner;
+    s.found = found;
     return s;
   }
 
@@ -49,13 +79,14 @@ final class StartTimes {
       return false;
     }
     start.owner = null;
-    slots.compareAndSet(index(), null, start);
+    start.found = null;
+    HELD.compareAndSet(slots[index()], (Start) null, start);
     return true;
   }
 
   private int index() {
     @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+
     long id = Thread.currentThread().getId();
-    return ((int) ((id * 0x9E3779B97F4A7C15L) >>> 40) & mask) * STRIDE;
+    return (int) ((id * 0x9E3779B97F4A7C15L) >>> 40) & mask;
   }
 }
