@@ -8,6 +8,7 @@
 #   benchmarks/starter-profile.sh                                  # the starter's defaults
 #   benchmarks/starter-profile.sh --configuration plain            # no Ringtail at all
 #   benchmarks/starter-profile.sh --period-millis 10 --seconds 120
+#   benchmarks/starter-profile.sh --keep-recording /tmp/starter.jfr  # for jfr print
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B -q -ntp -pl benchmarks/reports -am package -DskipTests

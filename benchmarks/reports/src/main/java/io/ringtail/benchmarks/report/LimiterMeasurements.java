@@ -232,13 +232,32 @@ final class LimiterMeasurements {
   }
 
   /**
-   * Sends one request per schedule time on one key; the send times (ns from the start) of those
-   * admitted.
+   * What one run of the schedule admitted: the send times (ns from the start) of the admitted
+   * requests, and the longest round trip of any request (ns).
    */
-  static long[] runSchedule(RedisLimiter limiter, long[] schedule) {
+  record Admissions(long[] sentAt, long longestRoundTrip) {
+    /**
+     * Bounds on the most admitted in any sliding {@code window} of the times the limiter decided
+     * at, when each decision's time lies within the longest round trip of its send time (a limiter
+     * reading the server's clock decides between send and reply; Ringtail's client estimates the
+     * server's clock from the previous reply, so its time may lie up to one round trip before): the
+     * busiest interval of send times {@code 2 * longestRoundTrip} narrower than the window, and the
+     * busiest one as much wider. An exact limiter keeps the first at most its limit.
+     */
+    int[] slidingMaxBounds(long window) {
+      long margin = 2 * longestRoundTrip;
+      return new int[] {
+        slidingMax(sentAt, Math.max(1, window - margin)), slidingMax(sentAt, window + margin)
+      };
+    }
+  }
+
+  /** Sends one request per schedule time on one key, from this thread. */
+  static Admissions runSchedule(RedisLimiter limiter, long[] schedule) {
     limiter.tryAcquire("warm-up");
     long start = System.nanoTime();
     long[] admitted = new long[schedule.length];
+    long longest = 0;
     int n = 0;
     for (long at : schedule) {
       long wait;
@@ -248,11 +267,13 @@ final class LimiterMeasurements {
         }
       }
       long sent = System.nanoTime() - start;
-      if (limiter.tryAcquire("schedule")) {
+      boolean allowed = limiter.tryAcquire("schedule");
+      longest = Math.max(longest, System.nanoTime() - start - sent);
+      if (allowed) {
         admitted[n++] = sent;
       }
     }
-    return Arrays.copyOf(admitted, n);
+    return new Admissions(Arrays.copyOf(admitted, n), longest);
   }
 
   /** The most of {@code times} (sorted) inside any half-open interval of {@code width}. */

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -51,7 +52,8 @@ import picocli.CommandLine.TypeConversionException;
  * of the rounds' p50 and the highest of their p99); then latency at a fixed rate ({@code
  * --paced-rate}, well below saturation, where a request waits for no other; always this JVM's
  * clients, since wrk cannot pace) after each round's closed loop, whose p50 against plain is what a
- * limit adds to a request; and the Redis round trip ({@code PING} from this JVM) that is held to.
+ * limit adds to a request; and the Redis round trip ({@code PING} from this JVM) that is held to,
+ * back to back and at the fixed rate (each after an idle gap, as a request at that rate meets it).
  *
  * <p>Run: {@code benchmarks/service-load.sh}, which builds the application and passes its
  * classpath. A main, not thread-safe.
@@ -130,10 +132,12 @@ public final class ServiceLoadReport {
         cli.load == Load.WRK ? new WrkLoad(cli.target.loadThreads, cli.target.connections) : null;
     HttpLoad load = new HttpLoad(cli.target.connections);
     double pingMicros;
+    List<Long> pacedPings = new ArrayList<>();
     try (RedisProcess redis = RedisProcess.start()) {
       // as on a host of its own: the load's threads on its CPU never keep it waiting for it
       Machine.realtime(redis.pid());
       pingMicros = pingMicros(redis);
+      pacedPings.addAll(pacedPings(redis, cli.rate, cli.rateSeconds));
       Map<String, List<String>> configs = configs(redis.port());
       configs.keySet().forEach(c -> results.put(c, new ArrayList<>()));
       for (int r = 0; r < cli.rounds; r++) {
@@ -145,14 +149,19 @@ public final class ServiceLoadReport {
           results.get(c.getKey()).add(round(cli, load, wrk, warmClients, c.getValue()));
         }
       }
+      pacedPings.addAll(pacedPings(redis, cli.rate, cli.rateSeconds));
     }
+    double pacedPingMicros =
+        quantileMicros(pacedPings.stream().mapToLong(Long::longValue).sorted().toArray(), 0.5);
     StringBuilder md = new StringBuilder();
     md.append(
         Format.fmt(
             "ServiceLoadReport, %s to %s, %d cores, %s; the application on CPU %s, the load on the"
                 + " others; load generator: %s; %d rounds of %d s after %d s of warm-up, the"
                 + " configurations interleaved. Redis round trip (PING from the load's JVM): %.0f"
-                + " µs p50. p50 / p99: %s.%n%n",
+                + " µs p50 back to back, %.0f µs p50 at %d/s (before the first round and after the"
+                + " last, like a request at the fixed rate below: one call after an idle gap)."
+                + " p50 / p99: %s.%n%n",
             began,
             Instant.now().truncatedTo(ChronoUnit.SECONDS),
             Machine.cores(),
@@ -171,6 +180,8 @@ public final class ServiceLoadReport {
             cli.common.wholeSeconds(),
             cli.warmup,
             pingMicros,
+            pacedPingMicros,
+            cli.rate,
             wrk != null
                 ? "wrk's, per round; the median of the rounds' p50 and the highest of their p99"
                 : "over every request of every round"));
@@ -357,6 +368,31 @@ public final class ServiceLoadReport {
       }
       Arrays.sort(t);
       return t[t.length / 2] / 1e3;
+    } finally {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  /**
+   * The round trips (ns) of {@code PING}s from this JVM at {@code rate} per second for {@code
+   * seconds}: each after an idle gap, as a request at that rate meets Redis.
+   */
+  private static List<Long> pacedPings(RedisProcess redis, int rate, int seconds) {
+    RedisClient client = RedisClient.create();
+    try (StatefulRedisConnection<String, String> c = client.connect(redis.uri())) {
+      List<Long> t = new ArrayList<>();
+      long start = System.nanoTime();
+      for (long i = 0; i < (long) rate * seconds; i++) {
+        long at = start + i * 1_000_000_000L / rate;
+        long wait;
+        while ((wait = at - System.nanoTime()) > 0) {
+          LockSupport.parkNanos(wait);
+        }
+        long t0 = System.nanoTime();
+        c.sync().ping();
+        t.add(System.nanoTime() - t0);
+      }
+      return t;
     } finally {
       client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }

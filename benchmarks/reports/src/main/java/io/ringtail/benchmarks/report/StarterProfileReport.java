@@ -6,6 +6,7 @@ import io.ringtail.benchmarks.toolkit.Machine;
 import io.ringtail.benchmarks.toolkit.ReportOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -55,6 +56,11 @@ public final class StarterProfileReport {
 
     @Option(names = "--period-millis", description = "The execution sampler's period.")
     int periodMillis = 1;
+
+    @Option(
+        names = "--keep-recording",
+        description = "Where to keep the flight recording (deleted when not given).")
+    Path keepRecording;
   }
 
   public static void main(String[] args) throws Exception {
@@ -125,6 +131,10 @@ public final class StarterProfileReport {
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, md.toString());
     System.out.print(md);
+    if (cli.keepRecording != null) {
+      Files.move(recording, cli.keepRecording, StandardCopyOption.REPLACE_EXISTING);
+      System.out.println("recording kept at " + cli.keepRecording);
+    }
     Files.deleteIfExists(recording);
     Files.deleteIfExists(settings);
   }

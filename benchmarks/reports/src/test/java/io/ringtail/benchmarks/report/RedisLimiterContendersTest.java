@@ -58,6 +58,18 @@ class RedisLimiterContendersTest {
   }
 
   @Test
+  void slidingMaxBounds_widenTheWindowByTwiceTheLongestRoundTripEachWay() {
+    long s = 1_000_000_000L;
+    long us = 1_000L;
+    // sent 1,000.5 ms apart: one window holds both if either decision moved by 0.5 ms
+    long[] sent = {0, 999_500 * us, 1_000_500 * us};
+    assertThat(new LimiterMeasurements.Admissions(sent, 500 * us).slidingMaxBounds(s))
+        .containsExactly(2, 3);
+    assertThat(new LimiterMeasurements.Admissions(sent, 0).slidingMaxBounds(s))
+        .containsExactly(2, 2);
+  }
+
+  @Test
   void schedule_isSortedAndHasTheBurstAroundThreeSeconds() {
     long[] times = LimiterMeasurements.schedule();
     for (int i = 1; i < times.length; i++) {
