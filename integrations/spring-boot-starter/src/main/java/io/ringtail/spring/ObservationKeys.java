@@ -62,13 +62,9 @@ final class ObservationKeys<V> {
     return LOW_CARDINALITY != null;
   }
 
-  /** The value of the key of the context's low-cardinality key values. */
-  V valueOf(Observation.Context context) {
-    return valueOf(context, new String[SCRATCH]);
-  }
-
   /**
-   * The most key values a scratch array of {@link #valueOf(Observation.Context, String[])} needs.
+   * The length of a scratch array that holds the key values of most observations ({@link
+   * #valueOf}).
    */
   static final int SCRATCH = 8;
 

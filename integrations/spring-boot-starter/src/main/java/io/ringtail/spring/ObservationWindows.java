@@ -12,7 +12,6 @@ import io.ringtail.internal.Checks;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.micrometer.KeyedWindowMetrics;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -68,8 +67,7 @@ public final class ObservationWindows
   private final String[] nameArray; // the same (interned), for the request path: no hashing
   private final Function<String, ? extends KeyedWindows> windowOf;
   private volatile Map<String, KeyedWindows> windows; // built once, on first need
-  private volatile Map<String, Route> routes; // the same, with each observation's key resolver
-  private volatile Route[] routeArray; // the same, in the order of nameArray
+  private volatile Route[] routes; // the same, with each one's key resolver, as nameArray
   private final Set<String> ignoredTags;
 
   /** Key values left out of a key: the ignored ones and the windows' own tag names. */
@@ -217,16 +215,12 @@ public final class ObservationWindows
       byName.values().forEach(closer);
       throw e;
     }
-    Map<String, Route> byRoute = new HashMap<>();
-    byName.forEach(
-        (name, keyed) ->
-            byRoute.put(name, new Route(keyed, new ObservationKeys<>(excluded, keyed::recorder))));
     Route[] inOrder = new Route[nameArray.length];
     for (int i = 0; i < inOrder.length; i++) {
-      inOrder[i] = byRoute.get(nameArray[i]);
+      KeyedWindows keyed = byName.get(nameArray[i]);
+      inOrder[i] = new Route(keyed, new ObservationKeys<>(excluded, keyed::recorder));
     }
-    routeArray = inOrder;
-    routes = byRoute;
+    routes = inOrder;
     windows = Collections.unmodifiableMap(byName);
     return windows;
   }
@@ -254,9 +248,7 @@ public final class ObservationWindows
     String name = context.getName();
     int observed = name == null ? -1 : indexOf(name);
     if (observed >= 0) {
-      Route[] built = routeArray;
-      Route route = built == null ? null : built[observed];
-      context.put(StartTimes.Start.class, starts.take(time.nanoTime(), context, route));
+      context.put(StartTimes.Start.class, starts.take(time.nanoTime(), context, observed));
     }
   }
 
@@ -276,12 +268,9 @@ public final class ObservationWindows
     if (start == null || start.owner != context) {
       return; // not observed, or stopped before
     }
-    Route route = (Route) start.found; // the name's route, if built when the observation started
-    if (route == null) {
-      Map<String, Route> built = routes; // never built here: building may wait on I/O
-      route = built == null ? null : built.get(context.getName());
-    }
-    if (route != null && !closed.get()) {
+    Route[] built = routes; // never built here: building may wait on I/O
+    if (built != null && !closed.get()) {
+      Route route = built[start.observed]; // the name the observation started with
       long now = time.nanoTime();
       long elapsed = now - start.nanos;
       KeyedWindows.KeyRecorder recorder = route.keys.valueOf(context, start.scratch);

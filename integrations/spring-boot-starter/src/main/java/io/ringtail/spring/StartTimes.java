@@ -23,13 +23,13 @@ final class StartTimes {
   }
 
   /**
-   * When an observation started, on the windows' time source, which one owns it, and what the
-   * starting thread found for it (the stopping thread need not look it up again).
+   * When an observation started, on the windows' time source, which one owns it, and which of the
+   * handler's observed names it started with (the stopping thread need not look it up again).
    */
   static final class Start {
     long nanos;
     Object owner;
-    Object found;
+    int observed;
 
     /** Scratch space for the stopping thread while it owns the holder. */
     final String[] scratch = new String[ObservationKeys.SCRATCH];
@@ -56,17 +56,17 @@ final class StartTimes {
   }
 
   /**
-   * A holder of {@code nanos} and {@code found}, from the pool or new, owned by {@code owner} until
-   * given back.
+   * A holder of {@code nanos} and {@code observed}, from the pool or new, owned by {@code owner}
+   * until given back.
    */
-  Start take(long nanos, Object owner, Object found) {
+  Start take(long nanos, Object owner, int observed) {
     Start s = (Start) HELD.getAndSet(slots[index()], (Start) null);
     if (s == null) {
       s = new Start();
     }
     s.nanos = nanos;
     s.owner = owner;
-    s.found = found;
+    s.observed = observed;
     return s;
   }
 
@@ -79,7 +79,6 @@ final class StartTimes {
       return false;
     }
     start.owner = null;
-    start.found = null;
     HELD.compareAndSet(slots[index()], (Start) null, start);
     return true;
   }

@@ -44,7 +44,7 @@ class StartTimesTest {
                   for (int op = 0; op < 200_000; op++) {
                     if (mine.size() < 4 && random.nextBoolean()) {
                       long nanos = random.nextLong();
-                      StartTimes.Start s = pool.take(nanos, Thread.currentThread(), null);
+                      StartTimes.Start s = pool.take(nanos, Thread.currentThread(), 0);
                       if (!ownedSafe.add(s)) {
                         clashes.incrementAndGet();
                       }
@@ -95,25 +95,23 @@ class StartTimesTest {
   }
 
   @Test
-  void
-      oneThread_takingAndGivingBack_reusesItsHolder_clearsWhatWasFound_andASecondStopGivesNothing() {
+  void oneThread_takingAndGivingBack_reusesItsHolder_andASecondStopGivesNothing() {
     StartTimes pool = new StartTimes(64);
     Object a = new Object();
     Object b = new Object();
-    StartTimes.Start first = pool.take(5, a, "route");
-    assertThat(first.found).isEqualTo("route");
+    StartTimes.Start first = pool.take(5, a, 3);
+    assertThat(first.observed).isEqualTo(3);
     assertThat(pool.give(first, a)).isTrue();
-    assertThat(first.found).as("let go with its holder").isNull();
     assertThat(pool.give(first, a)).as("stopped twice").isFalse();
-    StartTimes.Start again = pool.take(9, b, null);
+    StartTimes.Start again = pool.take(9, b, 0);
     assertThat(again).isSameAs(first);
     assertThat(again.nanos).isEqualTo(9);
     assertThat(pool.give(again, a)).as("a's holder is b's now").isFalse();
     // a second holder in flight is a new one; giving both back keeps one
-    StartTimes.Start other = pool.take(11, a, null);
+    StartTimes.Start other = pool.take(11, a, 0);
     assertThat(other).isNotSameAs(again);
     assertThat(pool.give(again, b)).isTrue();
     assertThat(pool.give(other, a)).isTrue();
-    assertThat(pool.take(1, a, null)).isSameAs(again);
+    assertThat(pool.take(1, a, 0)).isSameAs(again);
   }
 }

@@ -132,12 +132,14 @@ public final class ServiceLoadReport {
         cli.load == Load.WRK ? new WrkLoad(cli.target.loadThreads, cli.target.connections) : null;
     HttpLoad load = new HttpLoad(cli.target.connections);
     double pingMicros;
-    List<Long> pacedPings = new ArrayList<>();
+    long[] pacedBefore;
+    long[] pacedAfter;
+    int pacedCount = cli.rate * cli.rateSeconds;
     try (RedisProcess redis = RedisProcess.start()) {
       // as on a host of its own: the load's threads on its CPU never keep it waiting for it
       Machine.realtime(redis.pid());
-      pingMicros = pingMicros(redis);
-      pacedPings.addAll(pacedPings(redis, cli.rate, cli.rateSeconds));
+      pingMicros = quantileMicros(pings(redis, 2_000, 0), 0.5);
+      pacedBefore = pings(redis, pacedCount, cli.rate);
       Map<String, List<String>> configs = configs(redis.port());
       configs.keySet().forEach(c -> results.put(c, new ArrayList<>()));
       for (int r = 0; r < cli.rounds; r++) {
@@ -149,10 +151,10 @@ public final class ServiceLoadReport {
           results.get(c.getKey()).add(round(cli, load, wrk, warmClients, c.getValue()));
         }
       }
-      pacedPings.addAll(pacedPings(redis, cli.rate, cli.rateSeconds));
+      pacedAfter = pings(redis, pacedCount, cli.rate);
     }
     double pacedPingMicros =
-        quantileMicros(pacedPings.stream().mapToLong(Long::longValue).sorted().toArray(), 0.5);
+        quantileMicros(pooled(List.of(pacedBefore, pacedAfter), Function.identity()), 0.5);
     StringBuilder md = new StringBuilder();
     md.append(
         Format.fmt(
@@ -338,9 +340,9 @@ public final class ServiceLoadReport {
     }
   }
 
-  /** The latencies of every round, pooled and sorted. */
-  private static long[] pooled(List<Round> rounds, Function<Round, long[]> of) {
-    long[] all = rounds.stream().flatMapToLong(x -> Arrays.stream(of.apply(x))).toArray();
+  /** The latencies of every part (a round, a set of pings), pooled and sorted. */
+  private static <T> long[] pooled(List<T> parts, Function<T, long[]> of) {
+    long[] all = parts.stream().flatMapToLong(x -> Arrays.stream(of.apply(x))).toArray();
     Arrays.sort(all);
     return all;
   }
@@ -356,42 +358,27 @@ public final class ServiceLoadReport {
     return rounds.stream().mapToDouble(Round::cpuMicrosPerRequest).average().orElse(Double.NaN);
   }
 
-  /** The median round trip of a {@code PING} from this JVM, in µs. */
-  private static double pingMicros(RedisProcess redis) {
-    RedisClient client = RedisClient.create();
-    try (StatefulRedisConnection<String, String> c = client.connect(redis.uri())) {
-      long[] t = new long[2_000];
-      for (int i = 0; i < t.length; i++) {
-        long t0 = System.nanoTime();
-        c.sync().ping();
-        t[i] = System.nanoTime() - t0;
-      }
-      Arrays.sort(t);
-      return t[t.length / 2] / 1e3;
-    } finally {
-      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    }
-  }
-
   /**
-   * The round trips (ns) of {@code PING}s from this JVM at {@code rate} per second for {@code
-   * seconds}: each after an idle gap, as a request at that rate meets Redis.
+   * The round trips (ns) of {@code count} {@code PING}s from this JVM, sorted: back to back if
+   * {@code rate} is 0, else at {@code rate} per second, each after an idle gap as a request at that
+   * rate meets Redis.
    */
-  private static List<Long> pacedPings(RedisProcess redis, int rate, int seconds) {
+  private static long[] pings(RedisProcess redis, int count, int rate) {
     RedisClient client = RedisClient.create();
     try (StatefulRedisConnection<String, String> c = client.connect(redis.uri())) {
-      List<Long> t = new ArrayList<>();
+      long[] t = new long[count];
       long start = System.nanoTime();
-      for (long i = 0; i < (long) rate * seconds; i++) {
-        long at = start + i * 1_000_000_000L / rate;
+      for (int i = 0; i < count; i++) {
+        long at = rate == 0 ? 0 : start + i * 1_000_000_000L / rate;
         long wait;
         while ((wait = at - System.nanoTime()) > 0) {
           LockSupport.parkNanos(wait);
         }
         long t0 = System.nanoTime();
         c.sync().ping();
-        t.add(System.nanoTime() - t0);
+        t[i] = System.nanoTime() - t0;
       }
+      Arrays.sort(t);
       return t;
     } finally {
       client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
