@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # What the starter costs a service's requests (io.ringtail.benchmarks.report.ServiceLoadReport):
-# the examples' load target under HTTP load, plain, with the starter, and with a Redis limit, 5
-# interleaved rounds; the application pinned to CPU 0, the load on the others. About 13 minutes.
+# the examples' load target under HTTP load, plain (started twice: the second start is the run's
+# floor), with the starter and with a Redis limit, 5 interleaved rounds; the application pinned to
+# CPU 0, the load on the others. About 17 minutes.
 # The closed loop's load is wrk where it is installed (a C process, far lighter on the load's CPUs
 # than Java clients), else the report's Java clients. Writes benchmarks/target/service-load.md.
 #   benchmarks/service-load.sh                      # build, then measure
 #   benchmarks/service-load.sh --rounds 3 --seconds 10
 #   benchmarks/service-load.sh --rounds 5 --warmup 120 --seconds 20   # docs/performance.md's run,
-#                                     # about 40 minutes: a shorter warm-up leaves code uncompiled
+#                                     # about 55 minutes: a shorter warm-up leaves code uncompiled
 #   benchmarks/service-load.sh --load java           # Java clients even where wrk is installed
 set -euo pipefail
 cd "$(dirname "$0")/.."

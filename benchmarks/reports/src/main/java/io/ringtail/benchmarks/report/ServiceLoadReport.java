@@ -28,10 +28,13 @@ import picocli.CommandLine.TypeConversionException;
 /**
  * What the starter costs a service's requests: the examples' load target ({@code
  * LoadTargetApplication}, two endpoints that do no work of their own) under a closed-loop HTTP
- * load, in three configurations interleaved round after round:
+ * load, in four configurations interleaved round after round:
  *
  * <ul>
  *   <li>{@code plain}: every Ringtail auto-configuration excluded;
+ *   <li>{@code plain, started again}: the same, a second start each round; what it differs from
+ *       {@code plain} by is the run's floor, below which no difference between configurations tells
+ *       anything;
  *   <li>{@code starter}: the starter's defaults (each endpoint's rolling window, the meters);
  *   <li>{@code redis limit}: the starter with a Redis backend and a fleet rate limit per client
  *       address on {@code /orders/**} that no request reaches (every decision admitted).
@@ -147,7 +150,7 @@ public final class ServiceLoadReport {
           System.err.printf("round %d, %s, load %s%n", r + 1, c.getKey(), Machine.loadAverage());
           // with wrk, this JVM's clients warm up once, with the first application, so that the
           // fixed-rate phase runs compiled client code from the first round on
-          boolean warmClients = wrk != null && r == 0 && results.get("plain").isEmpty();
+          boolean warmClients = wrk != null && r == 0 && results.get(PLAIN).isEmpty();
           results.get(c.getKey()).add(round(cli, load, wrk, warmClients, c.getValue()));
         }
       }
@@ -191,8 +194,8 @@ public final class ServiceLoadReport {
         "| configuration | requests/s per round | mean | spread (max - min) / mean | against plain"
             + " | application CPU per request, JIT compiler aside (against plain) | p50 / p99 |\n"
             + "|---|---|---:|---:|---:|---:|---:|\n");
-    double plain = mean(results.get("plain"));
-    double plainCpu = meanCpu(results.get("plain"));
+    double plain = mean(results.get(PLAIN));
+    double plainCpu = meanCpu(results.get(PLAIN));
     double plainP50 = 0;
     for (Map.Entry<String, List<Round>> e : results.entrySet()) {
       List<Round> rounds = e.getValue();
@@ -218,7 +221,7 @@ public final class ServiceLoadReport {
         p50 = quantileMicros(all, 0.5);
         p99 = quantileMicros(all, 0.99);
       }
-      if (e.getKey().equals("plain")) {
+      if (e.getKey().equals(PLAIN)) {
         plainP50 = p50;
       } else {
         notes.add(Format.fmt("p50 %+.0f µs", p50 - plainP50));
@@ -248,21 +251,29 @@ public final class ServiceLoadReport {
         Format.fmt(
             "%nAt a fixed rate of %d requests/s (%d s after each round's closed loop; latency from"
                 + " each request's scheduled time, so a stall counts for every request it"
-                + " delays):%n%n| configuration | p50 | p90 | p99 | p50 against plain |%n"
-                + "|---|---:|---:|---:|---:|%n",
+                + " delays):%n%n| configuration | p50 | p90 | p99 | p50 against plain | rounds'"
+                + " p50 |%n|---|---:|---:|---:|---:|---|%n",
             cli.rate, cli.rateSeconds));
-    double plainPaced = quantileMicros(pooled(results.get("plain"), Round::pacedNanos), 0.5);
+    double plainPaced = quantileMicros(pooled(results.get(PLAIN), Round::pacedNanos), 0.5);
     for (Map.Entry<String, List<Round>> e : results.entrySet()) {
       long[] paced = pooled(e.getValue(), Round::pacedNanos);
       double p50 = quantileMicros(paced, 0.5);
+      List<String> eachP50 = new ArrayList<>();
+      e.getValue()
+          .forEach(
+              x ->
+                  eachP50.add(
+                      Format.fmt(
+                          "%.0f", quantileMicros(pooled(List.of(x), Round::pacedNanos), 0.5))));
       md.append(
           Format.fmt(
-              "| %s | %.0f µs | %.0f µs | %.0f µs | %+.0f µs |%n",
+              "| %s | %.0f µs | %.0f µs | %.0f µs | %+.0f µs | %s µs |%n",
               e.getKey(),
               p50,
               quantileMicros(paced, 0.9),
               quantileMicros(paced, 0.99),
-              p50 - plainPaced));
+              p50 - plainPaced,
+              String.join(", ", eachP50)));
     }
     Path out = cli.common.out();
     Files.createDirectories(out.toAbsolutePath().getParent());
@@ -270,10 +281,18 @@ public final class ServiceLoadReport {
     System.out.print(md);
   }
 
-  /** The three configurations: their argument to the application (its {@code configuration}). */
+  /** The configuration every other is compared with, and its second start. */
+  static final String PLAIN = "plain";
+
+  static final String PLAIN_AGAIN = "plain, started again";
+
+  /** The configurations: their argument to the application (its {@code configuration}). */
   private static Map<String, List<String>> configs(int redisPort) {
     Map<String, List<String>> configs = new LinkedHashMap<>();
-    configs.put("plain", List.of("--configuration=plain"));
+    configs.put(PLAIN, List.of("--configuration=plain"));
+    // the same application started again: how far two starts of one build differ in this run,
+    // the floor under any difference between configurations
+    configs.put(PLAIN_AGAIN, List.of("--configuration=plain"));
     configs.put("starter", List.of("--configuration=starter"));
     configs.put("redis limit", List.of("--configuration=redis-limit:" + redisPort));
     return configs;
