@@ -26,6 +26,9 @@ import java.util.TreeMap;
  *       and the as-of time of its latest batch.
  *   <li>a merged bucket ({@link #encodeBucket}): one key's histogram of one bucket, the whole
  *       fleet's.
+ *   <li>{@link Summary}: a group's numbers for readers that want numbers, written by its merger:
+ *       when, the percentiles and spans it carries, then per key its window's count, sum, min,
+ *       max, rejected, newest bucket, percentile values and span totals.
  * </ul>
  */
 final class FleetCodec {
@@ -33,6 +36,10 @@ final class FleetCodec {
   static final byte HEAD = 5;
   static final byte TABLE = 6;
   static final byte BUCKET = 7;
+  static final byte SUMMARY = 8;
+
+  /** A summary's percentiles are kept in ten-thousandths (99.9 as 999,000). */
+  static final int PERCENTILE_UNITS = 10_000;
 
   private FleetCodec() {}
 
@@ -166,6 +173,116 @@ final class FleetCodec {
         in.end();
       }
       return new Table(publishers);
+    }
+  }
+
+  /**
+   * One key's numbers in a {@link Summary}: its window's exact count, sum, min, max (0 when empty)
+   * and rejected count, its newest bucket with samples, the values at the summary's percentiles (0
+   * when empty), and per span of the summary the count, sum and rejected count of its last buckets
+   * ({@code spans[3i .. 3i+2]}).
+   */
+  record KeySummary(
+      long count,
+      long sum,
+      long min,
+      long max,
+      long rejected,
+      long newestBucket,
+      long[] percentileValues,
+      long[] spans) {}
+
+  /**
+   * A group's numbers as of {@code asOfNanos} (its live bucket then is the window's last): its
+   * processes and their freshness as the head gives them, the percentiles (0 to 100) and spans (in
+   * buckets) every key carries, and each key with samples or rejections in the window.
+   */
+  record Summary(
+      long asOfNanos,
+      int publishers,
+      long oldestPublicationNanos,
+      double[] percentiles,
+      int[] spanBuckets,
+      Map<String, KeySummary> keys) {
+    byte[] encode(long widthNanos) {
+      long live = Math.floorDiv(asOfNanos, widthNanos);
+      Out out = new Out(32 + 48 * keys.size());
+      out.put(SUMMARY).zigzag(asOfNanos).varint(publishers).zigzag(asOfNanos - oldestPublicationNanos);
+      out.varint(percentiles.length);
+      for (double p : percentiles) {
+        out.varint(Math.round(p * PERCENTILE_UNITS));
+      }
+      out.varint(spanBuckets.length);
+      for (int b : spanBuckets) {
+        out.varint(b);
+      }
+      out.varint(keys.size());
+      for (Map.Entry<String, KeySummary> e : keys.entrySet()) {
+        KeySummary k = e.getValue();
+        // min, then each percentile's value and the max as a step up from the one before
+        out.string(e.getKey()).varint(k.count()).varint(k.sum()).varint(k.rejected());
+        out.zigzag(live - k.newestBucket()).varint(k.min());
+        long last = k.min();
+        for (long v : k.percentileValues()) {
+          out.zigzag(v - last);
+          last = v;
+        }
+        out.zigzag(k.max() - last);
+        for (long v : k.spans()) {
+          out.varint(v);
+        }
+      }
+      return out.toArray();
+    }
+
+    /** The summary stored at a group's summary key; null for none (nil). */
+    static Summary decode(byte[] bytes, long widthNanos) {
+      if (bytes == null) {
+        return null;
+      }
+      In in = new In(bytes, SUMMARY);
+      long asOf = in.zigzag();
+      long live = Math.floorDiv(asOf, widthNanos);
+      long publishers = in.varint();
+      if (publishers < 0 || publishers > Integer.MAX_VALUE) {
+        throw new IllegalStateException("a summary of " + publishers + " publishers");
+      }
+      long oldest = asOf - in.zigzag();
+      double[] percentiles = new double[in.count()];
+      for (int i = 0; i < percentiles.length; i++) {
+        percentiles[i] = (double) in.varint() / PERCENTILE_UNITS;
+        if (!(percentiles[i] >= 0 && percentiles[i] <= 100)) {
+          throw new IllegalStateException("a summary of percentile " + percentiles[i]);
+        }
+      }
+      int[] spans = new int[in.count()];
+      for (int i = 0; i < spans.length; i++) {
+        spans[i] = (int) Math.min(Integer.MAX_VALUE, in.varint());
+      }
+      int n = in.count();
+      Map<String, KeySummary> keys = new LinkedHashMap<>();
+      for (int i = 0; i < n; i++) {
+        String key = in.string();
+        long count = in.varint();
+        long sum = in.varint();
+        long rejected = in.varint();
+        long newest = live - in.zigzag();
+        long min = in.varint();
+        long last = min;
+        long[] values = new long[percentiles.length];
+        for (int j = 0; j < values.length; j++) {
+          values[j] = last + in.zigzag();
+          last = values[j];
+        }
+        long max = last + in.zigzag();
+        long[] totals = new long[3 * spans.length];
+        for (int j = 0; j < totals.length; j++) {
+          totals[j] = in.varint();
+        }
+        keys.put(key, new KeySummary(count, sum, min, max, rejected, newest, values, totals));
+      }
+      in.end();
+      return new Summary(asOf, (int) publishers, oldest, percentiles, spans, keys);
     }
   }
 

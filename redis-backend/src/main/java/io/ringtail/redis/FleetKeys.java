@@ -12,6 +12,7 @@ package io.ringtail.redis;
  *   <li>{@code v}: the stamp of the group's last merge (what a merge compares and sets);
  *   <li>{@code t}: the mergers' table ({@link FleetCodec.Table});
  *   <li>{@code hd}: the readers' head ({@link FleetCodec.Head});
+ *   <li>{@code sm}: the group's summary, its keys' numbers ({@link FleetCodec.Summary});
  *   <li>{@code lease}: which process merges the group, with a TTL;
  *   <li>{@code b:<key>:<bucket>}: one key's merged bucket ({@link FleetCodec#encodeBucket}).
  * </ul>
@@ -55,6 +56,10 @@ final class FleetKeys {
 
   String head(int group) {
     return bases[group] + "hd";
+  }
+
+  String summary(int group) {
+    return bases[group] + "sm";
   }
 
   String lease(int group) {

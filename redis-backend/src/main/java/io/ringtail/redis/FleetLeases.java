@@ -3,6 +3,8 @@ package io.ringtail.redis;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
@@ -93,16 +95,22 @@ final class FleetLeases {
     }
   }
 
-  /** Lets every lease go (a closing window): another process takes over at once. */
-  void release() {
+  /**
+   * Lets every lease go (a closing window): another process takes over at its next tick. The
+   * future completes once Redis answered each.
+   */
+  CompletableFuture<Void> release() {
+    List<CompletableFuture<?>> calls = new ArrayList<>();
     for (int g = 0; g < FleetKeys.GROUPS; g++) {
       if (holding.getAndSet(g, 0) == 1) {
-        runner.call(
-            RedisCall.script(
-                HistogramScripts.LEASE,
-                new String[] {keys.lease(g)},
-                BinaryReply.utf8(new String[] {token, "1"})));
+        calls.add(
+            runner.call(
+                RedisCall.script(
+                    HistogramScripts.LEASE,
+                    new String[] {keys.lease(g)},
+                    BinaryReply.utf8(new String[] {token, "0"}))));
       }
     }
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 }

@@ -65,6 +65,7 @@ final class FleetMerger {
   private final long widthNanos;
   private final int buckets;
   private final long graceMillis;
+  private final MergedGroups view;
   private final AtomicIntegerArray unmerged = new AtomicIntegerArray(FleetKeys.GROUPS);
   private final AtomicReferenceArray<CompletableFuture<Boolean>> running =
       new AtomicReferenceArray<>(FleetKeys.GROUPS);
@@ -79,6 +80,7 @@ final class FleetMerger {
 
   /**
    * @param leases this process's merger leases
+   * @param view what this process keeps of the groups it holds, and their summaries
    * @param graceMillis added to every TTL, beyond the end of the window
    */
   FleetMerger(
@@ -87,8 +89,10 @@ final class FleetMerger {
       TimeSource time,
       WindowConfig config,
       FleetLeases leases,
+      MergedGroups view,
       long graceMillis) {
     this.runner = runner;
+    this.view = view;
     this.keys = keys;
     this.time = time;
     this.leases = leases;
@@ -105,13 +109,14 @@ final class FleetMerger {
    * process holds its lease or {@code flushing}; a merge that succeeds clears {@link #unmerged}. A
    * send that failed merges nothing: Redis is likely away, and the batch is sent again.
    */
-  CompletableFuture<Void> mergeAfter(int g, CompletableFuture<Boolean> answered, boolean flushing) {
+  CompletableFuture<Void> mergeAfter(
+      int g, CompletableFuture<Boolean> answered, boolean flushing, boolean tick) {
     return answered.thenCompose(
         ok -> {
           if (!ok || !(leases.holds(g) || flushing)) {
             return CompletableFuture.completedFuture(null);
           }
-          return merge(g)
+          return merge(g, tick)
               .thenAccept(
                   merged -> {
                     if (merged) {
@@ -147,12 +152,13 @@ final class FleetMerger {
   }
 
   /**
-   * Merges group {@code g}'s inbox, or joins the merge of it this process is running. The future
+   * Merges group {@code g}'s inbox, or joins the merge of it this process is running; in a ticker's
+   * round ({@code tick}) the holder also writes the group's summary again where it is due. The future
    * completes with true once the inbox was found empty or the commit landed, false if Redis failed
    * or refused a call or other merges kept committing first (the fields then wait for the next
    * merge).
    */
-  CompletableFuture<Boolean> merge(int g) {
+  CompletableFuture<Boolean> merge(int g, boolean tick) {
     CompletableFuture<Boolean> current = running.get(g);
     if (!current.isDone()) {
       return current;
@@ -161,18 +167,18 @@ final class FleetMerger {
     if (!running.compareAndSet(g, current, mine)) {
       return running.get(g);
     }
-    attempt(g, 3, mine);
+    attempt(g, 3, tick, mine);
     return mine;
   }
 
   /** Merges, trying again at once (up to {@code tries}) when another merge committed first. */
-  private void attempt(int g, int tries, CompletableFuture<Boolean> done) {
+  private void attempt(int g, int tries, boolean tick, CompletableFuture<Boolean> done) {
     try {
-      mergeOnce(g)
+      mergeOnce(g, tick)
           .whenComplete(
               (committed, error) -> {
                 if (error == null && !committed && tries > 1) {
-                  attempt(g, tries - 1, done);
+                  attempt(g, tries - 1, tick, done);
                 } else {
                   done.complete(error == null && committed);
                 }
@@ -183,7 +189,7 @@ final class FleetMerger {
   }
 
   /** One merge; true unless another merge committed first. */
-  private CompletableFuture<Boolean> mergeOnce(int g) {
+  private CompletableFuture<Boolean> mergeOnce(int g, boolean tick) {
     List<CompletableFuture<List<Object>>> reads = new ArrayList<>(2);
     runner.batched(
         () -> {
@@ -194,10 +200,21 @@ final class FleetMerger {
         .thenCompose(
             done -> {
               List<Object> inbox = reads.get(1).join();
-              if (inbox.isEmpty()) { // an idle group costs its holder two small reads a round
-                return CompletableFuture.completedFuture(true);
-              }
               String stamp = BinaryReply.text(reads.get(0).join().get(0));
+              if (!holdsBatchOfThisProcess(inbox)) {
+                // another merge took this process's batches, whether or not this one lands
+                unmerged.set(g, 0);
+              }
+              boolean summarise = leases.holds(g);
+              if (!summarise) {
+                view.drop(g);
+              }
+              if (inbox.isEmpty()) { // an idle group costs its holder two small reads a round
+                // the ticker keeps the summary moving with the window; a read or flush does not
+                return summarise && tick
+                    ? refreshSummary(g, stamp).thenApply(written -> true)
+                    : CompletableFuture.completedFuture(true);
+              }
               // read after the stamp: a commit in between changes the stamp, and this merge's
               // commit then changes nothing
               List<CompletableFuture<List<Object>>> state = new ArrayList<>(2);
@@ -214,13 +231,124 @@ final class FleetMerger {
                               stamp,
                               FleetCodec.Table.decode((byte[]) state.get(0).join().get(0)),
                               FleetCodec.Head.decode((byte[]) state.get(1).join().get(0)),
-                              inbox));
+                              inbox,
+                              summarise));
             });
   }
 
+  /** Whether the inbox holds a batch of this process (its marker aside). */
+  private boolean holdsBatchOfThisProcess(List<Object> inbox) {
+    byte[] prefix = (leases.token() + ":").getBytes(StandardCharsets.UTF_8);
+    for (int i = 0; i + 1 < inbox.size(); i += 2) {
+      byte[] field = (byte[]) inbox.get(i);
+      if (field.length > prefix.length
+          && java.util.Arrays.equals(field, 0, prefix.length, prefix, 0, prefix.length)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Writes group {@code g}'s summary again where due though nothing was merged (a bucket closed, or
+   * another process merged since this view was synced): syncs the view to the group's head if it
+   * is not at {@code stamp}, then sets the summary if the stamp is still {@code stamp}. Completes
+   * with whether a summary was written.
+   */
+  private CompletableFuture<Boolean> refreshSummary(int g, String stamp) {
+    long now = time.nanoTime();
+    if (!view.summaryDue(g, stamp, now)) {
+      return CompletableFuture.completedFuture(false);
+    }
+    CompletableFuture<Void> synced =
+        view.syncedAt(g, stamp)
+            ? CompletableFuture.completedFuture(null)
+            : runner
+                .call(RedisCall.command(CommandType.GET, keys.head(g)))
+                .thenCompose(
+                    reply -> sync(g, FleetCodec.Head.decode((byte[]) reply.get(0)), now));
+    return synced.thenCompose(
+        done -> {
+          FleetCodec.Summary summary = view.summarise(g, now);
+          long stateTtl = buckets * widthNanos / 1_000_000L + graceMillis;
+          return runner
+              .call(
+                  RedisCall.script(
+                      HistogramScripts.SUMMARY,
+                      new String[] {keys.stamp(g), keys.summary(g), keys.lease(g)},
+                      new byte[][] {
+                        ascii(stamp == null ? "" : stamp),
+                        summary.encode(widthNanos),
+                        ascii(Long.toString(stateTtl)),
+                        ascii(leases.token()),
+                        ascii(Long.toString(leases.leaseMillis()))
+                      }))
+              .handle(
+                  (reply, error) -> {
+                    long outcome = error == null ? (Long) reply.get(0) : 0;
+                    if (outcome == 0) {
+                      view.failed(g, List.of());
+                      return false;
+                    }
+                    view.committed(g, stamp == null ? "" : stamp, summary);
+                    leases.committed(g, outcome == 2);
+                    return true;
+                  });
+        });
+  }
+
+  /**
+   * Brings group {@code g}'s view to {@code head}: reads the buckets whose version it does not
+   * hold (one {@code MGET} per 512 buckets, all sent at once).
+   */
+  private CompletableFuture<Void> sync(int g, FleetCodec.Head head, long now) {
+    Map<String, Map<Long, Long>> stale = view.stale(g, head, now);
+    List<Object[]> wanted = new ArrayList<>();
+    stale.forEach(
+        (key, versions) -> versions.forEach((b, v) -> wanted.add(new Object[] {key, b, v})));
+    if (wanted.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    List<CompletableFuture<Void>> reads = new ArrayList<>();
+    runner.batched(
+        () -> {
+          for (int from = 0; from < wanted.size(); from += SYNC_CHUNK) {
+            List<Object[]> chunk = wanted.subList(from, Math.min(wanted.size(), from + SYNC_CHUNK));
+            String[] bucketKeys = new String[chunk.size()];
+            for (int i = 0; i < chunk.size(); i++) {
+              bucketKeys[i] = keys.bucket(g, (String) chunk.get(i)[0], (Long) chunk.get(i)[1]);
+            }
+            reads.add(
+                runner
+                    .call(RedisCall.command(CommandType.MGET, bucketKeys))
+                    .thenAccept(
+                        values -> {
+                          for (int i = 0; i < chunk.size(); i++) {
+                            long bucket = (Long) chunk.get(i)[1];
+                            view.put(
+                                g,
+                                (String) chunk.get(i)[0],
+                                bucket,
+                                (Long) chunk.get(i)[2],
+                                FleetCodec.decodeBucket(bucket, (byte[]) values.get(i)));
+                          }
+                        }));
+          }
+        });
+    return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new));
+  }
+
+  /** Buckets per {@code MGET} of a sync: each command stays short for the server. */
+  private static final int SYNC_CHUNK = 512;
+
   /** Step 2: what the inbox adds, per key and bucket; then the merged values it adds to. */
   private CompletableFuture<Boolean> gathered(
-      int g, String stamp, FleetCodec.Table table, FleetCodec.Head head, List<Object> inbox) {
+      int g,
+      String stamp,
+      FleetCodec.Table table,
+      FleetCodec.Head head,
+      List<Object> inbox,
+      boolean summarise) {
     if (inbox.isEmpty()) {
       return CompletableFuture.completedFuture(true);
     }
@@ -268,6 +396,20 @@ final class FleetMerger {
                   Math.max(a.latestAsOfNanos(), b.latestAsOfNanos())));
     }
     List<Ref> touched = new ArrayList<>(deltas.keySet());
+    if (summarise) {
+      // the view, synced to the head, holds the merged values the deltas add to
+      return sync(g, head, now)
+          .thenCompose(
+              synced -> {
+                for (Ref r : touched) {
+                  BucketHistogram before = view.get(g, r.key, r.bucket);
+                  if (before != null) {
+                    deltas.merge(r, before, BucketHistogram::plus);
+                  }
+                }
+                return commit(g, stamp, head, rows, deltas, touched, consumed, now, first, true);
+              });
+    }
     List<Ref> stored = new ArrayList<>();
     for (Ref r : touched) {
       TreeMap<Long, Long> versions = head.keys().get(r.key);
@@ -293,7 +435,7 @@ final class FleetMerger {
               deltas.merge(r, before, BucketHistogram::plus);
             }
           }
-          return commit(g, stamp, head, rows, deltas, touched, consumed, now, first);
+          return commit(g, stamp, head, rows, deltas, touched, consumed, now, first, false);
         });
   }
 
@@ -307,7 +449,8 @@ final class FleetMerger {
       List<Ref> touched,
       List<String> consumed,
       long now,
-      long first) {
+      long first,
+      boolean summarise) {
     // a counter, so that versions stay short in the head; it starts again only after the group's
     // state expired, when no bucket a reader may hold is still in the window
     long version = stamp == null || stamp.isEmpty() ? 1 : parseStamp(stamp) + 1;
@@ -338,13 +481,22 @@ final class FleetMerger {
     FleetCodec.Head next =
         new FleetCodec.Head(now, active, active == 0 ? now : oldest, keyVersions);
     long stateTtl = buckets * widthNanos / 1_000_000L + graceMillis;
-    String[] k = new String[5 + touched.size()];
+    FleetCodec.Summary summary = null;
+    if (summarise) {
+      // tentatively: kept if the commit lands, forgotten otherwise
+      for (Ref r : touched) {
+        view.put(g, r.key, r.bucket, version, merged.get(r));
+      }
+      summary = view.summarise(g, now, next.publishers(), next.oldestPublicationNanos());
+    }
+    String[] k = new String[6 + touched.size()];
     k[0] = keys.stamp(g);
     k[1] = keys.table(g);
     k[2] = keys.head(g);
     k[3] = keys.inbox(g);
     k[4] = keys.lease(g);
-    byte[][] args = new byte[8 + consumed.size() + 2 * touched.size()][];
+    k[5] = keys.summary(g);
+    byte[][] args = new byte[9 + consumed.size() + 2 * touched.size()][];
     args[0] = ascii(stamp == null ? "" : stamp);
     args[1] = ascii(Long.toString(version));
     args[2] = ascii(leases.token());
@@ -352,25 +504,42 @@ final class FleetMerger {
     args[4] = ascii(Long.toString(leases.leaseMillis()));
     args[5] = new FleetCodec.Table(rows).encode();
     args[6] = next.encode();
-    args[7] = ascii(Integer.toString(consumed.size()));
-    int a = 8;
+    args[7] = summary == null ? new byte[0] : summary.encode(widthNanos);
+    args[8] = ascii(Integer.toString(consumed.size()));
+    int a = 9;
     for (String field : consumed) {
       args[a++] = field.getBytes(StandardCharsets.UTF_8);
     }
     for (int i = 0; i < touched.size(); i++) {
       Ref r = touched.get(i);
-      k[5 + i] = keys.bucket(g, r.key, r.bucket);
+      k[6 + i] = keys.bucket(g, r.key, r.bucket);
       long ttl = Math.max(1, ((r.bucket + buckets) * widthNanos - now) / 1_000_000L) + graceMillis;
       args[a++] = FleetCodec.encodeBucket(merged.get(r));
       args[a++] = ascii(Long.toString(ttl));
     }
+    FleetCodec.Summary written = summary;
     return runner
         .call(RedisCall.script(HistogramScripts.MERGE, k, args))
-        .thenApply(
-            reply -> {
-              long outcome = (Long) reply.get(0);
+        .handle(
+            (reply, error) -> {
+              long outcome = error == null ? (Long) reply.get(0) : 0;
               if (outcome == 0) {
+                if (summarise) {
+                  List<Map.Entry<String, Long>> applied = new ArrayList<>(touched.size());
+                  for (Ref r : touched) {
+                    applied.add(Map.entry(r.key, r.bucket));
+                  }
+                  view.failed(g, applied);
+                }
+                if (error != null) {
+                  throw error instanceof RuntimeException re
+                      ? re
+                      : new java.util.concurrent.CompletionException(error);
+                }
                 return false;
+              }
+              if (summarise) {
+                view.committed(g, Long.toString(version), written);
               }
               leases.committed(g, outcome == 2);
               return true;

@@ -112,12 +112,17 @@ final class FleetPublisher {
     // one flush for the whole round: Redis reads it in one go instead of waking per command
     runner.batched(
         () -> {
+          boolean forcedDone = forced == null;
           for (Registered r : sources) {
             long interval = r.source.intervalNanos();
             if (r.source == forced || now - r.nextDue >= -interval / 2) {
               r.nextDue = now + interval;
               r.source.publish(calls, r.source == forced ? kind : Round.TICK);
+              forcedDone |= r.source == forced;
             }
+          }
+          if (!forcedDone) { // a closed window's flush: it publishes, though it ticks no more
+            forced.publish(calls, kind);
           }
           if (!calls.isEmpty() && serverTime != null) {
             calls.add(adoptServerTime());

@@ -2,7 +2,6 @@ package io.ringtail.redis;
 
 import io.lettuce.core.protocol.CommandType;
 import io.ringtail.BucketHistogram;
-import io.ringtail.BucketHistogramSum;
 import io.ringtail.HistogramSnapshot;
 import io.ringtail.WindowConfig;
 import java.util.ArrayList;
@@ -33,7 +32,7 @@ final class FleetReader {
   private final boolean cluster;
   private final long widthNanos;
   private final int buckets;
-  private final Map<String, Held> cache;
+  private final Map<String, HeldBuckets> cache;
 
   /**
    * How many buckets before the live one at a key's last read may still take merges after it: a
@@ -56,7 +55,7 @@ final class FleetReader {
         Collections.synchronizedMap(
             new LinkedHashMap<>(16, 0.75f, true) {
               @Override
-              protected boolean removeEldestEntry(Map.Entry<String, Held> eldest) {
+              protected boolean removeEldestEntry(Map.Entry<String, HeldBuckets> eldest) {
                 return size() > bound;
               }
             });
@@ -117,6 +116,127 @@ final class FleetReader {
   }
 
   /**
+   * The groups' summaries ({@link FleetCodec.Summary}, written by each group's merger), read at
+   * {@code now}: of {@code wanted} keys (each, empty if no summary lists it), or with {@code wanted}
+   * null of every key the summaries list with samples, at most {@code limit} of them, the most
+   * recently published first. One {@code MGET} of the groups' summaries on a standalone server, one
+   * {@code GET} per group on a cluster, all sent at once. A summary whose window ended before the
+   * window at {@code now} began lists nothing.
+   */
+  CompletableFuture<Map<String, FleetSummary>> summaries(
+      Collection<String> wanted, long now, long limit, FleetCodec.Summary empty) {
+    long first = Math.floorDiv(now, widthNanos) - buckets + 1;
+    boolean[] groups = new boolean[FleetKeys.GROUPS];
+    if (wanted == null) {
+      java.util.Arrays.fill(groups, true);
+    } else {
+      for (String key : wanted) {
+        groups[FleetKeys.group(key)] = true;
+      }
+    }
+    Map<Integer, List<Integer>> commands = new LinkedHashMap<>();
+    for (int g = 0; g < groups.length; g++) {
+      if (groups[g]) {
+        commands.computeIfAbsent(cluster ? g : -1, x -> new ArrayList<>()).add(g);
+      }
+    }
+    List<List<Integer>> sent = new ArrayList<>(commands.values());
+    List<CompletableFuture<List<Object>>> replies = new ArrayList<>();
+    runner.batched(
+        () -> {
+          for (List<Integer> read : sent) {
+            replies.add(
+                runner.call(
+                    RedisCall.command(
+                        CommandType.MGET, read.stream().map(keys::summary).toArray(String[]::new))));
+          }
+        });
+    return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+        .thenApply(
+            done -> {
+              FleetCodec.Summary[] summaries = new FleetCodec.Summary[FleetKeys.GROUPS];
+              for (int c = 0; c < sent.size(); c++) {
+                List<Object> reply = replies.get(c).join();
+                for (int i = 0; i < reply.size(); i++) {
+                  FleetCodec.Summary s =
+                      FleetCodec.Summary.decode((byte[]) reply.get(i), widthNanos);
+                  if (s != null && Math.floorDiv(s.asOfNanos(), widthNanos) >= first) {
+                    summaries[sent.get(c).get(i)] = s;
+                  }
+                }
+              }
+              return pick(summaries, wanted, now, limit, empty);
+            });
+  }
+
+  /** The keys of {@code wanted} (or every key listed, up to {@code limit}) as fleet summaries. */
+  private Map<String, FleetSummary> pick(
+      FleetCodec.Summary[] summaries,
+      Collection<String> wanted,
+      long now,
+      long limit,
+      FleetCodec.Summary empty) {
+    Map<String, FleetSummary> out = new LinkedHashMap<>();
+    if (wanted != null) {
+      for (String key : wanted) {
+        FleetCodec.Summary s = summaries[FleetKeys.group(key)];
+        FleetCodec.KeySummary k = s == null ? null : s.keys().get(key);
+        out.put(
+            key,
+            k == null
+                ? emptySummary(s == null ? empty : s, now)
+                : new FleetSummary(s, k, widthNanos, buckets, now, null));
+      }
+      return out;
+    }
+    List<Map.Entry<String, FleetSummary>> all = new ArrayList<>();
+    List<Long> newest = new ArrayList<>();
+    for (FleetCodec.Summary s : summaries) {
+      if (s == null) {
+        continue;
+      }
+      for (Map.Entry<String, FleetCodec.KeySummary> e : s.keys().entrySet()) {
+        all.add(Map.entry(e.getKey(), new FleetSummary(s, e.getValue(), widthNanos, buckets, now, null)));
+        newest.add(e.getValue().newestBucket());
+      }
+    }
+    Integer[] order = new Integer[all.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    java.util.Arrays.sort(order, Comparator.comparing((Integer i) -> newest.get(i)).reversed());
+    for (int i : order) {
+      if (out.size() >= limit) {
+        break;
+      }
+      out.put(all.get(i).getKey(), all.get(i).getValue());
+    }
+    return out;
+  }
+
+  /** An empty key of {@code like}'s percentiles and spans, as of {@code now}. */
+  FleetSummary emptySummary(FleetCodec.Summary like, long now) {
+    FleetCodec.Summary group =
+        new FleetCodec.Summary(
+            now, 0, now, like.percentiles(), like.spanBuckets(), Map.of());
+    return new FleetSummary(
+        group,
+        new FleetCodec.KeySummary(
+            0,
+            0,
+            0,
+            0,
+            0,
+            Long.MIN_VALUE,
+            new long[like.percentiles().length],
+            new long[3 * like.spanBuckets().length]),
+        widthNanos,
+        buckets,
+        now,
+        null);
+  }
+
+  /**
    * The buckets most likely changed since this reader's last read, per command group: for each key
    * it holds in the groups read (of {@code wanted} only, when given) that saw samples lately, the
    * buckets from {@link #MERGE_LAG} before the live one at its last read to the live one now. Under
@@ -132,7 +252,7 @@ final class FleetReader {
     }
     for (String key : held) {
       int g = FleetKeys.group(key);
-      Held h = cache.get(key);
+      HeldBuckets h = cache.get(key);
       if (!groups[g] || h == null || h.lastLive() == Long.MIN_VALUE) {
         continue;
       }
@@ -204,7 +324,7 @@ final class FleetReader {
     Map<Integer, List<Object[]>> pending = new HashMap<>();
     for (Map.Entry<String, TreeMap<Long, Long>> e : chosen.entrySet()) {
       String key = e.getKey();
-      Held held = cache.computeIfAbsent(key, k -> new Held(config));
+      HeldBuckets held = cache.computeIfAbsent(key, k -> new HeldBuckets(config));
       int g = FleetKeys.group(key);
       NavigableMap<Long, Long> versions = e.getValue().subMap(first, true, live, true);
       for (Map.Entry<Long, Long> b : held.stale(first, live, versions).entrySet()) {
@@ -237,7 +357,7 @@ final class FleetReader {
                     .thenAccept(
                         values -> {
                           for (int i = 0; i < targets.size(); i++) {
-                            Held held = (Held) targets.get(i)[0];
+                            HeldBuckets held = (HeldBuckets) targets.get(i)[0];
                             long bucket = (Long) targets.get(i)[1];
                             long version = (Long) targets.get(i)[2];
                             // null: expired since the head was written
@@ -261,7 +381,7 @@ final class FleetReader {
     long live = Math.floorDiv(now, widthNanos);
     Map<String, RedisHistogramSnapshot> out = new LinkedHashMap<>();
     for (String key : chosen.keySet()) {
-      Held held = cache.get(key);
+      HeldBuckets held = cache.get(key);
       HistogramSnapshot window =
           held == null
               ? BucketHistogram.snapshot(config, List.of(), first * widthNanos, now)
@@ -280,88 +400,4 @@ final class FleetReader {
     }
     return out;
   }
-
-  /**
-   * One key's merged buckets as read, with the versions the heads gave them, and their running sum:
-   * a snapshot costs the slot range in use, not every bucket's slots. Guarded by itself.
-   */
-  private static final class Held {
-    private final TreeMap<Long, Cached> buckets = new TreeMap<>();
-    private final BucketHistogramSum sum;
-    private long lastLive = Long.MIN_VALUE;
-
-    Held(WindowConfig config) {
-      this.sum = new BucketHistogramSum(config);
-    }
-
-    /**
-     * Drops the buckets outside {@code first..live} or no longer in {@code versions}; returns the
-     * buckets of {@code versions} (bucket to version) this key does not hold at that version.
-     */
-    synchronized Map<Long, Long> stale(long first, long live, Map<Long, Long> versions) {
-      buckets
-          .entrySet()
-          .removeIf(
-              e -> {
-                boolean out =
-                    e.getKey() < first || e.getKey() > live || !versions.containsKey(e.getKey());
-                if (out) {
-                  sum.remove(e.getValue().histogram);
-                }
-                return out;
-              });
-      Map<Long, Long> stale = new TreeMap<>();
-      versions.forEach(
-          (bucket, version) -> {
-            Cached c = buckets.get(bucket);
-            if (c == null || c.version != version) {
-              stale.put(bucket, version);
-            }
-          });
-      return stale;
-    }
-
-    /** The live bucket at this key's last snapshot, or {@code Long.MIN_VALUE} if none. */
-    synchronized long lastLive() {
-      return lastLive;
-    }
-
-    /** The newest bucket held, or {@code Long.MIN_VALUE} if none. */
-    synchronized long newest() {
-      return buckets.isEmpty() ? Long.MIN_VALUE : buckets.lastKey();
-    }
-
-    /** Holds {@code histogram} as {@code bucket} at {@code version}; null drops the bucket. */
-    synchronized void put(long bucket, long version, BucketHistogram histogram) {
-      Cached before =
-          histogram == null
-              ? buckets.remove(bucket)
-              : buckets.put(bucket, new Cached(version, histogram));
-      if (before != null) {
-        sum.remove(before.histogram);
-      }
-      if (histogram != null) {
-        sum.add(histogram);
-      }
-    }
-
-    /** The window of the buckets held in {@code first..live}, dropping any outside it. */
-    synchronized HistogramSnapshot snapshot(long first, long live, long startNanos, long now) {
-      lastLive = Math.max(lastLive, live);
-      buckets
-          .entrySet()
-          .removeIf(
-              e -> {
-                boolean out = e.getKey() < first || e.getKey() > live;
-                if (out) {
-                  sum.remove(e.getValue().histogram);
-                }
-                return out;
-              });
-      return sum.snapshot(startNanos, now);
-    }
-  }
-
-  /** One merged bucket as read, with the version the head gave it. */
-  private record Cached(long version, BucketHistogram histogram) {}
 }

@@ -242,7 +242,10 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
         // a lease taken by this round's send is known once the send is answered
         calls.add(
             merger.mergeAfter(
-                g, before == null ? CompletableFuture.completedFuture(true) : before, flushing));
+                g,
+                before == null ? CompletableFuture.completedFuture(true) : before,
+                flushing,
+                round == FleetPublisher.Round.TICK));
       }
     }
   }

@@ -75,6 +75,8 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   private final FleetReader reader;
   private final FleetMerger merger;
   private final FleetLeases leases;
+  private final MergedGroups merged;
+  private final FleetCodec.Summary emptySummary;
   private final long widthNanos;
   private final int buckets;
   private final long maximumKeys;
@@ -107,7 +109,10 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     long graceMillis =
         serverTime != null ? 1_000 : Math.max(1_000, widthNanos * buckets / 1_000_000L);
     this.leases = new FleetLeases(runner, keys, publisherId, b.publishInterval.toNanos());
-    this.merger = new FleetMerger(runner, keys, time, config, leases, graceMillis);
+    this.merged = new MergedGroups(config, b.summaryPercentiles, b.summarySpans);
+    this.emptySummary =
+        new FleetCodec.Summary(0, 0, 0, b.summaryPercentiles, b.summarySpans, Map.of());
+    this.merger = new FleetMerger(runner, keys, time, config, leases, merged, graceMillis);
     TimeSource recorderTime = time;
     WindowConfig recorderConfig = config;
     this.factory = key -> BucketRecorder.create(recorderConfig, recorderTime);
@@ -236,6 +241,77 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     return Collections.unmodifiableMap(out);
   }
 
+  /**
+   * The numbers of every key any process published in the window, as its group's merger last
+   * summarised them (at most {@code maximumKeys} keys, the most recently published first): exact
+   * count, sum, min and max, the {@linkplain Builder#summaryPercentiles summary percentiles} and
+   * {@linkplain Builder#summarySpans spans}. One read of a few dozen bytes per key (one {@code MGET}
+   * of the 16 groups' summaries; on a cluster one per group, all at once), whatever the number of
+   * processes or buckets: what gauges, dashboards and alerts should read. A summary is as fresh as
+   * the group's last merge round, about one publish interval behind a {@link #snapshots()} ({@link
+   * FleetSummary#stalenessNanos()}); it neither publishes nor merges.
+   *
+   * @throws RedisUnavailableException if Redis cannot answer the read in time
+   */
+  public Map<String, FleetSummary> summaries() {
+    long now = time.nanoTime();
+    Map<String, FleetSummary> read =
+        RedisErrors.await(
+            reader.summaries(null, now, maximumKeys, emptySummary), runner.timeoutNanos());
+    Map<String, FleetSummary> out = new LinkedHashMap<>();
+    read.forEach((key, s) -> out.put(key, s.withTotals(source.totals(key))));
+    return Collections.unmodifiableMap(out);
+  }
+
+  /**
+   * The numbers of {@code key} as its group's merger last summarised them (see {@link
+   * #summaries()}); empty if the summary lists no sample of it in the window. Only reads.
+   *
+   * @throws RedisUnavailableException if Redis cannot answer the read in time
+   */
+  public FleetSummary summary(String key) {
+    Checks.requireNonEmpty("key", key);
+    long now = time.nanoTime();
+    FleetSummary s =
+        RedisErrors.await(
+                reader.summaries(List.of(key), now, 1, emptySummary), runner.timeoutNanos())
+            .get(key);
+    return s.withTotals(source.totals(key));
+  }
+
+  /**
+   * Whether this process merges (and summarises) {@code key}'s group now: it holds the group's
+   * merger lease, as far as it knows. The one process of the fleet that should act once for the
+   * fleet on this key (export its fleet gauges, evaluate its fleet alerts); the lease moves to
+   * another process within two publish intervals of this one's death.
+   */
+  public boolean owns(String key) {
+    Checks.requireNonEmpty("key", key);
+    return leases.holds(FleetKeys.group(key));
+  }
+
+  /**
+   * The summaries of the keys this process {@linkplain #owns owns}, as it last wrote them: no
+   * Redis call. Empty while it holds no lease (or has not merged since it took one).
+   */
+  public Map<String, FleetSummary> ownedSummaries() {
+    long now = time.nanoTime();
+    long first = Math.floorDiv(now, widthNanos) - buckets + 1;
+    Map<String, FleetSummary> out = new LinkedHashMap<>();
+    for (int g = 0; g < FleetKeys.GROUPS; g++) {
+      FleetCodec.Summary s = leases.holds(g) ? merged.lastSummary(g) : null;
+      if (s == null || Math.floorDiv(s.asOfNanos(), widthNanos) < first) {
+        continue;
+      }
+      for (Map.Entry<String, FleetCodec.KeySummary> e : s.keys().entrySet()) {
+        out.put(
+            e.getKey(),
+            new FleetSummary(s, e.getValue(), widthNanos, buckets, now, source.totals(e.getKey())));
+      }
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
   /** Keys held in this process, approximately. */
   @Override
   public long estimatedKeys() {
@@ -283,7 +359,14 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
    */
   public boolean close() {
     boolean flushed = flush(Duration.ofNanos(runner.timeoutNanos()));
-    leases.release();
+    try {
+      // bounded by the command timeout: a lease not given up lapses within an interval anyway
+      leases.release().get(runner.timeoutNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      // Redis did not answer: the lease lapses on its own
+    }
     try {
       registration.close();
     } catch (Exception e) {
@@ -342,6 +425,15 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
         + " digits]";
   }
 
+  /** The percentiles a {@link FleetSummary} carries unless configured: 50, 90, 95, 99 and 99.9. */
+  static final double[] DEFAULT_SUMMARY_PERCENTILES = {50, 90, 95, 99, 99.9};
+
+  /** The most percentiles a summary carries: {@value}. */
+  public static final int MAX_SUMMARY_PERCENTILES = 16;
+
+  /** The most spans a summary carries: {@value}. */
+  public static final int MAX_SUMMARY_SPANS = 8;
+
   /**
    * Configures a {@link RedisKeyedHistogramWindows}; not thread-safe. Every process of a fleet must
    * build windows of one name with the same bucket width, significant digits and lowest discernible
@@ -356,6 +448,9 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     private int maxPendingDeltas = -1;
     private TimeSource timeSource;
     private ScheduledExecutorService scheduler;
+    private double[] summaryPercentiles = DEFAULT_SUMMARY_PERCENTILES;
+    private Duration[] summarySpanLengths = new Duration[0];
+    private int[] summarySpans = new int[0];
 
     Builder(RedisBackend backend, String name) {
       this.backend = backend;
@@ -419,8 +514,70 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
       return this;
     }
 
+    /**
+     * The percentiles, above 0 and at most 100 to at most four decimals, that each key's {@link FleetSummary} carries at the
+     * window's precision (default 50, 90, 95, 99 and 99.9); at most {@value
+     * #MAX_SUMMARY_PERCENTILES}. Each costs a few bytes per key in every summary. The merger's
+     * setting decides what a summary carries: give every process of the fleet the same.
+     */
+    public Builder summaryPercentiles(double... percentiles) {
+      Checks.requireNonNull("percentiles", percentiles);
+      java.util.TreeSet<Double> distinct = new java.util.TreeSet<>();
+      for (double p : percentiles) {
+        double units = p * FleetCodec.PERCENTILE_UNITS;
+        if (!(p > 0 && p <= 100) || Math.abs(units - Math.rint(units)) > 1e-6) {
+          throw Checks.invalid(
+              "summaryPercentiles", "above 0 and at most 100, to at most 4 decimals", p);
+        }
+        distinct.add(p);
+      }
+      if (distinct.isEmpty() || distinct.size() > MAX_SUMMARY_PERCENTILES) {
+        throw Checks.invalid(
+            "summaryPercentiles",
+            "1 to " + MAX_SUMMARY_PERCENTILES + " distinct values",
+            distinct.size());
+      }
+      this.summaryPercentiles = distinct.stream().mapToDouble(Double::doubleValue).toArray();
+      return this;
+    }
+
+    /**
+     * Trailing spans of the window, each a whole number of its buckets and at most its length, whose
+     * exact totals (count, sum, rejected) each key's {@link FleetSummary} also carries ({@link
+     * FleetSummary#span}): the last 5 minutes of a 6-hour window, say. None by default; at most
+     * {@value #MAX_SUMMARY_SPANS}.
+     */
+    public Builder summarySpans(Duration... spans) {
+      Checks.requireNonNull("spans", spans);
+      if (spans.length > MAX_SUMMARY_SPANS) {
+        throw Checks.invalid("summarySpans", "at most " + MAX_SUMMARY_SPANS + " spans", spans.length);
+      }
+      for (Duration d : spans) {
+        Checks.requireNonNull("summarySpans", d);
+      }
+      this.summarySpanLengths = spans.clone();
+      return this;
+    }
+
     public RedisKeyedHistogramWindows build() {
+      long width = config.bucketWidth().toNanos();
+      java.util.TreeSet<Integer> spans = new java.util.TreeSet<>();
+      for (Duration d : summarySpanLengths) {
+        long n = d.toNanos();
+        if (n <= 0 || n % width != 0 || n / width > config.buckets()) {
+          throw Checks.invalid(
+              "summarySpans",
+              "whole numbers of the "
+                  + config.bucketWidth()
+                  + " buckets, at most the window's "
+                  + config.length(),
+              d);
+        }
+        spans.add((int) (n / width));
+      }
       Builder copy = new Builder(backend, name);
+      copy.summaryPercentiles = summaryPercentiles;
+      copy.summarySpans = spans.stream().mapToInt(Integer::intValue).toArray();
       copy.config = config;
       copy.publishInterval = publishInterval;
       copy.maximumKeys = maximumKeys;

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class RedisKeyedHistogramClusterTest {
   }
 
   @Test
-  void keysSpreadOverTheMasters_andMergeExactlyPerKey() {
+  void keysSpreadOverTheMasters_andMergeExactlyPerKey() throws Exception {
     ManualTimeSource time = new ManualTimeSource(1_000_000_000_000_000L);
     // a fixed name (each run starts a fresh cluster), so where its keys land is fixed too
     String name = "cluster-keyed";
@@ -96,6 +97,12 @@ class RedisKeyedHistogramClusterTest {
       RedisKeyedHistogramWindows observer = processes.get(0);
       Map<String, WindowSnapshot> all = observer.snapshots();
       assertThat(all).hasSize(routes);
+      // each group's merger writes its summary on its group's master; one read, one GET a group
+      for (RedisKeyedHistogramWindows p : processes) {
+        p.tick().get(5, TimeUnit.SECONDS);
+      }
+      Map<String, FleetSummary> summaries = observer.summaries();
+      assertThat(summaries).hasSize(routes);
       for (int r = 0; r < routes; r++) {
         String route = "route-" + r;
         int g = FleetKeys.group(route);
@@ -122,6 +129,16 @@ class RedisKeyedHistogramClusterTest {
           assertThat(s.publishers()).isEqualTo(3);
         }
         assertThat(all.get(route).count()).isEqualTo(30 * 20);
+        FleetSummary summary = summaries.get(route);
+        assertThat(summary.count()).as(route).isEqualTo(30 * 20);
+        assertThat(summary.min()).isEqualTo(1_000 + r);
+        assertThat(summary.max()).isEqualTo(20_000 + r);
+        assertThat(summary.valueAtPercentile(95))
+            .isEqualTo(observer.snapshot(route).valueAtPercentile(95));
+        assertThat(master(keys.summary(g))).isEqualTo(m);
+        assertThat(processes.stream().filter(p -> p.owns(route)).count())
+            .as("owners of " + route)
+            .isEqualTo(1);
         reader.close();
         keysOnMaster[m]++;
       }
