@@ -34,8 +34,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * holding a lease, merges every process's batches into one histogram per bucket, and another takes
  * over within two intervals if it dies. A retried batch never counts twice. During an outage deltas
  * wait in memory, bounded by the window (and {@link Builder#maxPendingBuckets}); what cannot wait
- * is counted in {@link #stats()}. A process that dies loses only what it recorded since its last
- * publication: at most {@code publishInterval} of its samples.
+ * is counted in {@link #stats()}. A process that dies loses what it had not sent: at most a bucket
+ * plus a publish interval of its samples (the ticker holds the live bucket back until it closes), or
+ * an interval where the interval is shorter than a bucket.
  *
  * <h2>Reading</h2>
  *
@@ -182,7 +183,10 @@ public final class RedisHistogramWindow implements RollingWindow {
     }
 
     /**
-     * Longest a recorded sample waits before it is sent to Redis: 1 ms to 1 minute (default 1 s).
+     * How often this process sends its samples to Redis: 1 ms to 1 minute (default 1 s). With an
+     * interval of at least a bucket, a sample waits until its bucket has closed and the next round
+     * (at most a bucket plus an interval, what a process that dies loses); with a shorter one, at
+     * most an interval, for up to {@code bucket / interval} deltas per key and bucket.
      */
     public Builder publishInterval(Duration interval) {
       this.publishInterval = Rounds.requireInterval(interval);

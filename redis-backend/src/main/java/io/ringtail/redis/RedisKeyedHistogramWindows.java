@@ -377,7 +377,8 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
 
   /**
    * What happened to this process's samples so far, over all keys: a pending "bucket" is one key's
-   * delta to one bucket, a publish call one delta's {@code HSET} and {@code PEXPIRE}, answered.
+   * delta to one bucket, a publish call one group's batch ({@code HSET}, and now and then the
+   * inbox's {@code PEXPIRE}), answered. See {@link RedisHistogramWindowStats}.
    */
   public RedisHistogramWindowStats stats() {
     return source.stats();
@@ -468,7 +469,10 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     }
 
     /**
-     * Longest a recorded sample waits before it is sent to Redis: 1 ms to 1 minute (default 1 s).
+     * How often this process sends its samples to Redis: 1 ms to 1 minute (default 1 s). With an
+     * interval of at least a bucket, a sample waits until its bucket has closed and the next round
+     * (at most a bucket plus an interval, what a process that dies loses); with a shorter one, at
+     * most an interval, for up to {@code bucket / interval} deltas per key and bucket.
      */
     public Builder publishInterval(Duration interval) {
       this.publishInterval = Rounds.requireInterval(interval);
