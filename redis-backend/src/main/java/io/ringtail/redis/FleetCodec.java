@@ -27,8 +27,8 @@ import java.util.TreeMap;
  *   <li>a merged bucket ({@link #encodeBucket}): one key's histogram of one bucket, the whole
  *       fleet's.
  *   <li>{@link Summary}: a group's numbers for readers that want numbers, written by its merger:
- *       when, the percentiles and spans it carries, then per key its window's count, sum, min,
- *       max, rejected, newest bucket, percentile values and span totals.
+ *       when, the percentiles and spans it carries, then per key its window's count, sum, min, max,
+ *       rejected, newest bucket, percentile values and span totals.
  * </ul>
  */
 final class FleetCodec {
@@ -207,7 +207,10 @@ final class FleetCodec {
     byte[] encode(long widthNanos) {
       long live = Math.floorDiv(asOfNanos, widthNanos);
       Out out = new Out(32 + 48 * keys.size());
-      out.put(SUMMARY).zigzag(asOfNanos).varint(publishers).zigzag(asOfNanos - oldestPublicationNanos);
+      out.put(SUMMARY)
+          .zigzag(asOfNanos)
+          .varint(publishers)
+          .zigzag(asOfNanos - oldestPublicationNanos);
       out.varint(percentiles.length);
       for (double p : percentiles) {
         out.varint(Math.round(p * PERCENTILE_UNITS));

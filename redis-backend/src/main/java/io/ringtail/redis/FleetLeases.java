@@ -96,8 +96,8 @@ final class FleetLeases {
   }
 
   /**
-   * Lets every lease go (a closing window): another process takes over at its next tick. The
-   * future completes once Redis answered each.
+   * Lets every lease go (a closing window): another process takes over at its next tick. The future
+   * completes once Redis answered each.
    */
   CompletableFuture<Void> release() {
     List<CompletableFuture<?>> calls = new ArrayList<>();

@@ -153,10 +153,10 @@ final class FleetMerger {
 
   /**
    * Merges group {@code g}'s inbox, or joins the merge of it this process is running; in a ticker's
-   * round ({@code tick}) the holder also writes the group's summary again where it is due. The future
-   * completes with true once the inbox was found empty or the commit landed, false if Redis failed
-   * or refused a call or other merges kept committing first (the fields then wait for the next
-   * merge).
+   * round ({@code tick}) the holder also writes the group's summary again where it is due. The
+   * future completes with true once the inbox was found empty or the commit landed, false if Redis
+   * failed or refused a call or other merges kept committing first (the fields then wait for the
+   * next merge).
    */
   CompletableFuture<Boolean> merge(int g, boolean tick) {
     CompletableFuture<Boolean> current = running.get(g);
@@ -251,9 +251,9 @@ final class FleetMerger {
 
   /**
    * Writes group {@code g}'s summary again where due though nothing was merged (a bucket closed, or
-   * another process merged since this view was synced): syncs the view to the group's head if it
-   * is not at {@code stamp}, then sets the summary if the stamp is still {@code stamp}. Completes
-   * with whether a summary was written.
+   * another process merged since this view was synced): syncs the view to the group's head if it is
+   * not at {@code stamp}, then sets the summary if the stamp is still {@code stamp}. Completes with
+   * whether a summary was written.
    */
   private CompletableFuture<Boolean> refreshSummary(int g, String stamp) {
     long now = time.nanoTime();
@@ -265,8 +265,7 @@ final class FleetMerger {
             ? CompletableFuture.completedFuture(null)
             : runner
                 .call(RedisCall.command(CommandType.GET, keys.head(g)))
-                .thenCompose(
-                    reply -> sync(g, FleetCodec.Head.decode((byte[]) reply.get(0)), now));
+                .thenCompose(reply -> sync(g, FleetCodec.Head.decode((byte[]) reply.get(0)), now));
     return synced.thenCompose(
         done -> {
           FleetCodec.Summary summary = view.summarise(g, now);
@@ -298,8 +297,8 @@ final class FleetMerger {
   }
 
   /**
-   * Brings group {@code g}'s view to {@code head}: reads the buckets whose version it does not
-   * hold (one {@code MGET} per 512 buckets, all sent at once).
+   * Brings group {@code g}'s view to {@code head}: reads the buckets whose version it does not hold
+   * (one {@code MGET} per 512 buckets, all sent at once).
    */
   private CompletableFuture<Void> sync(int g, FleetCodec.Head head, long now) {
     Map<String, Map<Long, Long>> stale = view.stale(g, head, now);

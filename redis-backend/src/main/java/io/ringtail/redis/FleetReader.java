@@ -117,11 +117,11 @@ final class FleetReader {
 
   /**
    * The groups' summaries ({@link FleetCodec.Summary}, written by each group's merger), read at
-   * {@code now}: of {@code wanted} keys (each, empty if no summary lists it), or with {@code wanted}
-   * null of every key the summaries list with samples, at most {@code limit} of them, the most
-   * recently published first. One {@code MGET} of the groups' summaries on a standalone server, one
-   * {@code GET} per group on a cluster, all sent at once. A summary whose window ended before the
-   * window at {@code now} began lists nothing.
+   * {@code now}: of {@code wanted} keys (each, empty if no summary lists it), or with {@code
+   * wanted} null of every key the summaries list with samples, at most {@code limit} of them, the
+   * most recently published first. One {@code MGET} of the groups' summaries on a standalone
+   * server, one {@code GET} per group on a cluster, all sent at once. A summary whose window ended
+   * before the window at {@code now} began lists nothing.
    */
   CompletableFuture<Map<String, FleetSummary>> summaries(
       Collection<String> wanted, long now, long limit, FleetCodec.Summary empty) {
@@ -148,7 +148,8 @@ final class FleetReader {
             replies.add(
                 runner.call(
                     RedisCall.command(
-                        CommandType.MGET, read.stream().map(keys::summary).toArray(String[]::new))));
+                        CommandType.MGET,
+                        read.stream().map(keys::summary).toArray(String[]::new))));
           }
         });
     return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
@@ -196,7 +197,9 @@ final class FleetReader {
         continue;
       }
       for (Map.Entry<String, FleetCodec.KeySummary> e : s.keys().entrySet()) {
-        all.add(Map.entry(e.getKey(), new FleetSummary(s, e.getValue(), widthNanos, buckets, now, null)));
+        all.add(
+            Map.entry(
+                e.getKey(), new FleetSummary(s, e.getValue(), widthNanos, buckets, now, null)));
         newest.add(e.getValue().newestBucket());
       }
     }
@@ -217,8 +220,7 @@ final class FleetReader {
   /** An empty key of {@code like}'s percentiles and spans, as of {@code now}. */
   FleetSummary emptySummary(FleetCodec.Summary like, long now) {
     FleetCodec.Summary group =
-        new FleetCodec.Summary(
-            now, 0, now, like.percentiles(), like.spanBuckets(), Map.of());
+        new FleetCodec.Summary(now, 0, now, like.percentiles(), like.spanBuckets(), Map.of());
     return new FleetSummary(
         group,
         new FleetCodec.KeySummary(

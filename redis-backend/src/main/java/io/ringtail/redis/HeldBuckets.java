@@ -11,8 +11,8 @@ import java.util.TreeMap;
  * One key's merged buckets as this process last read or wrote them, each with the version the
  * group's head gave it (the stamp of the merge that last changed it), and their running sum: a
  * snapshot costs the slot range in use, not every bucket's slots. What a reader ({@link
- * FleetReader}) keeps per key, and what a merger ({@link FleetMerger}) keeps of the groups it holds.
- * Guarded by itself.
+ * FleetReader}) keeps per key, and what a merger ({@link FleetMerger}) keeps of the groups it
+ * holds. Guarded by itself.
  */
 final class HeldBuckets {
   /** A version no head gives: the bucket's value is not known to be any merge's. */

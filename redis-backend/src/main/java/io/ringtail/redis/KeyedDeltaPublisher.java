@@ -74,6 +74,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   private final String marker;
 
   private final LongAdder published = new LongAdder();
+  private final LongAdder publishedBytes = new LongAdder();
   private final LongAdder publishCalls = new LongAdder();
   private final LongAdder retriedDuplicates = new LongAdder();
   private final LongAdder failedCalls = new LongAdder();
@@ -150,7 +151,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
 
   /**
    * What happened to this process's samples so far: a pending "bucket" is one key's delta to one
-   * bucket, a publish call one batch's {@code HSET} and {@code PEXPIRE}, answered.
+   * bucket, a publish call one batch's {@code HSET} (and now and then {@code PEXPIRE}), answered.
    */
   RedisHistogramWindowStats stats() {
     long samples = 0;
@@ -170,7 +171,8 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
         deltas,
         expired.sum(),
         dropped.sum(),
-        runner.scriptReloads.sum());
+        runner.scriptReloads.sum(),
+        publishedBytes.sum());
   }
 
   @Override
@@ -348,6 +350,7 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   private CompletableFuture<Boolean> send(GroupBatch g, long now) {
     String inbox = keys.inbox(g.index);
     long count = g.inFlightSamples;
+    int batchBytes = g.bytes.length;
     // the inbox's TTL outlives the window by a quarter window: renewed that often, not per batch
     long local = localClock.nanoTime();
     boolean renewTtl = g.ttlRenewedAt == 0 || local - g.ttlRenewedAt >= windowNanos / 4;
@@ -411,6 +414,9 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
                     retriedDuplicates.increment(); // the batch and the marker were there
                   }
                   published.add(count);
+                  if (!(retry && Long.valueOf(0).equals(reply.get(0)))) {
+                    publishedBytes.add(batchBytes);
+                  }
                   g.answered();
                   // a flush merges this group even if a tick sent the batch
                   merger.sent(g.index);

@@ -65,14 +65,15 @@ final class MergedGroups {
     synchronized (group) {
       return !syncedAt(g, stamp)
           || group.summary == null
-          || (Math.floorDiv(now, widthNanos) > group.summaryLive && !group.summary.keys().isEmpty());
+          || (Math.floorDiv(now, widthNanos) > group.summaryLive
+              && !group.summary.keys().isEmpty());
     }
   }
 
   /**
-   * Takes the group's {@code head} (read after {@code stamp}) as the versions to sync to: drops
-   * the keys and buckets it no longer lists, and returns, per key, the buckets (with their
-   * versions) whose value this view does not hold at that version, to be read and {@link #put}.
+   * Takes the group's {@code head} (read after {@code stamp}) as the versions to sync to: drops the
+   * keys and buckets it no longer lists, and returns, per key, the buckets (with their versions)
+   * whose value this view does not hold at that version, to be read and {@link #put}.
    */
   Map<String, Map<Long, Long>> stale(int g, FleetCodec.Head head, long now) {
     long live = Math.floorDiv(now, widthNanos);

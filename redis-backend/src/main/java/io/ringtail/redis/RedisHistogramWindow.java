@@ -35,8 +35,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * over within two intervals if it dies. A retried batch never counts twice. During an outage deltas
  * wait in memory, bounded by the window (and {@link Builder#maxPendingBuckets}); what cannot wait
  * is counted in {@link #stats()}. A process that dies loses what it had not sent: at most a bucket
- * plus a publish interval of its samples (the ticker holds the live bucket back until it closes), or
- * an interval where the interval is shorter than a bucket.
+ * plus a publish interval of its samples (the ticker holds the live bucket back until it closes),
+ * or an interval where the interval is shorter than a bucket.
  *
  * <h2>Reading</h2>
  *
@@ -99,6 +99,11 @@ public final class RedisHistogramWindow implements RollingWindow {
     return engine.lastRound();
   }
 
+  /** Runs a ticker's round of this window now, due or not (tests). */
+  CompletableFuture<Void> tick() {
+    return engine.tick();
+  }
+
   /**
    * The fleet's window now, as of the last merge: publishes this process's samples (waiting at most
    * the command timeout), merges them if this process holds the merger lease, then reads the merged
@@ -109,6 +114,17 @@ public final class RedisHistogramWindow implements RollingWindow {
   @Override
   public RedisHistogramSnapshot snapshot() {
     return engine.read(KEY);
+  }
+
+  /**
+   * The window's numbers as the merger last summarised them (see {@link FleetSummary}): one read of
+   * a few dozen bytes, neither publishing nor merging, for a gauge or a tile that needs no
+   * distribution.
+   *
+   * @throws RedisUnavailableException if Redis cannot answer the read in time
+   */
+  public FleetSummary summary() {
+    return engine.summaryUnchecked(KEY);
   }
 
   /**
@@ -167,6 +183,7 @@ public final class RedisHistogramWindow implements RollingWindow {
     private int maxPendingBuckets = -1;
     private TimeSource timeSource;
     private ScheduledExecutorService scheduler;
+    private double[] summaryPercentiles = RedisKeyedHistogramWindows.DEFAULT_SUMMARY_PERCENTILES;
 
     Builder(RedisBackend backend, String name) {
       this.backend = backend;
@@ -221,6 +238,17 @@ public final class RedisHistogramWindow implements RollingWindow {
       return this;
     }
 
+    /**
+     * The percentiles that {@link RedisHistogramWindow#summary()} carries at the window's precision
+     * (default 50, 90, 95, 99 and 99.9); see {@link
+     * RedisKeyedHistogramWindows.Builder#summaryPercentiles}.
+     */
+    public Builder summaryPercentiles(double... percentiles) {
+      this.summaryPercentiles =
+          RedisKeyedHistogramWindows.Builder.checkedSummaryPercentiles(percentiles);
+      return this;
+    }
+
     public RedisHistogramWindow build() {
       RedisKeyedHistogramWindows.Builder keyed =
           backend
@@ -228,6 +256,7 @@ public final class RedisHistogramWindow implements RollingWindow {
               .config(config)
               .publishInterval(publishInterval)
               .maximumKeys(1)
+              .summaryPercentiles(summaryPercentiles)
               .maxPendingDeltas(maxPendingBuckets < 0 ? config.buckets() : maxPendingBuckets);
       if (timeSource != null) {
         keyed.timeSource(timeSource);

@@ -6,8 +6,8 @@ package io.ringtail.redis;
  * and rejected alike) are {@link #published}, still {@link #pendingSamples pending}, {@link
  * #expired} or {@link #dropped}; none is lost silently.
  *
- * <p>Publication is a process's side only: a sample Redis confirmed is in its group's inbox, and the
- * holder of the group's merger lease merges it into the fleet's buckets at its next round (see
+ * <p>Publication is a process's side only: a sample Redis confirmed is in its group's inbox, and
+ * the holder of the group's merger lease merges it into the fleet's buckets at its next round (see
  * {@link RedisKeyedHistogramWindows}).
  *
  * @param published samples Redis confirmed it holds (each counted once, retries included)
@@ -22,6 +22,8 @@ package io.ringtail.redis;
  * @param expired samples whose bucket left the window before Redis confirmed them
  * @param dropped samples discarded because more than {@code maxPendingBuckets} buckets waited
  * @param scriptReloads NOSCRIPT recoveries by this window's backend
+ * @param publishedBytes bytes of the batches Redis confirmed, each batch once (what this process's
+ *     publication adds to the inboxes, and so to what their merger reads)
  */
 public record RedisHistogramWindowStats(
     long published,
@@ -32,4 +34,5 @@ public record RedisHistogramWindowStats(
     long pendingBuckets,
     long expired,
     long dropped,
-    long scriptReloads) {}
+    long scriptReloads,
+    long publishedBytes) {}

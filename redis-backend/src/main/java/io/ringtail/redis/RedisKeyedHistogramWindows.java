@@ -245,11 +245,11 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
    * The numbers of every key any process published in the window, as its group's merger last
    * summarised them (at most {@code maximumKeys} keys, the most recently published first): exact
    * count, sum, min and max, the {@linkplain Builder#summaryPercentiles summary percentiles} and
-   * {@linkplain Builder#summarySpans spans}. One read of a few dozen bytes per key (one {@code MGET}
-   * of the 16 groups' summaries; on a cluster one per group, all at once), whatever the number of
-   * processes or buckets: what gauges, dashboards and alerts should read. A summary is as fresh as
-   * the group's last merge round, about one publish interval behind a {@link #snapshots()} ({@link
-   * FleetSummary#stalenessNanos()}); it neither publishes nor merges.
+   * {@linkplain Builder#summarySpans spans}. One read of a few dozen bytes per key (one {@code
+   * MGET} of the 16 groups' summaries; on a cluster one per group, all at once), whatever the
+   * number of processes or buckets: what gauges, dashboards and alerts should read. A summary is as
+   * fresh as the group's last merge round, about one publish interval behind a {@link #snapshots()}
+   * ({@link FleetSummary#stalenessNanos()}); it neither publishes nor merges.
    *
    * @throws RedisUnavailableException if Redis cannot answer the read in time
    */
@@ -271,6 +271,11 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
    */
   public FleetSummary summary(String key) {
     Checks.requireNonEmpty("key", key);
+    return summaryUnchecked(key);
+  }
+
+  /** {@link #summary(String)} without the argument check (the single window's empty key). */
+  FleetSummary summaryUnchecked(String key) {
     long now = time.nanoTime();
     FleetSummary s =
         RedisErrors.await(
@@ -291,8 +296,8 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   }
 
   /**
-   * The summaries of the keys this process {@linkplain #owns owns}, as it last wrote them: no
-   * Redis call. Empty while it holds no lease (or has not merged since it took one).
+   * The summaries of the keys this process {@linkplain #owns owns}, as it last wrote them: no Redis
+   * call. Empty while it holds no lease (or has not merged since it took one).
    */
   public Map<String, FleetSummary> ownedSummaries() {
     long now = time.nanoTime();
@@ -519,12 +524,18 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     }
 
     /**
-     * The percentiles, above 0 and at most 100 to at most four decimals, that each key's {@link FleetSummary} carries at the
-     * window's precision (default 50, 90, 95, 99 and 99.9); at most {@value
-     * #MAX_SUMMARY_PERCENTILES}. Each costs a few bytes per key in every summary. The merger's
-     * setting decides what a summary carries: give every process of the fleet the same.
+     * The percentiles, above 0 and at most 100 to at most four decimals, that each key's {@link
+     * FleetSummary} carries at the window's precision (default 50, 90, 95, 99 and 99.9); at most
+     * {@value #MAX_SUMMARY_PERCENTILES}. Each costs a few bytes per key in every summary. The
+     * merger's setting decides what a summary carries: give every process of the fleet the same.
      */
     public Builder summaryPercentiles(double... percentiles) {
+      this.summaryPercentiles = checkedSummaryPercentiles(percentiles);
+      return this;
+    }
+
+    /** {@code percentiles}, checked as {@link #summaryPercentiles} takes them: distinct, sorted. */
+    static double[] checkedSummaryPercentiles(double... percentiles) {
       Checks.requireNonNull("percentiles", percentiles);
       java.util.TreeSet<Double> distinct = new java.util.TreeSet<>();
       for (double p : percentiles) {
@@ -541,20 +552,20 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
             "1 to " + MAX_SUMMARY_PERCENTILES + " distinct values",
             distinct.size());
       }
-      this.summaryPercentiles = distinct.stream().mapToDouble(Double::doubleValue).toArray();
-      return this;
+      return distinct.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     /**
-     * Trailing spans of the window, each a whole number of its buckets and at most its length, whose
-     * exact totals (count, sum, rejected) each key's {@link FleetSummary} also carries ({@link
-     * FleetSummary#span}): the last 5 minutes of a 6-hour window, say. None by default; at most
-     * {@value #MAX_SUMMARY_SPANS}.
+     * Trailing spans of the window, each a whole number of its buckets and at most its length,
+     * whose exact totals (count, sum, rejected) each key's {@link FleetSummary} also carries
+     * ({@link FleetSummary#span}): the last 5 minutes of a 6-hour window, say. None by default; at
+     * most {@value #MAX_SUMMARY_SPANS}.
      */
     public Builder summarySpans(Duration... spans) {
       Checks.requireNonNull("spans", spans);
       if (spans.length > MAX_SUMMARY_SPANS) {
-        throw Checks.invalid("summarySpans", "at most " + MAX_SUMMARY_SPANS + " spans", spans.length);
+        throw Checks.invalid(
+            "summarySpans", "at most " + MAX_SUMMARY_SPANS + " spans", spans.length);
       }
       for (Duration d : spans) {
         Checks.requireNonNull("summarySpans", d);

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What a flush and a close of keyed fleet windows answer when this process's own merges fail or
- * lose their compare-and-set to other processes' merges: whether this process's samples reached
- * the fleet's merged view, not whether its own merge landed.
+ * lose their compare-and-set to other processes' merges: whether this process's samples reached the
+ * fleet's merged view, not whether its own merge landed.
  */
 class FleetFlushTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
@@ -169,6 +169,42 @@ class FleetFlushTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /** The stats count the bytes of the batches Redis confirmed: what the inbox holds of them. */
+  @Test
+  void publishedBytes_areTheBytesOfTheBatchesInTheInbox() throws Exception {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("bytes");
+    RedisKeyedHistogramWindows a =
+        backend(server.uri())
+            .keyedHistogramWindows(name)
+            .timeSource(time)
+            .publishInterval(QUIET)
+            .build();
+    RedisKeyedHistogramWindows b =
+        backend(server.uri())
+            .keyedHistogramWindows(name)
+            .timeSource(time)
+            .publishInterval(QUIET)
+            .build();
+    a.record("k", 1);
+    assertThat(a.flush(TIMEOUT)).isTrue(); // a holds the lease; b's batches wait for a's tick
+    for (int i = 0; i < 100; i++) {
+      b.record("k", 1_000 + i * 37);
+    }
+    time.advance(Duration.ofSeconds(1));
+    b.tick().get(5, TimeUnit.SECONDS);
+    FleetKeys keys = new FleetKeys("ringtail", name, 1_000_000_000L, 2, 1);
+    String inbox = keys.inbox(FleetKeys.group("k"));
+    long held = 0;
+    for (String field : admin.sync().hkeys(inbox)) {
+      if (!field.startsWith(FleetMerger.MARKER)) {
+        held += admin.sync().hstrlen(inbox, field);
+      }
+    }
+    assertThat(held).isPositive();
+    assertThat(b.stats().publishedBytes()).isEqualTo(held);
   }
 
   /** A flush after close publishes and merges what was recorded since, rather than nothing. */

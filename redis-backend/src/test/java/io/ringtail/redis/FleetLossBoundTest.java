@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  * no close), as the docs state it: with a publish interval of at least a bucket, what it recorded
  * since the start of the bucket that was live at its last tick (the ticker holds the live bucket
  * back until it closes), at most a bucket plus an interval of its samples; with a shorter interval,
- * what it recorded since its last tick, at most an interval. Ticks run by hand on a manual clock, at
- * random phases, and the process dies at a random instant; another process merges what it left.
+ * what it recorded since its last tick, at most an interval. Ticks run by hand on a manual clock,
+ * at random phases, and the process dies at a random instant; another process merges what it left.
  */
 class FleetLossBoundTest {
   private static final long T0 = 1_000_000_000_000_000L;
@@ -113,8 +113,7 @@ class FleetLossBoundTest {
       RedisTestSupport.shutdown(clients.get(clientOfVictim)); // dies: nothing more leaves it
       survivor.tick().get(5, TimeUnit.SECONDS); // merges what the victim's ticks sent
 
-      long sentBefore =
-          holdsTheLiveBucket ? Math.floorDiv(lastTick, SECOND) * SECOND : lastTick;
+      long sentBefore = holdsTheLiveBucket ? Math.floorDiv(lastTick, SECOND) * SECOND : lastTick;
       long kept = recordedAt.stream().filter(t -> t < sentBefore).count();
       long lost = recordedAt.size() - kept;
       assertThat(survivor.snapshot("k").count() - 1)

@@ -104,8 +104,7 @@ class FleetSummariesTest {
   void summaries_equalTheSnapshotsAndExactModels_onARandomStream() throws Exception {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("summaries");
-    WindowConfig config =
-        WindowConfig.builder().length(Duration.ofSeconds(60)).buckets(60).build();
+    WindowConfig config = WindowConfig.builder().length(Duration.ofSeconds(60)).buckets(60).build();
     List<RedisKeyedHistogramWindows> processes = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       processes.add(
@@ -210,7 +209,8 @@ class FleetSummariesTest {
 
   private static long calls(String commandstats, String command) {
     java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("cmdstat_" + command + ":calls=(\\d+),").matcher(commandstats);
+        java.util.regex.Pattern.compile("cmdstat_" + command + ":calls=(\\d+),")
+            .matcher(commandstats);
     return m.find() ? Long.parseLong(m.group(1)) : 0;
   }
 
@@ -222,8 +222,7 @@ class FleetSummariesTest {
   void whileNothingIsMerged_theMergersTicksMoveTheSummaryWithTheWindow() throws Exception {
     ManualTimeSource time = new ManualTimeSource(T0);
     String name = RedisTestSupport.uniqueName("sliding");
-    RedisKeyedHistogramWindows p =
-        quiet(name, time).summarySpans(Duration.ofSeconds(10)).build();
+    RedisKeyedHistogramWindows p = quiet(name, time).summarySpans(Duration.ofSeconds(10)).build();
     RedisKeyedHistogramWindows reader = quiet(name, time).build();
     for (int second = 0; second < 10; second++) {
       for (int i = 0; i <= second; i++) {
@@ -292,6 +291,47 @@ class FleetSummariesTest {
     assertThat(c.owns("k")).isFalse();
     assertThat(b.ownedSummaries().get("k").count()).isEqualTo(32);
     assertThat(c.summary("k").count()).isEqualTo(32);
+  }
+
+  /**
+   * The single window's face reads the same summary: one read, neither publishing nor merging, the
+   * numbers its snapshot gives.
+   */
+  @Test
+  void aSingleWindowsSummary_isItsSnapshotsNumbers() throws Exception {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("single");
+    RedisHistogramWindow a =
+        backend()
+            .histogramWindow(name)
+            .timeSource(time)
+            .publishInterval(QUIET)
+            .summaryPercentiles(50, 99)
+            .build();
+    RedisHistogramWindow b =
+        backend().histogramWindow(name).timeSource(time).publishInterval(QUIET).build();
+    for (int i = 1; i <= 100; i++) {
+      a.record(i * 1_000L);
+      b.record(i * 2_000L);
+    }
+    time.advance(Duration.ofSeconds(1));
+    assertThat(a.flush(TIMEOUT)).isTrue();
+    assertThat(b.flush(TIMEOUT)).isTrue();
+    RedisHistogramSnapshot snapshot = b.snapshot();
+    assertThat(b.summary().count()).as("a's merge, before b's flush merged").isEqualTo(100);
+    a.tick().get(5, TimeUnit.SECONDS); // the holder's tick writes the summary again
+    FleetSummary summary = b.summary();
+    assertThat(summary.count()).isEqualTo(200).isEqualTo(snapshot.count());
+    assertThat(summary.sum()).isEqualTo(snapshot.sum());
+    assertThat(summary.percentiles()).containsExactly(50, 99);
+    assertThat(summary.valueAtPercentile(50)).isEqualTo(snapshot.valueAtPercentile(50));
+    assertThat(summary.valueAtPercentile(99)).isEqualTo(snapshot.valueAtPercentile(99));
+    assertThat(summary.valueAtPercentile(95))
+        .as("not carried: the next carried one, an upper bound")
+        .isEqualTo(snapshot.valueAtPercentile(99))
+        .isGreaterThanOrEqualTo(snapshot.valueAtPercentile(95));
+    assertThat(summary.max()).isEqualTo(200_000);
+    assertThat(summary.publishers()).isEqualTo(2);
   }
 
   /** Summary percentiles and spans are checked when configured, naming the setting. */

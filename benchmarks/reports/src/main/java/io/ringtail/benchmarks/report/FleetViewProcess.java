@@ -31,10 +31,12 @@ import picocli.CommandLine.Option;
  * Lettuce client and connection, {@link RedisBackend} and fleet histogram windows of {@code --keys}
  * keys (one keyed window, or with {@code --single} that many single windows), recording {@code
  * --rate} samples/s in all and, unless {@code --read-every 0}, each reading every key of its
- * windows every {@code --read-every} seconds, as a pod's scrape would.
+ * windows every {@code --read-every} seconds, as a pod's scrape would: their summaries, or with
+ * {@code --distributions} their whole distributions.
  *
  * <p>Prints {@code READY}; obeys stdin lines: {@code GO} starts, {@code PHASE 1} starts counting
- * reads and {@code PHASE 2} stops, {@code END} stops recording, flushes every process and prints
+ * reads and {@code PHASE 2} stops (each answered by {@code BYTES phase n}: the bytes of the batches
+ * its processes published so far), {@code END} stops recording, flushes every process and prints
  * {@code COUNT key bucket n} (the exact oracle), {@code READS due done}, {@code READ micros} per
  * counted read, then {@code DONE}. With {@code --victim} it is one process that publishes as any
  * does and prints what it published and recorded so far ({@code STAT}), so that the report can kill
@@ -73,13 +75,19 @@ public final class FleetViewProcess {
     boolean single;
 
     @Option(
+        names = "--distributions",
+        description = "Read every key's whole distribution (snapshots) instead of its summary.")
+    boolean distributions;
+
+    @Option(
         names = "--victim",
         description = "One process that says what it published, to be killed.")
     boolean victim;
   }
 
   /** One simulated process's windows. */
-  private record Pod(RedisKeyedHistogramWindows keyed, List<RedisHistogramWindow> singles) {
+  private record Pod(
+      RedisKeyedHistogramWindows keyed, List<RedisHistogramWindow> singles, boolean distributions) {
     void record(int k, long value, long nanos) {
       if (keyed != null) {
         keyed.recordAt(key(k), value, nanos);
@@ -94,10 +102,18 @@ public final class FleetViewProcess {
 
     void read() {
       if (keyed != null) {
-        keyed.snapshots();
+        if (distributions) {
+          keyed.snapshots();
+        } else {
+          keyed.summaries();
+        }
       } else {
         for (RedisHistogramWindow w : singles) {
-          w.snapshot();
+          if (distributions) {
+            w.snapshot();
+          } else {
+            w.summary();
+          }
         }
       }
     }
@@ -107,6 +123,16 @@ public final class FleetViewProcess {
       if (singles != null) {
         for (RedisHistogramWindow w : singles) {
           n += w.stats().published();
+        }
+      }
+      return n;
+    }
+
+    long publishedBytes() {
+      long n = keyed != null ? keyed.stats().publishedBytes() : 0;
+      if (singles != null) {
+        for (RedisHistogramWindow w : singles) {
+          n += w.stats().publishedBytes();
         }
       }
       return n;
@@ -142,11 +168,13 @@ public final class FleetViewProcess {
         for (int k = 0; k < cli.keys; k++) {
           singles.add(backend.histogramWindow(cli.fleet.name() + "-" + k).config(config()).build());
         }
-        pods.add(new Pod(null, singles));
+        pods.add(new Pod(null, singles, cli.distributions));
       } else {
         pods.add(
             new Pod(
-                backend.keyedHistogramWindows(cli.fleet.name()).config(config()).build(), null));
+                backend.keyedHistogramWindows(cli.fleet.name()).config(config()).build(),
+                null,
+                cli.distributions));
       }
     }
     System.out.println("READY");
@@ -232,6 +260,12 @@ public final class FleetViewProcess {
     while ((line = in.readLine()) != null && !line.equals("END")) {
       if (line.startsWith("PHASE ")) {
         phase = Integer.parseInt(line.substring(6).trim());
+        long bytes = 0;
+        for (Pod pod : pods) {
+          bytes += pod.publishedBytes();
+        }
+        System.out.println("BYTES " + phase + " " + bytes);
+        System.out.flush();
       }
     }
     stop = true;
@@ -260,22 +294,36 @@ public final class FleetViewProcess {
 
   /**
    * Records into every key, publishing as any process does (its ticker, no flush), and prints
-   * {@code STAT published recorded} after each batch of records: a kill leaves the fleet counting
-   * at least {@code published} and at most {@code recorded} plus one batch of its samples.
+   * {@code STAT published recorded bucket n bytes} after each batch of records ({@code n} of them,
+   * all in {@code bucket}; {@code bytes} published so far): a kill leaves the fleet counting, of
+   * the buckets a snapshot covers, at least {@code published} less what was recorded before them,
+   * and at most what was recorded in them plus one batch.
    */
   private static void victim(Pod pod, Options cli) {
     SplittableRandom random = new SplittableRandom(cli.fleet.seed());
     long recorded = 0;
     while (true) {
       long now = pod.now();
+      long n = 0;
       for (int k = 0; k < cli.keys; k++) {
-        int n = 1 + random.nextInt(20);
-        for (int i = 0; i < n; i++) {
+        int samples = 1 + random.nextInt(20);
+        for (int i = 0; i < samples; i++) {
           pod.record(k, 1_000L * (1 + random.nextInt(5_000)), now);
         }
-        recorded += n;
+        n += samples;
       }
-      System.out.println("STAT " + pod.published() + " " + recorded);
+      recorded += n;
+      System.out.println(
+          "STAT "
+              + pod.published()
+              + " "
+              + recorded
+              + " "
+              + Math.floorDiv(now, WIDTH)
+              + " "
+              + n
+              + " "
+              + pod.publishedBytes());
       System.out.flush();
       LockSupport.parkNanos(100_000_000L);
     }

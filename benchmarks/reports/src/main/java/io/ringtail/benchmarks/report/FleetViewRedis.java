@@ -29,6 +29,14 @@ final class FleetViewRedis {
     };
   }
 
+  /** The server's socket reads and writes processed so far: its I/O events. */
+  static long[] events(RedisCommands<String, String> redis) {
+    String info = redis.info("stats");
+    return new long[] {
+      (long) value(info, "total_reads_processed"), (long) value(info, "total_writes_processed")
+    };
+  }
+
   private static double value(String info, String name) {
     Matcher m = Pattern.compile(name + ":([0-9.]+)").matcher(info);
     return m.find() ? Double.parseDouble(m.group(1)) : 0;
@@ -62,6 +70,21 @@ final class FleetViewRedis {
       cursor = page;
     } while (!cursor.isFinished());
     return new long[] {all, buckets};
+  }
+
+  /** The bytes of the window's group summaries, all together ({@code STRLEN}). */
+  static long summaryBytes(RedisCommands<String, String> redis, String name) {
+    long bytes = 0;
+    ScanCursor cursor = ScanCursor.INITIAL;
+    do {
+      KeyScanCursor<String> page =
+          redis.scan(cursor, ScanArgs.Builder.matches("*" + name + "*:sm").limit(1000));
+      for (String key : page.getKeys()) {
+        bytes += redis.strlen(key);
+      }
+      cursor = page;
+    } while (!cursor.isFinished());
+    return bytes;
   }
 
   /** Every group's lease holder now. */

@@ -40,7 +40,8 @@ import picocli.CommandLine.Option;
  *       the fleet, both flushing every second and saying what each flush carries;
  *   <li>5 s of warm-up, then {@code --seconds} measured: Redis CPU, commands/s, Redis time per
  *       process, key and second, calls over 1 ms ({@code SLOWLOG}), reads done on time against
- *       reads due, {@code snapshots()} latency, {@code MEMORY USAGE} per key;
+ *       reads due, read latency ({@code summaries()}, or {@code snapshots()} with {@code
+ *       --distributions}), {@code MEMORY USAGE} per key;
  *   <li>kill -9 of the merger (the time until every lease it held is another's), Redis stopped
  *       (SIGSTOP) for 5 s, 5 s up again, kill -9 of the other victim;
  *   <li>the fleet stops and flushes; each key's fleet count against the exact oracle (the victims'
@@ -53,8 +54,8 @@ public final class FleetViewReport {
   /** Buckets in each window of the rows: 60 s in buckets of 1 s. */
   private static final int BUCKETS = 60;
 
-  /** The model's rows, one per measured row (a main: one run per JVM). */
-  private static final StringBuilder MODEL = new StringBuilder();
+  /** The model, with one row per measured keyed row (a main: one run per JVM). */
+  private static final FleetViewModel MODEL = FleetViewModel.create();
 
   private FleetViewReport() {}
 
@@ -88,7 +89,7 @@ public final class FleetViewReport {
     Instant began = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     md.append(
         "| processes x keys | Redis CPU | commands/s | Redis time per process, key, second |"
-            + " calls over 1 ms (max) | reads done / due | `snapshots()` p50 / p95 / max |"
+            + " calls over 1 ms (max) | reads done / due | read p50 / p95 / max |"
             + " `MEMORY USAGE` per key: running / merged (merged buckets alone) |"
             + " merger takeover | count vs oracle |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     try (RedisProcess server = RedisProcess.start()) {
@@ -99,13 +100,22 @@ public final class FleetViewReport {
       try (StatefulRedisConnection<String, String> admin = client.connect(server.uri())) {
         RedisCommands<String, String> redis = admin.sync();
         for (String row : cli.rows.split(",")) {
-          boolean publishOnly = row.endsWith("p");
-          boolean single = row.replace("p", "").endsWith("s");
-          String[] pk = row.replace("p", "").replace("s", "").split("x");
+          String[] pk = row.replaceAll("[a-z]+$", "").split("x");
+          String kind = row.substring(row.replaceAll("[a-z]+$", "").length());
           int processes = Integer.parseInt(pk[0]);
           int keys = Integer.parseInt(pk[1]);
           System.err.println("row " + row + ", load " + Machine.loadAverage());
-          md.append(row(cli, server, client, redis, processes, keys, single, publishOnly))
+          md.append(
+                  row(
+                      cli,
+                      server,
+                      client,
+                      redis,
+                      processes,
+                      keys,
+                      kind.contains("s"),
+                      kind.contains("p"),
+                      kind.contains("d")))
               .append('\n');
         }
       }
@@ -124,14 +134,13 @@ public final class FleetViewReport {
             + cli.common.rate()
             + " samples/s, reads every "
             + cli.readEvery
-            + " s"
+            + " s (summaries, or whole distributions in the rows marked so)"
             + (cli.common.serverRealtime() ? ", redis-server at real-time priority" : "")
             + "\n\n"
             + md
-            + "\nThe cost model against each row (see FleetViewModel), and carried to 1,000 pods x"
-            + " 500 keys read every 15 s at the row's costs:\n\n"
-            + FleetViewModel.HEADER
-            + MODEL;
+            + "\nThe cost model against each keyed row (see FleetViewModel), and carried to 1,000"
+            + " pods x 500 keys on 3 masters, each pod reading every key every 15 s:\n\n"
+            + MODEL.markdown();
     Files.createDirectories(cli.common.out().toAbsolutePath().getParent());
     Files.writeString(cli.common.out(), text);
     System.out.println(text);
@@ -165,13 +174,18 @@ public final class FleetViewReport {
       int processes,
       int keys,
       boolean single,
-      boolean publishOnly)
+      boolean publishOnly,
+      boolean distributions)
       throws Exception {
     redis.flushall();
-    String name = "view-" + processes + "x" + keys + (single ? "s" : "");
+    String name =
+        "view-" + processes + "x" + keys + (single ? "s" : "") + (distributions ? "d" : "");
     List<String> kindArgs = new ArrayList<>();
     if (single) {
       kindArgs.add("--single");
+    }
+    if (distributions) {
+      kindArgs.add("--distributions");
     }
     if (publishOnly) {
       kindArgs.addAll(List.of("--read-every", "0"));
@@ -201,6 +215,7 @@ public final class FleetViewReport {
     }
     ChildJvm other = start(cli, server, name, kind, keysArg, "--victim", "--seed", "8");
     Thread.sleep(5_000);
+    int[] victimMark1 = {merger.lines.size(), other.lines.size()};
     for (ChildJvm c : fleet) {
       c.say("PHASE 1");
     }
@@ -209,12 +224,16 @@ public final class FleetViewReport {
     redis.slowlogReset();
     double cpu0 = FleetViewRedis.cpu(redis);
     double[] net0 = FleetViewRedis.network(redis);
+    long[] events0 = FleetViewRedis.events(redis);
     Thread.sleep(cli.common.wholeSeconds() * 1_000L);
     double cpu1 = FleetViewRedis.cpu(redis);
     double[] net1 = FleetViewRedis.network(redis);
+    long[] events1 = FleetViewRedis.events(redis);
     String stats = redis.info("commandstats");
     List<Object> slow = redis.slowlogGet(128);
     long[] runningMemory = FleetViewRedis.memory(redis, name);
+    long summaryBytes = FleetViewRedis.summaryBytes(redis, name);
+    int[] victimMark2 = {merger.lines.size(), other.lines.size()};
     for (ChildJvm c : fleet) {
       c.say("PHASE 2");
     }
@@ -265,11 +284,17 @@ public final class FleetViewReport {
         }
       }
     }
-    long[] victims = new long[2];
-    for (ChildJvm victim : List.of(merger, other)) {
-      long[] range = victim(victim.lines, keys);
-      victims[0] += range[0];
-      victims[1] += range[1];
+    List<List<String>> victims = List.of(merger.lines, other.lines);
+    long batchBytes = 0;
+    for (ChildJvm c : fleet) {
+      batchBytes +=
+          lastField(c.lines, "BYTES 2", c.lines.size())
+              - lastField(c.lines, "BYTES 1", c.lines.size());
+    }
+    for (int v = 0; v < 2; v++) {
+      batchBytes +=
+          lastField(victims.get(v), "STAT", victimMark2[v])
+              - lastField(victims.get(v), "STAT", victimMark1[v]);
     }
     String counts = check(client, server, name, keys, single, oracle, victims);
     long[] mergedMemory = FleetViewRedis.memory(redis, name);
@@ -300,21 +325,27 @@ public final class FleetViewReport {
     int seconds = cli.common.wholeSeconds();
     double cpuPercent = 100 * (cpu1 - cpu0) / seconds;
     if (!single) { // the model is the keyed face's; a single window is its own window
-      MODEL
-          .append(
-              FleetViewModel.row(
-                  processes + " x " + keys + (publishOnly ? ", publishing only" : ""),
-                  processes + 2,
-                  keys,
-                  publishOnly ? 0 : cli.readEvery,
-                  commands,
-                  seconds,
-                  cpuPercent,
-                  (net1[0] - net0[0]) / seconds,
-                  (net1[1] - net0[1]) / seconds,
-                  (double) mergedMemory[1] / keys / BUCKETS))
-          .append('\n');
+      MODEL.add(
+          processes
+              + " x "
+              + keys
+              + (publishOnly ? ", publishing only" : "")
+              + (distributions ? ", reading distributions" : ""),
+          processes + 2,
+          keys,
+          publishOnly ? 0 : cli.readEvery,
+          distributions,
+          commands,
+          seconds,
+          cpuPercent,
+          (net1[0] - net0[0]) / seconds,
+          (net1[1] - net0[1]) / seconds,
+          (double) (events1[0] + events1[1] - events0[0] - events0[1]) / seconds,
+          (double) batchBytes / seconds,
+          (double) mergedMemory[1] / keys / BUCKETS,
+          (double) summaryBytes / keys);
     }
+
     StringBuilder row = new StringBuilder();
     Markdown.row(
         row,
@@ -322,7 +353,8 @@ public final class FleetViewReport {
             + " x "
             + keys
             + (single ? " single windows" : "")
-            + (publishOnly ? ", publishing only" : ""),
+            + (publishOnly ? ", publishing only" : "")
+            + (distributions ? ", reading distributions" : ""),
         String.format("%.1f %%", cpuPercent),
         String.format("%,d", calls / cli.common.wholeSeconds()),
         String.format(
@@ -344,6 +376,22 @@ public final class FleetViewReport {
     return row.toString().stripTrailing();
   }
 
+  /**
+   * The last field of the last line starting with {@code prefix} among the first {@code end} lines;
+   * 0 if none.
+   */
+  private static long lastField(List<String> lines, String prefix, int end) {
+    synchronized (lines) {
+      for (int i = Math.min(end, lines.size()) - 1; i >= 0; i--) {
+        String line = lines.get(i);
+        if (line.startsWith(prefix)) {
+          return Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+        }
+      }
+    }
+    return 0;
+  }
+
   private static ChildJvm start(
       Options cli, RedisProcess server, String name, String[] kind, List<String> keys, String... a)
       throws Exception {
@@ -357,22 +405,33 @@ public final class FleetViewReport {
   }
 
   /**
-   * What a killed victim leaves counted: at least what Redis confirmed it published, at most what
-   * it recorded plus one batch of records (20 per key) after its last word.
+   * What a killed victim leaves counted in the buckets from {@code first} on: at least what Redis
+   * confirmed it published less what it recorded before {@code first} (what it published first left
+   * the window first), at most what it recorded from {@code first} on plus one batch of records (20
+   * per key) after its last word. Its {@code STAT} lines give, per batch, the bucket and the
+   * samples recorded.
    */
-  private static long[] victim(List<String> lines, int keys) {
+  private static long[] victim(List<String> lines, int keys, long lowFirst, long highFirst) {
     long published = 0;
-    long recorded = 0;
+    long before = 0;
+    long from = 0;
     synchronized (lines) {
       for (String line : lines) {
         String[] f = line.split(" ");
         if (f[0].equals("STAT")) {
           published = Long.parseLong(f[1]);
-          recorded = Long.parseLong(f[2]);
+          long bucket = Long.parseLong(f[3]);
+          long n = Long.parseLong(f[4]);
+          if (bucket < highFirst) {
+            before += n;
+          }
+          if (bucket >= lowFirst) {
+            from += n;
+          }
         }
       }
     }
-    return new long[] {published, recorded + 20L * keys};
+    return new long[] {Math.max(0, published - before), from + 20L * keys};
   }
 
   /**
@@ -387,7 +446,7 @@ public final class FleetViewReport {
       int keys,
       boolean single,
       Map<Integer, Map<Long, Long>> oracle,
-      long[] victims) {
+      List<List<String>> victimLines) {
     try (StatefulRedisConnection<String, String> c = client.connect(server.uri())) {
       RedisBackend backend = RedisBackend.builder(c).commandTimeout(Duration.ofSeconds(5)).build();
       long[] counted = new long[keys];
@@ -420,8 +479,12 @@ public final class FleetViewReport {
       long total = 0;
       long expected = 0;
       int atLeast = 0;
+      long lowFirst = Long.MAX_VALUE;
+      long highFirst = Long.MIN_VALUE;
       for (int k = 0; k < keys; k++) {
         long first = Math.floorDiv(start[k], FleetViewProcess.WIDTH);
+        lowFirst = Math.min(lowFirst, first);
+        highFirst = Math.max(highFirst, first);
         long want = 0;
         for (Map.Entry<Long, Long> e : oracle.getOrDefault(k, Map.of()).entrySet()) {
           if (e.getKey() >= first) {
@@ -433,6 +496,12 @@ public final class FleetViewReport {
         if (counted[k] >= want) {
           atLeast++;
         }
+      }
+      long[] victims = new long[2];
+      for (List<String> lines : victimLines) {
+        long[] range = victim(lines, keys, lowFirst, highFirst);
+        victims[0] += range[0];
+        victims[1] += range[1];
       }
       long extra = total - expected;
       boolean within = extra >= victims[0] && extra <= victims[1];
