@@ -39,6 +39,16 @@ final class MeterSpec {
   /** The snapshot failures of every window this spec registers (a keyed binding's keys). */
   final WindowFailures failures;
 
+  final boolean statistics;
+  final boolean totals;
+
+  /**
+   * Each registered window's scrape snapshot, kept as long as its first meter lives: counters hold
+   * their object weakly, and a binding of totals alone has no gauge to hold it strongly.
+   */
+  private static final java.util.Map<Meter, ScrapeSnapshot> SCRAPES =
+      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
   MeterSpec(
       String prefix,
       String name,
@@ -47,8 +57,11 @@ final class MeterSpec {
       TimeUnit timeUnit,
       String baseUnit,
       long maxAgeNanos,
-      WindowConventions conventions) {
+      WindowConventions conventions,
+      java.util.Set<WindowMeters> meters) {
     this.failures = conventions.failures();
+    this.statistics = meters.contains(WindowMeters.STATISTICS);
+    this.totals = meters.contains(WindowMeters.TOTALS);
     this.prefix = prefix;
     this.name = name;
     this.tags = tags;
@@ -71,9 +84,9 @@ final class MeterSpec {
     return Checks.requireNonBlank("name", name);
   }
 
-  /** How many meters one window gets: gauges and the three counters. */
+  /** How many meters one window gets: gauges and the three counters, as configured. */
   int meterCount() {
-    return COUNTERS + 6 + percentiles.length;
+    return (totals ? COUNTERS : 0) + (statistics ? 6 + percentiles.length : 0);
   }
 
   static final int COUNTERS = 3;
@@ -95,120 +108,125 @@ final class MeterSpec {
     ScrapeSnapshot scrape =
         new ScrapeSnapshot(window, meterCount(), maxAgeNanos, name, describe(extraTags), failures);
     List<Meter> meters = new ArrayList<>(meterCount());
-    meters.add(
-        plain(
-            registry,
-            scrape,
-            0,
-            "samples",
-            all,
-            null,
-            "Samples recorded in the rolling window",
-            WindowSnapshot::count));
-    meters.add(
-        plain(
-            registry,
-            scrape,
-            1,
-            "rejected",
-            all,
-            null,
-            "Samples rejected as out of range in the rolling window",
-            WindowSnapshot::rejected));
-    meters.add(
-        value(
-            registry,
-            scrape,
-            2,
-            "sum",
-            all,
-            "Sum of the samples in the rolling window",
-            WindowSnapshot::sum));
-    meters.add(
-        value(
-            registry,
-            scrape,
-            3,
-            "mean",
-            all,
-            "Mean of the samples in the rolling window; NaN when empty",
-            WindowSnapshot::mean));
-    meters.add(
-        value(
-            registry,
-            scrape,
-            4,
-            "min",
-            all,
-            "Smallest sample in the rolling window; NaN when empty",
-            WindowSnapshot::min));
-    meters.add(
-        value(
-            registry,
-            scrape,
-            5,
-            "max",
-            all,
-            "Largest sample in the rolling window; NaN when empty",
-            WindowSnapshot::max));
-    for (int i = 0; i < percentiles.length; i++) {
-      double phi = percentiles[i];
-      double percentile = WindowConventions.percentileOf(phi);
+    if (statistics) {
+      meters.add(
+          plain(
+              registry,
+              scrape,
+              0,
+              "samples",
+              all,
+              null,
+              "Samples recorded in the rolling window",
+              WindowSnapshot::count));
+      meters.add(
+          plain(
+              registry,
+              scrape,
+              1,
+              "rejected",
+              all,
+              null,
+              "Samples rejected as out of range in the rolling window",
+              WindowSnapshot::rejected));
       meters.add(
           value(
               registry,
               scrape,
-              6 + i,
-              "percentile",
-              all.and(WindowConventions.PERCENTILE_TAG, WindowConventions.percentileLabel(phi)),
-              "Nearest-rank percentile of the samples in the rolling window; NaN when empty",
-              s -> s.valueAtPercentile(percentile)));
+              2,
+              "sum",
+              all,
+              "Sum of the samples in the rolling window",
+              WindowSnapshot::sum));
+      meters.add(
+          value(
+              registry,
+              scrape,
+              3,
+              "mean",
+              all,
+              "Mean of the samples in the rolling window; NaN when empty",
+              WindowSnapshot::mean));
+      meters.add(
+          value(
+              registry,
+              scrape,
+              4,
+              "min",
+              all,
+              "Smallest sample in the rolling window; NaN when empty",
+              WindowSnapshot::min));
+      meters.add(
+          value(
+              registry,
+              scrape,
+              5,
+              "max",
+              all,
+              "Largest sample in the rolling window; NaN when empty",
+              WindowSnapshot::max));
+      for (int i = 0; i < percentiles.length; i++) {
+        double phi = percentiles[i];
+        double percentile = WindowConventions.percentileOf(phi);
+        meters.add(
+            value(
+                registry,
+                scrape,
+                6 + i,
+                "percentile",
+                all.and(WindowConventions.PERCENTILE_TAG, WindowConventions.percentileLabel(phi)),
+                "Nearest-rank percentile of the samples in the rolling window; NaN when empty",
+                s -> s.valueAtPercentile(percentile)));
+      }
     }
-    int c = 6 + percentiles.length;
-    meters.add(
-        counter(
-            registry,
-            scrape,
-            c,
-            "recorded",
-            all,
-            null,
-            "Samples recorded since the window was created",
-            t -> t.count()));
-    meters.add(
-        counter(
-            registry,
-            scrape,
-            c + 1,
-            "rejections",
-            all,
-            null,
-            "Samples rejected as out of range since the window was created",
-            t -> t.rejected()));
-    if (timeUnit == null) {
+    int c = statistics ? 6 + percentiles.length : 0;
+    if (totals) {
       meters.add(
           counter(
               registry,
               scrape,
-              c + 2,
-              "recorded.sum",
+              c,
+              "recorded",
               all,
-              baseUnit,
-              "Sum of the samples recorded since the window was created",
-              WindowTotals::sum));
-    } else {
-      double toSeconds = timeUnit.toNanos(1) / 1e9;
+              null,
+              "Samples recorded since the window was created",
+              t -> t.count()));
       meters.add(
           counter(
               registry,
               scrape,
-              c + 2,
-              "recorded.sum",
+              c + 1,
+              "rejections",
               all,
-              "seconds",
-              "Sum of the samples recorded since the window was created",
-              t -> t.sum() * toSeconds));
+              null,
+              "Samples rejected as out of range since the window was created",
+              t -> t.rejected()));
+      if (timeUnit == null) {
+        meters.add(
+            counter(
+                registry,
+                scrape,
+                c + 2,
+                "recorded.sum",
+                all,
+                baseUnit,
+                "Sum of the samples recorded since the window was created",
+                WindowTotals::sum));
+      } else {
+        double toSeconds = timeUnit.toNanos(1) / 1e9;
+        meters.add(
+            counter(
+                registry,
+                scrape,
+                c + 2,
+                "recorded.sum",
+                all,
+                "seconds",
+                "Sum of the samples recorded since the window was created",
+                t -> t.sum() * toSeconds));
+      }
     }
+    SCRAPES.put(meters.get(0), scrape);
     return meters;
   }
 

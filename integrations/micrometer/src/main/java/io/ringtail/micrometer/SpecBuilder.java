@@ -26,6 +26,7 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
   private String baseUnit;
   private boolean baseUnitSet;
   private Duration maxAge = Duration.ofNanos(MeterSpec.DEFAULT_MAX_AGE_NANOS);
+  private java.util.Set<WindowMeters> meters = java.util.EnumSet.allOf(WindowMeters.class);
 
   SpecBuilder(String name, String defaultPrefix) {
     this.name = MeterSpec.requireName(name);
@@ -130,6 +131,20 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
     return self();
   }
 
+  /**
+   * Which meters each window gets: its rolling {@linkplain WindowMeters#STATISTICS statistics}, its
+   * {@linkplain WindowMeters#TOTALS totals} since creation, or both (the default).
+   */
+  public B meters(WindowMeters first, WindowMeters... more) {
+    Checks.requireNonNull("meters", first);
+    java.util.Set<WindowMeters> set = java.util.EnumSet.of(first);
+    for (WindowMeters m : Checks.requireNonNull("meters", more)) {
+      set.add(Checks.requireNonNull("meters", m));
+    }
+    this.meters = set;
+    return self();
+  }
+
   /** Checks every value; the spec the built binder registers. */
   MeterSpec spec() {
     MeterSpec.requirePrefix(prefix);
@@ -164,6 +179,6 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
     }
     long maxAgeNanos = Checks.requireNonNegativeNanos("maxSnapshotAge", maxAge);
     TimeUnit unit = baseUnit == null && timeUnit == null ? TimeUnit.NANOSECONDS : timeUnit;
-    return new MeterSpec(prefix, name, all, ps, unit, baseUnit, maxAgeNanos, c);
+    return new MeterSpec(prefix, name, all, ps, unit, baseUnit, maxAgeNanos, c, meters);
   }
 }

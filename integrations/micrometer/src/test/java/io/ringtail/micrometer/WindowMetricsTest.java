@@ -15,6 +15,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConfig;
+import io.ringtail.WindowConventions;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.testkit.CountingWindow;
 import java.time.Duration;
@@ -98,6 +99,40 @@ class WindowMetricsTest {
     assertThat(counter(registry, "ringtail.window.recorded")).isEqualTo(11);
     assertThat(counter(registry, "ringtail.window.recorded.sum")).isCloseTo(0.155, within(1e-12));
     assertThat(counter(registry, "ringtail.window.rejections")).isEqualTo(1);
+  }
+
+  /**
+   * A binding of the totals alone registers the three counters and no gauge, and its counters keep
+   * reading the window after collections (counters hold their object weakly, and no gauge holds the
+   * scrape snapshot here); one of the statistics alone registers the gauges and no counter.
+   */
+  @Test
+  void meters_totalsAlone_orStatisticsAlone() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    RollingWindow window = window();
+    WindowMetrics.builder(window, "checkout").meters(WindowMeters.TOTALS).build().bindTo(registry);
+    WindowMetrics.builder(window, "checkout")
+        .prefix("ringtail.fleet.window")
+        .meters(WindowMeters.STATISTICS)
+        .build()
+        .bindTo(registry);
+    assertThat(registry.find("ringtail.window.samples").meters()).isEmpty();
+    assertThat(registry.find("ringtail.window.percentile").meters()).isEmpty();
+    assertThat(registry.find("ringtail.fleet.window.recorded").meters()).isEmpty();
+    assertThat(registry.getMeters())
+        .hasSize(3 + 6 + WindowConventions.defaults().percentiles().length);
+    for (int i = 1; i <= 10; i++) {
+      window.record(ms(i));
+    }
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+      Thread.sleep(10); // a reference queue is processed by the collector's own thread
+    }
+    assertThat(counter(registry, "ringtail.window.recorded")).isEqualTo(10);
+    assertThat(gauge(registry, "ringtail.fleet.window.samples")).isEqualTo(10);
+    assertThatThrownBy(() -> WindowMetrics.builder(window, "x").meters(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("meters");
   }
 
   @Test
