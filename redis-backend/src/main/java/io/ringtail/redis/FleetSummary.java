@@ -90,10 +90,12 @@ public final class FleetSummary implements WindowSnapshot {
     this.totals = totals;
   }
 
-  /** This summary with this process's totals ({@link #totals()}). */
+  /** This summary with this process's totals ({@link #totals()}); null: it recorded none. */
   FleetSummary withTotals(WindowTotals totals) {
-    return new FleetSummary(this, totals);
+    return new FleetSummary(this, totals == null ? NONE : totals);
   }
+
+  private static final WindowTotals NONE = new WindowTotals(0, 0, 0);
 
   @Override
   public long count() {
@@ -198,7 +200,8 @@ public final class FleetSummary implements WindowSnapshot {
 
   /**
    * What this process recorded into the key since it started to hold it (as {@link
-   * RedisHistogramSnapshot#totals()}); empty for a process that recorded nothing.
+   * RedisHistogramSnapshot#totals()}): zero for a process that recorded none of it, since a counter
+   * that saw nothing is 0.
    */
   @Override
   public Optional<WindowTotals> totals() {

@@ -338,6 +338,11 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
     return false;
   }
 
+  /** What this process drained per key since it started to hold each, as of now. */
+  synchronized Map<String, WindowTotals> totals() {
+    return Map.copyOf(totals);
+  }
+
   /** What this process drained for {@code key} since it started to hold it; null if nothing. */
   synchronized WindowTotals totals(String key) {
     return totals.get(key);

@@ -278,6 +278,8 @@ class FleetSummariesTest {
     assertThat(b.ownedSummaries()).isEmpty();
     assertThat(b.summary("k").count()).isEqualTo(31);
     assertThat(b.summary("k").totals().orElseThrow().count()).as("b's own").isEqualTo(10);
+    assertThat(b.totals().get("k").count()).as("b's own, without a read").isEqualTo(10);
+    assertThat(b.totals().get("k").sum()).isEqualTo(70);
 
     assertThat(a.close()).isTrue(); // gives its lease up
     b.record("k", 9);
