@@ -2,47 +2,56 @@ package io.ringtail.benchmarks.report;
 
 import io.ringtail.benchmarks.toolkit.Markdown;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The cost model of docs/fleet-histogram-window.md, checked against the measured rows of {@link
- * FleetViewReport}, then carried to 1,000 pods x 500 keys on 3 masters. It counts what {@code INFO
- * commandstats} counts: top-level commands and those a script runs.
+ * The cost model of docs/fleet-histogram-window.md, checked against the measured keyed rows of
+ * {@link FleetViewReport}, then carried to 1,000 pods x 500 keys on 3 masters.
  *
- * <p>Commands, per publish interval (1 s here): each of {@code P} processes sends one {@code HSET}
- * per group its keys fall in ({@code g} of the 16, {@code 16 (1 - (15/16)^K)} for {@code K} keys on
- * average), a {@code PEXPIRE} per group every quarter window (15 s) and one {@code TIME}. Each
- * group with batches costs its merger five commands ({@code GET}, {@code HGETALL}, two {@code
- * GET}s, the commit's {@code EVALSHA}; its view of the group, synced by its own commits, needs no
- * read of the buckets it adds to) and the commit eight more ({@code GET}, four {@code SET}s of
- * stamp, table, head and summary, {@code HDEL}, the lease's {@code GET} and {@code PEXPIRE}) plus
- * one {@code SET} per merged bucket written (the group's keys, {@code K / g}, times two buckets a
- * merge); its two lease renewals three each. A read of summaries is one {@code MGET} (on a cluster
- * one command per group: 16); a read of distributions one {@code MGET} of heads and buckets.
+ * <p><b>Commands</b> (what {@code INFO commandstats} counts, script-internal ones included), per
+ * publish interval (1 s here): each of {@code P} processes sends one {@code HSET} per group its
+ * keys fall in ({@code g} of the 16, {@code 16 (1 - (15/16)^K)} for {@code K} keys on average), a
+ * {@code PEXPIRE} per group every quarter window (15 s) and one {@code TIME}. Each group with
+ * batches costs its merger five commands ({@code GET}, {@code HGETALL}, two {@code GET}s, the
+ * commit's {@code EVALSHA}: its view of the group, synced by its own commits, reads no bucket) and
+ * the commit eight more ({@code GET}, {@code SET}s of stamp, table, head and summary, {@code HDEL},
+ * the lease's {@code GET} and {@code PEXPIRE}) plus one {@code SET} per merged bucket written (the
+ * group's keys {@code K / g} times two buckets a merge); its two lease renewals three each. A read
+ * of summaries is one {@code MGET} (on a cluster one command per group: 16); a read of
+ * distributions one {@code MGET} of heads and buckets.
  *
- * <p>I/O events (the server's socket reads and writes, {@code INFO stats}): per interval a read and
- * a write per process for its round (its commands reach the server in one write), per read, and per
- * group five for its merger's round trips and lease renewals.
+ * <p><b>I/O events</b> (the server's socket reads and writes, {@code INFO stats}): a read and a
+ * write per process and interval for its round (a round's commands reach the server in one write),
+ * per read, and five a group for its merger's three round trips and lease renewals.
  *
- * <p>Bytes: the batches ({@code B}, what the processes' stats say Redis confirmed) come in once and
- * go out once, in the merges' {@code HGETALL}; a read of summaries returns about {@code s} bytes
- * per key (the groups' summaries, measured by {@code STRLEN}), a read of distributions the buckets
- * merged since the last read and two more ({@code r + 2} per key) of {@code b} bytes each; every
- * command adds its framing, {@code f} bytes in and {@code h} out, fitted over the rows. Redis CPU
- * is fitted over the rows as {@code a x commands + e x events + c x bytes in and out}; each row is
- * checked against every part of the model.
+ * <p><b>Bytes</b>: the batches ({@code B}, the bytes the processes' stats say Redis confirmed) come
+ * in once and go out once, in the merges' {@code HGETALL}; a read of summaries returns about {@code
+ * s} bytes per key (the groups' summaries, measured by {@code STRLEN}), a read of distributions the
+ * buckets merged since the last read and two more ({@code r + 2} per key) of {@code b} bytes each,
+ * and sends their names ({@link #BUCKET_KEY_BYTES} each); beyond those, each process and group
+ * costs some bytes a second in and out (its {@code HSET}'s key, field and marker, their read back,
+ * its row of the merger's table, the replies), and the fleet a few more: {@code in = a + f P g},
+ * fitted over the rows that read summaries, and the same out.
+ *
+ * <p><b>Redis CPU</b> = a base + the commands' own time ({@code INFO commandstats}) + a cost per
+ * I/O event, the base and the event cost fitted over the rows. Carried to the big fleet, the
+ * commands' time is each command type's measured time per call in the row with the most processes,
+ * an {@code HSET}'s and an {@code HGETALL}'s scaled by their bytes at 1 ns a byte, and the events
+ * are the model's, scaled by the largest ratio of measured to modelled events seen in a row.
  */
 final class FleetViewModel {
   private static final int GROUPS = 16;
   private static final double QUARTER_WINDOW_SECONDS = 15;
 
-  /** The big fleet: pods, keys, seconds between a pod's reads, masters. */
   static final int FLEET_PODS = 1_000;
-
   static final int FLEET_KEYS = 500;
   static final double FLEET_READ_EVERY = 15;
   static final int MASTERS = 3;
+
+  /** Copying a byte of a large argument or reply, assumed: about memcpy's cost with parsing. */
+  private static final double SECONDS_PER_BYTE = 1e-9;
 
   /** One measured row and what the model needs of it. */
   record Row(
@@ -51,7 +60,10 @@ final class FleetViewModel {
       int keys,
       int readEvery,
       boolean distributions,
+      Map<String, long[]> commandStats,
+      int seconds,
       double commandsPerSecond,
+      double commandSeconds,
       double groupsMerged,
       double cpuPercent,
       double inPerSecond,
@@ -61,12 +73,27 @@ final class FleetViewModel {
       double bucketBytes,
       double summaryBytesPerKey) {
 
-    double modelCommands(double groups) {
-      return commands(processes, keys, groups, readEvery, 1);
+    double modelCommands() {
+      return FleetViewModel.commands(processes, keys, groupsMerged, readEvery, 1);
+    }
+
+    double modelEvents() {
+      return events(processes, groupsMerged, readEvery);
     }
 
     double reads() {
       return readBytes(processes, keys, readEvery, distributions, summaryBytesPerKey, bucketBytes);
+    }
+
+    /** Measured time per call of {@code command}, in seconds; 0 if it ran no call. */
+    double secondsPerCall(String command) {
+      long[] c = commandStats.get(command);
+      return c == null || c[0] == 0 ? 0 : c[1] / 1e6 / c[0];
+    }
+
+    double callsPerSecond(String command) {
+      long[] c = commandStats.get(command);
+      return c == null ? 0 : (double) c[0] / seconds;
     }
   }
 
@@ -93,6 +120,12 @@ final class FleetViewModel {
     double merging = g * (5 + 8 + 2.0 * keys / g) + 2 * g * 3;
     double reading = readEverySeconds > 0 ? processes / readEverySeconds * commandsPerRead : 0;
     return publishing + merging + reading;
+  }
+
+  /** I/O events per second: a read and a write per round, per read, and five a group. */
+  static double events(double processes, double g, double readEverySeconds) {
+    double reads = readEverySeconds > 0 ? processes / readEverySeconds : 0;
+    return 2 * (processes + reads + 5 * g);
   }
 
   /** Bytes per second that reads send out. */
@@ -126,13 +159,17 @@ final class FleetViewModel {
       double batchBytesPerSecond,
       double bucketBytes,
       double summaryBytesPerKey) {
-    long measured = 0;
+    Map<String, long[]> kept = new HashMap<>();
+    long calls = 0;
+    long usec = 0;
     for (Map.Entry<String, long[]> e : commands.entrySet()) {
       if (!e.getKey().startsWith("config") && !e.getKey().startsWith("slowlog")) {
-        measured += e.getValue()[0];
+        kept.put(e.getKey(), e.getValue());
+        calls += e.getValue()[0];
+        usec += e.getValue()[1];
       }
     }
-    long[] merges = commands.getOrDefault("hgetall", new long[2]);
+    long[] merges = kept.getOrDefault("hgetall", new long[2]);
     rows.add(
         new Row(
             name,
@@ -140,7 +177,10 @@ final class FleetViewModel {
             keys,
             readEvery,
             distributions,
-            (double) measured / seconds,
+            kept,
+            seconds,
+            (double) calls / seconds,
+            usec / 1e6 / seconds,
             (double) merges[0] / seconds,
             cpuPercent,
             inPerSecond,
@@ -151,66 +191,105 @@ final class FleetViewModel {
             summaryBytesPerKey));
   }
 
-  /** I/O events per second: a read and a write per round, per read, and five a group. */
-  static double events(double processes, double g, double readEverySeconds) {
-    double reads = readEverySeconds > 0 ? processes / readEverySeconds : 0;
-    return 2 * (processes + reads + 5 * g);
-  }
+  /** Bytes a read of distributions sends: the names of the buckets it asks for. */
+  static final double BUCKET_KEY_BYTES = 60;
 
-  /** Framing bytes per command, in and out: least squares of the bytes beyond batches and reads. */
-  double[] framing() {
-    double cc = 0;
-    double in = 0;
-    double out = 0;
-    for (Row r : rows) {
-      double c = r.commandsPerSecond();
-      cc += c * c;
-      in += c * (r.inPerSecond() - r.batchBytesPerSecond());
-      out += c * (r.outPerSecond() - r.batchBytesPerSecond() - r.reads());
-    }
-    return cc == 0 ? new double[2] : new double[] {in / cc, out / cc};
+  /** Bytes a read sends in, beyond the per-process share: a distributions read's bucket names. */
+  static double readRequestBytes(
+      double processes, int keys, double readEverySeconds, boolean distributions) {
+    return distributions && readEverySeconds > 0
+        ? processes / readEverySeconds * keys * (readEverySeconds + 2) * BUCKET_KEY_BYTES
+        : 0;
   }
 
   /**
-   * The CPU model's coefficients, fitted by least squares over the rows: core-seconds per command,
-   * per I/O event and per byte in or out.
+   * The bytes beyond the batches and reads, in and out, as {@code a + f x P x g} (processes times
+   * groups merged), fitted by least squares over the rows: {a in, f in, a out, f out}.
+   */
+  double[] framing() {
+    double[] in = new double[2];
+    double[] out = new double[2];
+    fitLine(
+        r -> r.processes() * r.groupsMerged(),
+        r ->
+            r.inPerSecond()
+                - r.batchBytesPerSecond()
+                - readRequestBytes(r.processes(), r.keys(), r.readEvery(), r.distributions()),
+        in);
+    fitLine(
+        r -> r.processes() * r.groupsMerged(),
+        r -> r.outPerSecond() - r.batchBytesPerSecond() - r.reads(),
+        out);
+    return new double[] {in[0], in[1], out[0], out[1]};
+  }
+
+  /** Least squares of {@code y = a + b x} over the rows that read summaries, into {@code ab}. */
+  private void fitLine(
+      java.util.function.ToDoubleFunction<Row> xOf,
+      java.util.function.ToDoubleFunction<Row> yOf,
+      double[] ab) {
+    fitLine(xOf, yOf, ab, false);
+  }
+
+  /** Least squares of {@code y = a + b x} over the rows (all of them, or those of summaries). */
+  private void fitLine(
+      java.util.function.ToDoubleFunction<Row> xOf,
+      java.util.function.ToDoubleFunction<Row> yOf,
+      double[] ab,
+      boolean all) {
+    List<Row> fitted = new ArrayList<>();
+    for (Row r : rows) {
+      if (all || !r.distributions()) {
+        fitted.add(r);
+      }
+    }
+    int n = fitted.size();
+    double sx = 0;
+    double sy = 0;
+    double sxx = 0;
+    double sxy = 0;
+    for (Row r : fitted) {
+      double x = xOf.applyAsDouble(r);
+      double y = yOf.applyAsDouble(r);
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      sxy += x * y;
+    }
+    double det = n * sxx - sx * sx;
+    if (n < 2 || Math.abs(det) < 1e-9) {
+      ab[0] = 0;
+      ab[1] = sx == 0 ? 0 : sy / sx;
+      return;
+    }
+    ab[1] = (n * sxy - sx * sy) / det;
+    ab[0] = (sy - ab[1] * sx) / n;
+  }
+
+  /** Bytes in per second the model gives for {@code r}, at {@code framing}. */
+  static double modelIn(Row r, double[] framing) {
+    return framing[0]
+        + framing[1] * r.processes() * r.groupsMerged()
+        + r.batchBytesPerSecond()
+        + readRequestBytes(r.processes(), r.keys(), r.readEvery(), r.distributions());
+  }
+
+  /** Bytes out per second the model gives for {@code r}, at {@code framing}. */
+  static double modelOut(Row r, double[] framing) {
+    return framing[2]
+        + framing[3] * r.processes() * r.groupsMerged()
+        + r.batchBytesPerSecond()
+        + r.reads();
+  }
+
+  /**
+   * The CPU beyond the commands' own time, {@code base + e x events}, fitted by least squares over
+   * the rows: core-seconds per second, and per I/O event.
    */
   double[] fit() {
-    double[][] m = new double[3][4];
-    for (Row r : rows) {
-      double[] x = {r.commandsPerSecond(), r.eventsPerSecond(), r.inPerSecond() + r.outPerSecond()};
-      double z = r.cpuPercent() / 100;
-      for (int i = 0; i < 3; i++) {
-        for (int j = 0; j < 3; j++) {
-          m[i][j] += x[i] * x[j];
-        }
-        m[i][3] += x[i] * z;
-      }
-    }
-    // Gaussian elimination with partial pivoting on the normal equations
-    for (int col = 0; col < 3; col++) {
-      int pivot = col;
-      for (int r = col + 1; r < 3; r++) {
-        if (Math.abs(m[r][col]) > Math.abs(m[pivot][col])) {
-          pivot = r;
-        }
-      }
-      double[] t = m[col];
-      m[col] = m[pivot];
-      m[pivot] = t;
-      if (Math.abs(m[col][col]) < 1e-30) {
-        return new double[3];
-      }
-      for (int r = 0; r < 3; r++) {
-        if (r != col) {
-          double f = m[r][col] / m[col][col];
-          for (int c = col; c < 4; c++) {
-            m[r][c] -= f * m[col][c];
-          }
-        }
-      }
-    }
-    return new double[] {m[0][3] / m[0][0], m[1][3] / m[1][1], m[2][3] / m[2][2]};
+    double[] ab = new double[2];
+    fitLine(r -> r.eventsPerSecond(), r -> r.cpuPercent() / 100 - r.commandSeconds(), ab, true);
+    return ab;
   }
 
   /** The rows against the model, and the big fleet per master, as markdown. */
@@ -220,36 +299,45 @@ final class FleetViewModel {
     StringBuilder out = new StringBuilder();
     out.append(
         String.format(
-            "Fitted over the rows: Redis CPU %.2f us per command, %.2f us per I/O event and %.2f ns"
-                + " per byte in or out; framing %.0f bytes in and %.0f out per command.%n%n",
-            fit[0] * 1e6, fit[1] * 1e6, fit[2] * 1e9, framing[0], framing[1]));
+            "Fitted over the rows: Redis CPU beyond the commands' own time %.2f %% of a core plus"
+                + " %.1f us per I/O event; beyond batches and reads, %,.0f + %.0f x P x g bytes"
+                + " in and %,.0f + %.0f x P x g out a second.%n%n",
+            fit[0] * 100, fit[1] * 1e6, framing[0], framing[1], framing[2], framing[3]));
     out.append(
         "| row | groups (model / merges measured) | commands/s, model (at the groups measured) /"
             + " measured | I/O events/s, model / measured | bytes in/s, model / measured | bytes"
-            + " out/s, model / measured | Redis CPU, model / measured |\n"
+            + " out/s, model / measured | Redis CPU: commands' own time + base + events, model /"
+            + " measured |\n"
             + "|---|---:|---:|---:|---:|---:|---:|\n");
     for (Row r : rows) {
-      double commands = r.modelCommands(r.groupsMerged());
-      double events = events(r.processes(), r.groupsMerged(), r.readEvery());
-      double in = r.batchBytesPerSecond() + framing[0] * commands;
-      double outBytes = r.batchBytesPerSecond() + r.reads() + framing[1] * commands;
-      double cpu = 100 * (fit[0] * commands + fit[1] * events + fit[2] * (in + outBytes));
+      double commands = r.modelCommands();
+      double in = modelIn(r, framing);
+      double outBytes = modelOut(r, framing);
+      double cpu = 100 * (r.commandSeconds() + fit[0] + fit[1] * r.eventsPerSecond());
       Markdown.row(
           out,
           r.name(),
           String.format("%.1f / %.1f", groups(r.keys()), r.groupsMerged()),
           String.format(
               "%,.0f (%,.0f) / %,.0f %s",
-              r.modelCommands(groups(r.keys())),
+              commands(r.processes(), r.keys(), groups(r.keys()), r.readEvery(), 1),
               commands,
               r.commandsPerSecond(),
               within(commands, r.commandsPerSecond())),
           String.format(
-              "%,.0f / %,.0f %s", events, r.eventsPerSecond(), within(events, r.eventsPerSecond())),
+              "%,.0f / %,.0f %s",
+              r.modelEvents(), r.eventsPerSecond(), within(r.modelEvents(), r.eventsPerSecond())),
           String.format("%,.0f / %,.0f B %s", in, r.inPerSecond(), within(in, r.inPerSecond())),
           String.format(
               "%,.0f / %,.0f B %s", outBytes, r.outPerSecond(), within(outBytes, r.outPerSecond())),
-          String.format("%.1f / %.1f %% %s", cpu, r.cpuPercent(), within(cpu, r.cpuPercent())));
+          String.format(
+              "%.2f + %.2f + %.2f = %.1f / %.1f %% %s",
+              100 * r.commandSeconds(),
+              100 * fit[0],
+              100 * fit[1] * r.eventsPerSecond(),
+              cpu,
+              r.cpuPercent(),
+              within(cpu, r.cpuPercent())));
     }
     out.append('\n');
     out.append(fleet(fit, framing));
@@ -262,15 +350,19 @@ final class FleetViewModel {
   }
 
   /**
-   * 1,000 pods x 500 keys on 3 masters, every pod reading every key every 15 s, at the rows' bytes
-   * per key (summaries), per merged bucket (distributions: 200 x 20 merges 1,000 samples a key and
-   * second, as this fleet does) and per process, key and second of batches (from the row whose
-   * processes record the fewest samples per key, closest to this fleet's one a second).
+   * 1,000 pods x 500 keys on 3 masters, every pod reading every key every 15 s, publishing every 1
+   * s and every 2 s: commands by type at the measured time per call of the row with the most
+   * processes, bytes at the rows' bytes per key (summaries), per merged bucket (distributions: 200
+   * x 20 merges 1,000 samples a key and second, as this fleet does) and per process, key and second
+   * of batches (from the row whose processes record the fewest samples per key, closest to this
+   * fleet's one a second).
    */
   private String fleet(double[] fit, double[] framing) {
     Row summaries = null;
     Row distributions = null;
     Row batches = null;
+    Row costs = null;
+    double eventRatio = 1;
     for (Row r : rows) {
       if (r.readEvery() > 0 && !r.distributions() && summaries == null) {
         summaries = r;
@@ -281,49 +373,100 @@ final class FleetViewModel {
       if (batches == null || perKeyRate(r) < perKeyRate(batches)) {
         batches = r;
       }
+      if (costs == null || r.processes() > costs.processes()) {
+        costs = r;
+      }
+      eventRatio = Math.max(eventRatio, r.eventsPerSecond() / r.modelEvents());
     }
     if (summaries == null || batches == null) {
       return "";
     }
     double g = groups(FLEET_KEYS);
+    double pods = FLEET_PODS;
     double batchBytes =
-        (double) FLEET_PODS
-            * FLEET_KEYS
-            * batches.batchBytesPerSecond()
-            / (batches.processes() * batches.keys());
+        pods * FLEET_KEYS * batches.batchBytesPerSecond() / (batches.processes() * batches.keys());
+    double rowHsetBytes = costs.batchBytesPerSecond() / Math.max(1, costs.callsPerSecond("hset"));
+    double rowInbox = costs.batchBytesPerSecond() / Math.max(1, costs.callsPerSecond("hgetall"));
     StringBuilder out = new StringBuilder();
     out.append(
-        "| 1,000 pods x 500 keys, 3 masters, reads every 15 s, per master | commands/s | I/O"
-            + " events/s | read bytes out/s | all bytes out/s | bytes in/s | Redis CPU |\n"
-            + "|---|---:|---:|---:|---:|---:|---:|\n");
-    for (Row r : new Row[] {summaries, distributions}) {
-      if (r == null) {
-        continue;
+        String.format(
+            "Carried to 1,000 pods x 500 keys on 3 masters, every pod reading every key every 15"
+                + " s, per master: commands at the time per call of the %s row (an HSET or HGETALL"
+                + " larger than there at 1 ns a byte more), I/O events at %.2f times the model's"
+                + " (the largest ratio measured), %,.0f bytes of batches a second from the fleet"
+                + " (the %s row's per process and key):%n%n",
+            costs.name(), eventRatio, batchBytes, batches.name()));
+    out.append(
+        "| publish interval, reads | commands/s | commands' own time | I/O events/s | read bytes"
+            + " out/s | all bytes out/s | bytes in/s | Redis CPU |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (double interval : new double[] {1, 2}) {
+      for (Row r : new Row[] {summaries, distributions}) {
+        if (r == null) {
+          continue;
+        }
+        double hsets = pods * g / interval / MASTERS;
+        double merges = g / interval / MASTERS;
+        double hsetSeconds =
+            costs.secondsPerCall("hset")
+                + SECONDS_PER_BYTE * Math.max(0, batchBytes * interval / (pods * g) - rowHsetBytes);
+        double hgetallSeconds =
+            costs.secondsPerCall("hgetall")
+                + SECONDS_PER_BYTE * Math.max(0, batchBytes * interval / g - rowInbox);
+        double readsPerSecond = pods / FLEET_READ_EVERY;
+        // on a cluster a read is one command per group, spread over the masters
+        double readCommands = readsPerSecond * GROUPS / MASTERS;
+        double reads =
+            readBytes(
+                    pods,
+                    FLEET_KEYS,
+                    FLEET_READ_EVERY,
+                    r.distributions(),
+                    r.summaryBytesPerKey(),
+                    r.bucketBytes())
+                / MASTERS;
+        double pexpire = pods * g / QUARTER_WINDOW_SECONDS / MASTERS;
+        double time = pods / interval / MASTERS;
+        double bucketSets = FLEET_KEYS / g * (interval + 1);
+        double renewals = 2 * g / interval / MASTERS;
+        double commands =
+            hsets + pexpire + time + merges * (13 + bucketSets) + renewals * 3 + readCommands;
+        double commandSeconds =
+            hsets * hsetSeconds
+                + pexpire * costs.secondsPerCall("pexpire")
+                + time * costs.secondsPerCall("time")
+                + merges
+                    * (hgetallSeconds
+                        + 4 * costs.secondsPerCall("get")
+                        + costs.secondsPerCall("evalsha")
+                        + (4 + bucketSets) * costs.secondsPerCall("set")
+                        + costs.secondsPerCall("hdel")
+                        + costs.secondsPerCall("pexpire"))
+                + renewals * (costs.secondsPerCall("evalsha") + costs.secondsPerCall("get"))
+                + readCommands * costs.secondsPerCall("mget")
+                + SECONDS_PER_BYTE * reads;
+        double events =
+            eventRatio * 2 * (pods / interval + readsPerSecond + 5 * g / interval / MASTERS);
+        double perProcessGroup = pods * g / interval;
+        double in =
+            (framing[0] + framing[1] * perProcessGroup + batchBytes) / MASTERS
+                + readRequestBytes(pods, FLEET_KEYS, FLEET_READ_EVERY, r.distributions()) / MASTERS;
+        double outBytes =
+            (framing[2] + framing[3] * perProcessGroup + batchBytes) / MASTERS + reads;
+        double cpu = commandSeconds + fit[0] + fit[1] * events;
+        Markdown.row(
+            out,
+            String.format(
+                "%.0f s, %s",
+                interval, r.distributions() ? "whole distributions (before)" : "summaries"),
+            String.format("%,.0f", commands),
+            String.format("%.1f %% of a core", 100 * commandSeconds),
+            String.format("%,.0f", events),
+            String.format("%.1f MB/s", reads / 1e6),
+            String.format("%.1f MB/s", outBytes / 1e6),
+            String.format("%.1f MB/s", in / 1e6),
+            String.format("%.1f %% of a core", 100 * cpu));
       }
-      // on a cluster a read is one command per group, and reaches every master
-      double commands = commands(FLEET_PODS, FLEET_KEYS, g, FLEET_READ_EVERY, GROUPS) / MASTERS;
-      double events = 2 * (FLEET_PODS + FLEET_PODS / FLEET_READ_EVERY + 5 * g / MASTERS);
-      double reads =
-          readBytes(
-                  FLEET_PODS,
-                  FLEET_KEYS,
-                  FLEET_READ_EVERY,
-                  r.distributions(),
-                  r.summaryBytesPerKey(),
-                  r.bucketBytes())
-              / MASTERS;
-      double in = batchBytes / MASTERS + framing[0] * commands;
-      double outBytes = batchBytes / MASTERS + reads + framing[1] * commands;
-      double cpu = fit[0] * commands + fit[1] * events + fit[2] * (in + outBytes);
-      Markdown.row(
-          out,
-          r.distributions() ? "reading distributions (before)" : "reading summaries",
-          String.format("%,.0f", commands),
-          String.format("%,.0f", events),
-          String.format("%.1f MB/s", reads / 1e6),
-          String.format("%.1f MB/s", outBytes / 1e6),
-          String.format("%.1f MB/s", in / 1e6),
-          String.format("%.1f %% of a core", 100 * cpu));
     }
     return out.toString();
   }

@@ -75,9 +75,9 @@ public final class FleetViewReport {
     @Option(
         names = "--rows",
         description =
-            "processes x keys, comma-separated; 's' after a row: single windows; 'p' after that:"
-                + " publishing only, no reads.")
-    String rows = "20x20,60x20,200x20,400x10,20x50sp,20x50s";
+            "processes x keys, comma-separated; after a row 's': single windows, 'p': publishing"
+                + " only, no reads, 'd': reads of whole distributions instead of summaries.")
+    String rows = "20x20,60x20,200x20,400x10,200x20d,20x50sp,20x50s";
 
     @Option(names = "--read-every", description = "Seconds between one process's reads.")
     int readEvery = 2;
