@@ -9,9 +9,11 @@ import io.ringtail.TimeSource;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.redis.RedisHistogramSnapshot;
+import io.ringtail.redis.RedisKeyedHistogramWindows;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -80,7 +82,12 @@ final class DashboardModel {
     }
     if (routes != null) {
       List<RouteView> views = new java.util.ArrayList<>();
-      routes.snapshots().forEach((route, r) -> views.add(RouteView.of(route, r)));
+      // a fleet's routes: each route's numbers as its merger summarised them, a few bytes each
+      Map<String, ? extends WindowSnapshot> read =
+          routes instanceof RedisKeyedHistogramWindows fleetRoutes
+              ? fleetRoutes.summaries()
+              : routes.snapshots();
+      read.forEach((route, r) -> views.add(RouteView.of(route, r)));
       views.sort(java.util.Comparator.comparing(RouteView::route));
       routeViews = List.copyOf(views);
     }

@@ -70,6 +70,7 @@ class FleetDashboardTest {
         dashboard.serveDue();
       }
       assertThat(dashboard.flush()).as("every recorded sample reached Redis").isTrue();
+      awaitRouteSummaries(dashboard, 3 * 150);
       Point p = dashboard.sample();
 
       assertThat(dashboard.servedPerWorker()).containsExactly(150, 150, 150);
@@ -120,6 +121,24 @@ class FleetDashboardTest {
     }
   }
 
+  /**
+   * Samples the dashboard until its routes, read from the fleet's summaries, count {@code total}: a
+   * flush merges the workers' samples at once, and the merger of each group writes its summary
+   * again at its next tick (a real ticker, at most a publish interval away).
+   */
+  private static void awaitRouteSummaries(Dashboard dashboard, long total) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (true) {
+      dashboard.sample();
+      long counted = dashboard.model().routes().stream().mapToLong(r -> r.stats().count()).sum();
+      if (counted == total || System.nanoTime() > deadline) {
+        assertThat(counted).as("the routes' summaries count every request").isEqualTo(total);
+        return;
+      }
+      Thread.sleep(50); // the mergers' tickers run in real time
+    }
+  }
+
   @Test
   void fleet_pageShowsEveryRoute_inARealBrowser(@TempDir Path profile) throws Exception {
     ManualTimeSource time = new ManualTimeSource(0);
@@ -142,7 +161,7 @@ class FleetDashboardTest {
         dashboard.serveDue();
       }
       assertThat(dashboard.flush()).isTrue();
-      dashboard.sample();
+      awaitRouteSummaries(dashboard, 3 * 150);
 
       String dom =
           DashboardBrowserTest.chromium(
