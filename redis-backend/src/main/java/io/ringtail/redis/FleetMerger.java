@@ -395,20 +395,6 @@ final class FleetMerger {
                   Math.max(a.latestAsOfNanos(), b.latestAsOfNanos())));
     }
     List<Ref> touched = new ArrayList<>(deltas.keySet());
-    if (summarise) {
-      // the view, synced to the head, holds the merged values the deltas add to
-      return sync(g, head, now)
-          .thenCompose(
-              synced -> {
-                for (Ref r : touched) {
-                  BucketHistogram before = view.get(g, r.key, r.bucket);
-                  if (before != null) {
-                    deltas.merge(r, before, BucketHistogram::plus);
-                  }
-                }
-                return commit(g, stamp, head, rows, deltas, touched, consumed, now, first, true);
-              });
-    }
     List<Ref> stored = new ArrayList<>();
     for (Ref r : touched) {
       TreeMap<Long, Long> versions = head.keys().get(r.key);
@@ -416,25 +402,50 @@ final class FleetMerger {
         stored.add(r);
       }
     }
-    CompletableFuture<List<Object>> old =
-        stored.isEmpty()
-            ? CompletableFuture.completedFuture(List.of())
-            : runner.call(
-                RedisCall.command(
-                    CommandType.MGET,
-                    stored.stream()
-                        .map(r -> keys.bucket(g, r.key, r.bucket))
-                        .toArray(String[]::new)));
-    return old.thenCompose(
-        values -> {
-          for (int i = 0; i < stored.size(); i++) {
-            Ref r = stored.get(i);
-            BucketHistogram before = FleetCodec.decodeBucket(r.bucket, (byte[]) values.get(i));
-            if (before != null) {
-              deltas.merge(r, before, BucketHistogram::plus);
+    // the view, synced to the head, holds the merged values the deltas add to; a stored bucket it
+    // does not hold at the head's version (beyond the window as this process's clock has it) is
+    // read with the others
+    CompletableFuture<Void> synced =
+        summarise ? sync(g, head, now) : CompletableFuture.completedFuture(null);
+    return synced.thenCompose(
+        done -> {
+          java.util.Set<Ref> read = new java.util.LinkedHashSet<>();
+          for (Ref r : stored) {
+            if (!summarise
+                || !view.holds(g, r.key, r.bucket, head.keys().get(r.key).get(r.bucket))) {
+              read.add(r);
             }
           }
-          return commit(g, stamp, head, rows, deltas, touched, consumed, now, first, false);
+          if (summarise) {
+            for (Ref r : stored) {
+              if (!read.contains(r)) {
+                deltas.merge(r, view.get(g, r.key, r.bucket), BucketHistogram::plus);
+              }
+            }
+          }
+          CompletableFuture<List<Object>> old =
+              read.isEmpty()
+                  ? CompletableFuture.completedFuture(List.of())
+                  : runner.call(
+                      RedisCall.command(
+                          CommandType.MGET,
+                          read.stream()
+                              .map(r -> keys.bucket(g, r.key, r.bucket))
+                              .toArray(String[]::new)));
+          List<Ref> asRead = new ArrayList<>(read);
+          return old.thenCompose(
+              values -> {
+                for (int i = 0; i < asRead.size(); i++) {
+                  Ref r = asRead.get(i);
+                  BucketHistogram before =
+                      FleetCodec.decodeBucket(r.bucket, (byte[]) values.get(i));
+                  if (before != null) {
+                    deltas.merge(r, before, BucketHistogram::plus);
+                  }
+                }
+                return commit(
+                    g, stamp, head, rows, deltas, touched, consumed, now, first, summarise);
+              });
         });
   }
 

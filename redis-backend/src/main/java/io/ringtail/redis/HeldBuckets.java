@@ -63,6 +63,12 @@ final class HeldBuckets {
     return buckets.isEmpty() ? Long.MIN_VALUE : buckets.lastKey();
   }
 
+  /** Whether {@code bucket} is held at {@code version}. */
+  synchronized boolean holds(long bucket, long version) {
+    Held h = buckets.get(bucket);
+    return h != null && h.version == version;
+  }
+
   /** The histogram held as {@code bucket}, or null. */
   synchronized BucketHistogram get(long bucket) {
     Held h = buckets.get(bucket);

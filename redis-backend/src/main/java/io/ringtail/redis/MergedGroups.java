@@ -108,6 +108,15 @@ final class MergedGroups {
     }
   }
 
+  /** Whether {@code key}'s {@code bucket} is held at {@code version}. */
+  boolean holds(int g, String key, long bucket, long version) {
+    Group group = groups[g];
+    synchronized (group) {
+      HeldBuckets held = group.keys.get(key);
+      return held != null && held.holds(bucket, version);
+    }
+  }
+
   /** The value held as {@code key}'s {@code bucket}, or null. */
   BucketHistogram get(int g, String key, long bucket) {
     Group group = groups[g];

@@ -336,6 +336,36 @@ class FleetSummariesTest {
     assertThat(summary.publishers()).isEqualTo(2);
   }
 
+  /**
+   * A process whose clock runs ahead sends a bucket the merger's clock has not reached, twice; the
+   * merger keeps only its window's buckets in memory, and adds the second delta to what Redis holds
+   * of that bucket, not to nothing. (Before, it took a bucket it did not hold for an empty one.)
+   */
+  @Test
+  void aBucketAheadOfTheMergersClock_addsToWhatRedisHolds() throws Exception {
+    ManualTimeSource mergerTime = new ManualTimeSource(T0);
+    ManualTimeSource aheadTime = new ManualTimeSource(T0 + 1_500_000_000L);
+    String name = RedisTestSupport.uniqueName("ahead");
+    RedisKeyedHistogramWindows merger = quiet(name, mergerTime).build();
+    RedisKeyedHistogramWindows ahead = quiet(name, aheadTime).build();
+    merger.record("k", 1);
+    assertThat(merger.flush(TIMEOUT)).isTrue(); // the merger takes the lease
+    for (int i = 0; i < 10; i++) {
+      ahead.record("k", 2);
+    }
+    assertThat(ahead.flush(TIMEOUT)).isTrue(); // merged by its own flush: bucket T0 + 1 s holds 10
+    for (int i = 0; i < 5; i++) {
+      ahead.record("k", 3);
+    }
+    aheadTime.advance(Duration.ofSeconds(1));
+    ahead.tick().get(5, TimeUnit.SECONDS); // its batch waits in the inbox
+    merger.tick().get(5, TimeUnit.SECONDS); // the merger adds it to bucket T0 + 1 s
+    mergerTime.advance(Duration.ofSeconds(3));
+    WindowSnapshot s = merger.snapshot("k");
+    assertThat(s.count()).isEqualTo(1 + 10 + 5);
+    assertThat(s.sum()).isEqualTo(1 + 20 + 15);
+  }
+
   /** Summary percentiles and spans are checked when configured, naming the setting. */
   @Test
   void builder_rejectsBadSummaryPercentilesAndSpans_namingThem() {
