@@ -227,7 +227,7 @@ final class InProcessServiceLevel implements ServiceLevel {
 
   /**
    * The object, its lock and small arrays, the stripes and the rings: with the workbook's alerts
-   * and one objective, about 6.6 KB (6 windows of 60 buckets of two counts).
+   * and one objective, about 6.8 KB (6 windows of 60 buckets of two counts).
    */
   @Override
   public long footprintBytes() {
