@@ -85,6 +85,21 @@ class SloMetricsTest {
   }
 
   @Test
+  void theDocsLine_bindsEveryMeter() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    ServiceLevelConfig checkout = CONFIG;
+    // docs:slo-meters:start
+    ServiceLevel slo =
+        SloMetrics.monitor(registry, ServiceLevel.inProcess(checkout), "application", "shop");
+    // docs:slo-meters:end
+    slo.record(1, false);
+    assertThat(registry.scrape())
+        .contains(
+            "ringtail_slo_good_events_total{application=\"shop\",objective=\"available\",slo=\"checkout\"} 1.0");
+    assertThat(registry.getMeters()).hasSize(2 * 14);
+  }
+
+  @Test
   void oneScrape_readsOneStatus_forEveryMeter() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     Counting slo = new Counting(ServiceLevel.inProcess(CONFIG, time));

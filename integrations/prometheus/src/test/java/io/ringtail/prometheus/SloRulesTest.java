@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ringtail.slo.BurnRateAlert;
 import io.ringtail.slo.ServiceLevelConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
 class SloRulesTest {
@@ -83,6 +86,16 @@ class SloRulesTest {
     Map<String, Object> ticket = rules.get(16);
     assertThat(ticket.get("expr").toString()).contains("window=\"3d\"} > 1 and");
     assertThat(rules.get(17 + 8).get("expr").toString()).endsWith("/ (1 - 0.999)");
+  }
+
+  @Test
+  void theDocsLines_writeARuleFile(@TempDir Path dir) throws Exception {
+    ServiceLevelConfig checkout = CHECKOUT;
+    // docs:slo-rules:start
+    String rules = SloRules.builder().serviceLevel(checkout).matcher("job", "shop").build().yaml();
+    Files.writeString(dir.resolve("ringtail-slo.rules.yml"), rules); // Prometheus's rule_files
+    // docs:slo-rules:end
+    assertThat(rulesOf(Files.readString(dir.resolve("ringtail-slo.rules.yml")), 0)).hasSize(34);
   }
 
   @Test
