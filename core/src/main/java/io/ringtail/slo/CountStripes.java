@@ -29,6 +29,9 @@ import org.HdrHistogram.WriterReaderPhaser;
  *
  * <p>Each array keeps {@value #PAD} unused longs either side of its counts, so no two stripes'
  * counts share a cache line.
+ *
+ * <p>Thread-safe as described: {@link #add} from any thread, every other method under the owner's
+ * lock.
  */
 final class CountStripes {
   /** Unused longs either side of a stripe's counts. */
