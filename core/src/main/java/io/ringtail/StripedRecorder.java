@@ -1,5 +1,6 @@
 package io.ringtail;
 
+import io.ringtail.internal.Probe;
 import java.util.Arrays;
 
 /**
@@ -125,7 +126,8 @@ final class StripedRecorder {
   int record(long value, boolean inRange) {
     Stripe[] table = stripes;
     // one stripe: no thread-local lookup (a request thread's map is rarely in cache)
-    Stripe stripe = table.length == 1 ? table[0] : table[Probe.current().hash & (table.length - 1)];
+    Stripe stripe =
+        table.length == 1 ? table[0] : table[Probe.current().hash() & (table.length - 1)];
     int outcome;
     long ticket = stripe.phaser.writerCriticalSectionEnter();
     try {

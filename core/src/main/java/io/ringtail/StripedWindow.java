@@ -12,11 +12,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <ul>
  *   <li><b>Stripes</b>: each recording thread adds into one of a few padded stripes of a {@link
- *       StripedRecorder}, picked by its {@link Probe} (first its thread id). A stripe holds two
- *       dense accumulators (a count array in HdrHistogram's layout, see {@link BucketLayout}, plus
- *       sum, min, max and rejected): writers add into the active one while the other is drained.
- *       Under sustained contention the stripes double, up to the processors rounded up to a power
- *       of two.
+ *       StripedRecorder}, picked by its {@link io.ringtail.internal.Probe} (first its thread id). A
+ *       stripe holds two dense accumulators (a count array in HdrHistogram's layout, see {@link
+ *       BucketLayout}, plus sum, min, max and rejected): writers add into the active one while the
+ *       other is drained. Under sustained contention the stripes double, up to the processors
+ *       rounded up to a power of two.
  *   <li><b>Live bucket</b>: one dense accumulator, guarded by the window lock, into which the
  *       stripes are drained by every snapshot and rotation.
  *   <li><b>SealedBucket buckets</b>: when time moves into a new bucket the live bucket is sealed

@@ -6,9 +6,9 @@
  * {@link io.ringtail.RollingWindow#create RollingWindow.create} (one window); in the packages
  * beneath, which build on this one, {@code keyed.KeyedWindows.builder} (a window per key), {@code
  * decision.RateLimiter.inProcess}, {@code decision.ThresholdDetector.inProcess} and {@code
- * decision.SumCap.inProcess} (decisions per key), {@code alert.AlertMonitor.create} (alert rules);
- * in other modules, {@code WindowMetrics.monitor} (Micrometer) and {@code RedisBackend.builder}
- * (Redis).
+ * decision.SumCap.inProcess} (decisions per key), {@code alert.AlertMonitor.create} (alert rules),
+ * {@code slo.ServiceLevelConfig.builder} (service levels); in other modules, {@code
+ * WindowMetrics.monitor} (Micrometer) and {@code RedisBackend.builder} (Redis).
  *
  * <h2>House rules</h2>
  *

@@ -14,10 +14,19 @@ import io.ringtail.decision.SumDecision;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.keyed.KeyedWindows;
+import io.ringtail.slo.BurnRateAlert;
+import io.ringtail.slo.EventCounts;
+import io.ringtail.slo.Objective;
+import io.ringtail.slo.ObjectiveStatus;
+import io.ringtail.slo.ServiceLevel;
+import io.ringtail.slo.ServiceLevelConfig;
+import io.ringtail.slo.SloConventions;
 import io.ringtail.testkit.BadInput;
 import io.ringtail.testkit.BadInput.Cases;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -54,6 +63,7 @@ class BadInputSweepTest {
     keyedWindows(cases);
     decisions(cases);
     alerts(cases);
+    serviceLevels(cases);
     return cases.stream();
   }
 
@@ -421,6 +431,121 @@ class BadInputSweepTest {
                 Optional.of(Duration.ZERO),
                 Duration.ZERO),
         "amount");
+  }
+
+  private static void serviceLevels(Cases cases) {
+    Duration hour = Duration.ofHours(1);
+    Duration minute = Duration.ofMinutes(1);
+    cases.rejectsNull(
+        "ServiceLevelConfig.builder null", () -> ServiceLevelConfig.builder(null), "name");
+    cases.rejects(
+        "ServiceLevelConfig.builder blank", () -> ServiceLevelConfig.builder(" "), "name");
+    cases.rejectsNull(
+        "Objective.latency name null", () -> Objective.latency(null, minute, 0.9), "name");
+    cases.durations(
+        "Objective.latency threshold",
+        d -> Objective.latency("x", d, 0.9),
+        "threshold",
+        false,
+        true);
+    for (double target :
+        new double[] {0, 1, -1, 2, Double.NaN, Double.POSITIVE_INFINITY, Double.MIN_VALUE}) {
+      boolean valid = target > 0 && target < 1;
+      if (valid) {
+        cases.works(
+            "Objective.availability target " + target, () -> Objective.availability("x", target));
+      } else {
+        cases.rejects(
+            "Objective.availability target " + target,
+            () -> Objective.availability("x", target),
+            "target");
+        cases.rejects(
+            "Objective.latency target " + target,
+            () -> Objective.latency("x", minute, target),
+            "target");
+      }
+    }
+    for (double factor :
+        new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+      cases.rejects(
+          "BurnRateAlert factor " + factor,
+          () -> BurnRateAlert.page(factor, hour, minute),
+          "factor");
+    }
+    cases.rejectsNull(
+        "BurnRateAlert severity null", () -> BurnRateAlert.of(null, 2, hour, minute), "severity");
+    cases.durations(
+        "BurnRateAlert shortWindow",
+        d -> BurnRateAlert.page(2, hour, d),
+        "shortWindow",
+        false,
+        false);
+    cases.durations(
+        "BurnRateAlert longWindow",
+        d -> BurnRateAlert.page(2, d, Duration.ofMillis(1)),
+        "longWindow",
+        false,
+        false);
+    cases.durations(
+        "SloConventions.windowLabel", SloConventions::windowLabel, "window", false, false);
+    ServiceLevelConfig.Builder builder =
+        ServiceLevelConfig.builder("slo").availability("ok", 0.999).alerts(List.of());
+    cases.durations(
+        "ServiceLevelConfig.period", d -> builder.period(d).build(), "period", false, false);
+    cases.rejectsNull(
+        "ServiceLevelConfig.alerts null",
+        () -> builder.alerts((List<BurnRateAlert>) null),
+        "alerts");
+    cases.rejectsNull(
+        "ServiceLevelConfig.objective null", () -> builder.objective(null), "objective");
+    ServiceLevelConfig config = ServiceLevelConfig.builder("slo").availability("ok", 0.999).build();
+    cases.rejectsNull(
+        "ServiceLevel.inProcess config", () -> ServiceLevel.inProcess(null), "config");
+    cases.rejectsNull(
+        "ServiceLevel.inProcess timeSource",
+        () -> ServiceLevel.inProcess(config, null),
+        "timeSource");
+    for (long value : new long[] {Long.MIN_VALUE, -1, Long.MAX_VALUE}) {
+      cases.works(
+          "ServiceLevel.record latency " + value,
+          () -> {
+            ServiceLevel slo = ServiceLevel.inProcess(config, new ManualTimeSource());
+            slo.record(value, true);
+            assertThat(slo.status().objective("ok").recorded()).isEqualTo(new EventCounts(0, 1));
+          });
+    }
+    for (long time : new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0}) {
+      cases.works(
+          "ServiceLevel.recordAt time " + time,
+          () -> {
+            ServiceLevel slo = ServiceLevel.inProcess(config, new ManualTimeSource());
+            slo.recordAt(5, false, time);
+            assertThat(slo.status().objective("ok").recorded()).isEqualTo(new EventCounts(1, 1));
+          });
+    }
+    cases.works(
+        "ServiceLevel with a period of 290 years",
+        () -> {
+          ServiceLevelConfig longest =
+              ServiceLevelConfig.builder("slo")
+                  .availability("ok", 0.999)
+                  .period(Duration.ofDays(290 * 365))
+                  .build();
+          ServiceLevel slo =
+              ServiceLevel.inProcess(longest, new ManualTimeSource(Long.MIN_VALUE / 2));
+          slo.record(5, false);
+          assertThat(slo.status().objective("ok").periodCounts()).isEqualTo(new EventCounts(1, 1));
+        });
+    cases.rejects("EventCounts good negative", () -> new EventCounts(-1, 0), "good");
+    cases.rejects("EventCounts total below good", () -> new EventCounts(2, 1), "total");
+    cases.rejectsNull(
+        "ObjectiveStatus.of windows null",
+        () -> ObjectiveStatus.of(config, config.objectives().get(0), null, EventCounts.NONE),
+        "windows");
+    cases.rejects(
+        "ObjectiveStatus.of windows empty",
+        () -> ObjectiveStatus.of(config, config.objectives().get(0), Map.of(), EventCounts.NONE),
+        "windows");
   }
 
   private static void alerts(Cases cases) {

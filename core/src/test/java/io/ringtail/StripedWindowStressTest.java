@@ -2,6 +2,7 @@ package io.ringtail;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ringtail.internal.Probe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

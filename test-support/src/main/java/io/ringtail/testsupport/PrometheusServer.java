@@ -65,9 +65,28 @@ public final class PrometheusServer implements AutoCloseable {
    */
   public static PrometheusServer start(List<String> targets, String metricsPath, String... features)
       throws Exception {
+    return launch(targets, metricsPath, null, features);
+  }
+
+  /**
+   * Starts a server as {@link #start(List, String, String...)} does, which also loads the rule file
+   * {@code rules} (recording and alerting rules, YAML) and evaluates it every 500 ms.
+   */
+  public static PrometheusServer startWithRules(
+      List<String> targets, String metricsPath, String rules, String... features) throws Exception {
+    return launch(targets, metricsPath, rules, features);
+  }
+
+  private static PrometheusServer launch(
+      List<String> targets, String metricsPath, String rules, String... features) throws Exception {
     Path dir = Files.createTempDirectory("ringtail-prometheus");
     StringBuilder config = new StringBuilder();
     config.append("global:\n  scrape_interval: 500ms\n  scrape_timeout: 400ms\n");
+    if (rules != null) {
+      Files.writeString(dir.resolve("rules.yml"), rules);
+      config.append("  evaluation_interval: 500ms\n");
+      config.append("rule_files:\n  - ").append(dir.resolve("rules.yml")).append('\n');
+    }
     config.append("scrape_configs:\n  - job_name: pods\n");
     config.append("    metrics_path: ").append(metricsPath).append('\n');
     config.append("    static_configs:\n      - targets: [");

@@ -46,7 +46,7 @@ final class MeterSpec {
    * Each registered window's scrape snapshot, kept as long as its first meter lives: counters hold
    * their object weakly, and a binding of totals alone has no gauge to hold it strongly.
    */
-  private static final java.util.Map<Meter, ScrapeSnapshot> SCRAPES =
+  private static final java.util.Map<Meter, ScrapeSnapshot<?>> SCRAPES =
       java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
   MeterSpec(
@@ -105,8 +105,8 @@ final class MeterSpec {
   /** Registers the meters of one window, all reading one {@link ScrapeSnapshot}. */
   List<Meter> register(MeterRegistry registry, RollingWindow window, Iterable<Tag> extraTags) {
     Tags all = Tags.of(WindowConventions.WINDOW_TAG, name).and(tags).and(extraTags);
-    ScrapeSnapshot scrape =
-        new ScrapeSnapshot(window, meterCount(), maxAgeNanos, name, describe(extraTags), failures);
+    ScrapeSnapshot<WindowSnapshot> scrape =
+        ScrapeSnapshot.of(window, meterCount(), maxAgeNanos, name, describe(extraTags), failures);
     List<Meter> meters = new ArrayList<>(meterCount());
     if (statistics) {
       meters.add(
@@ -237,7 +237,7 @@ final class MeterSpec {
    */
   private Meter counter(
       MeterRegistry registry,
-      ScrapeSnapshot scrape,
+      ScrapeSnapshot<WindowSnapshot> scrape,
       int index,
       String suffix,
       Tags tags,
@@ -255,7 +255,7 @@ final class MeterSpec {
 
   private Meter value(
       MeterRegistry registry,
-      ScrapeSnapshot scrape,
+      ScrapeSnapshot<WindowSnapshot> scrape,
       int index,
       String suffix,
       Tags tags,
@@ -273,7 +273,7 @@ final class MeterSpec {
 
   private Meter plain(
       MeterRegistry registry,
-      ScrapeSnapshot scrape,
+      ScrapeSnapshot<WindowSnapshot> scrape,
       int index,
       String suffix,
       Tags tags,

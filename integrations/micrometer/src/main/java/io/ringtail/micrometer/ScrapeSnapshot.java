@@ -5,10 +5,12 @@ import io.ringtail.TimeSource;
 import io.ringtail.WindowFailures;
 import io.ringtail.WindowSnapshot;
 import java.util.Arrays;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The snapshot one window's gauges and counters (its "gauges" below) share within a scrape.
+ * The snapshot one window's gauges and counters (its "gauges" below) share within a scrape: a
+ * window's {@link WindowSnapshot}, or any value read the same way (a service level's status).
  *
  * <p>Micrometer has no "scrape begins" callback, so a scrape is recognised by its reads: each gauge
  * of the window has an index, and a scrape reads each gauge once. A read by a gauge that has
@@ -28,8 +30,8 @@ import java.util.function.ToDoubleFunction;
  * Two scrapes of the same binding that overlap in time cannot be told apart and may each read
  * gauges from two consecutive snapshots.
  */
-final class ScrapeSnapshot {
-  private final RollingWindow window;
+final class ScrapeSnapshot<T> {
+  private final Supplier<T> source;
   private final String name;
   private final String description;
   private final WindowFailures failures;
@@ -37,27 +39,44 @@ final class ScrapeSnapshot {
   private final long maxAgeNanos;
   private final long[] consumed;
   private boolean taken;
-  private WindowSnapshot current;
+  private T current;
   private long takenAt;
 
-  ScrapeSnapshot(
+  /** The snapshots of {@code window}. */
+  static ScrapeSnapshot<WindowSnapshot> of(
       RollingWindow window,
       int gauges,
       long maxAgeNanos,
       String name,
       String description,
       WindowFailures failures) {
-    this.window = window;
+    return new ScrapeSnapshot<>(
+        window::snapshot, window.timeSource(), gauges, maxAgeNanos, name, description, failures);
+  }
+
+  /**
+   * The values of {@code source}, read by {@code gauges} gauges, never older than {@code
+   * maxAgeNanos} by {@code time}; failures logged under {@code name} as {@code description}.
+   */
+  ScrapeSnapshot(
+      Supplier<T> source,
+      TimeSource time,
+      int gauges,
+      long maxAgeNanos,
+      String name,
+      String description,
+      WindowFailures failures) {
+    this.source = source;
     this.name = name;
     this.description = description;
     this.failures = failures;
-    this.time = window.timeSource();
+    this.time = time;
     this.maxAgeNanos = maxAgeNanos;
     this.consumed = new long[(gauges + 63) >>> 6];
   }
 
   /** The statistic of this scrape's snapshot for gauge {@code gauge}; NaN if the window failed. */
-  synchronized double read(int gauge, ToDoubleFunction<WindowSnapshot> statistic) {
+  synchronized double read(int gauge, ToDoubleFunction<T> statistic) {
     int word = gauge >>> 6;
     long bit = 1L << gauge;
     long now = time.nanoTime();
@@ -65,7 +84,7 @@ final class ScrapeSnapshot {
       taken = true;
       takenAt = now;
       Arrays.fill(consumed, 0L);
-      current = failures.read(name, description, time, window::snapshot);
+      current = failures.read(name, description, time, source);
     }
     consumed[word] |= bit;
     return current == null ? Double.NaN : statistic.applyAsDouble(current);

@@ -145,6 +145,24 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
     return self();
   }
 
+  /**
+   * Tags from key-value pairs, checked: an even number of strings, none null.
+   *
+   * @throws NullPointerException naming "tags", a "tag key" or a "tag value"
+   * @throws IllegalArgumentException for an odd number of strings
+   */
+  static Tags keyValueTags(String... keyValues) {
+    Checks.requireNonNull("tags", keyValues);
+    if (keyValues.length % 2 != 0) {
+      throw Checks.invalid(
+          "tags", "key-value pairs (an even number of strings)", keyValues.length + " strings");
+    }
+    for (int i = 0; i < keyValues.length; i++) {
+      Checks.requireNonNull(i % 2 == 0 ? "tag key" : "tag value", keyValues[i]);
+    }
+    return Tags.of(keyValues);
+  }
+
   /** Checks every value; the spec the built binder registers. */
   MeterSpec spec() {
     MeterSpec.requirePrefix(prefix);
@@ -154,14 +172,7 @@ abstract class SpecBuilder<B extends SpecBuilder<B>> {
         throw new NullPointerException("tags");
       }
       if (t instanceof String[] keyValues) {
-        if (keyValues.length % 2 != 0) {
-          throw Checks.invalid(
-              "tags", "key-value pairs (an even number of strings)", keyValues.length + " strings");
-        }
-        for (int i = 0; i < keyValues.length; i++) {
-          Checks.requireNonNull(i % 2 == 0 ? "tag key" : "tag value", keyValues[i]);
-        }
-        all = all.and(Tags.of(keyValues));
+        all = all.and(keyValueTags(keyValues));
       } else {
         @SuppressWarnings("unchecked")
         Iterable<Tag> iterable = (Iterable<Tag>) t;

@@ -6,6 +6,8 @@ import io.ringtail.ManualTimeSource;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowConfig;
 import io.ringtail.keyed.KeyedWindows;
+import io.ringtail.slo.ServiceLevel;
+import io.ringtail.slo.ServiceLevelConfig;
 import io.ringtail.testkit.BadInput;
 import io.ringtail.testkit.BadInput.Cases;
 import java.util.Map;
@@ -180,6 +182,17 @@ class MicrometerBadInputSweepTest {
                 new SimpleMeterRegistry(),
                 KeyedWindows.builder().timeSource(new ManualTimeSource()).build(),
                 "w"));
+    ServiceLevel slo =
+        ServiceLevel.inProcess(
+            ServiceLevelConfig.builder("slo").availability("ok", 0.999).build(),
+            new ManualTimeSource());
+    cases.rejectsNull("SloMetrics.of null", () -> SloMetrics.of(null), "serviceLevel");
+    cases.rejectsNull("SloMetrics.of tags null", () -> SloMetrics.of(slo, (String[]) null), "tags");
+    cases.rejects("SloMetrics.of tags odd count", () -> SloMetrics.of(slo, "a"), "tags");
+    cases.rejectsNull(
+        "SloMetrics.of tag value null", () -> SloMetrics.of(slo, "a", null), "tag value");
+    cases.rejectsNull(
+        "SloMetrics.monitor registry null", () -> SloMetrics.monitor(null, slo), "registry");
     return cases.stream();
   }
 }

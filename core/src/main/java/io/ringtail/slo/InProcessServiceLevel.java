@@ -1,0 +1,251 @@
+package io.ringtail.slo;
+
+import io.ringtail.TimeSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The in-process {@link ServiceLevel}.
+ *
+ * <h2>Representation</h2>
+ *
+ * <ul>
+ *   <li><b>Stripes</b> ({@link CountStripes}): a record adds one to a total and one to the bad
+ *       count of each objective the event misses, in its thread's stripe.
+ *   <li><b>Rings</b> ({@link CountRing}): one per distinct window of the config (the period and
+ *       each alert's two windows), of {@value #BUCKETS} buckets of {@code window / 60} (rounded
+ *       down to the nanosecond), each holding a total and one bad count per objective.
+ *   <li><b>Live interval</b>: the stripes count from the latest edge of any ring's bucket to the
+ *       next, {@link #nextEdge}; no ring's edge falls inside it, so what it holds belongs to
+ *       exactly one bucket of every ring. When time passes the next edge, a rotation drains the
+ *       stripes, adds their counts to each ring's newest bucket, and moves every ring to the bucket
+ *       holding the new time, clearing the buckets it passes (at most 60 per ring however long the
+ *       gap).
+ *   <li><b>Recorded</b>: the counts of every interval rotated out, for the monotonic counters.
+ * </ul>
+ *
+ * A window's counts at time {@code now} are then its ring's {@value #BUCKETS} buckets (the newest
+ * holding what was rotated into it so far) plus the live interval: every event timed in {@code
+ * [(floor(now / w) - 59) * w, now]}, {@code w} the ring's bucket width, exactly like a rolling
+ * window's live partial bucket plus its complete ones.
+ *
+ * <h2>Concurrency</h2>
+ *
+ * The record and drain protocol is {@link CountStripes}'s. Rotation is lazy, on the first record or
+ * status past the next edge; a recording thread only tries the lock, and records without waiting if
+ * another thread holds it (its event joins the interval that thread is filling). A record timed
+ * before the live interval (a late writer) counts in it; a record timed after the time source's
+ * reading rotates only as far as that reading. Status reads take the lock.
+ */
+final class InProcessServiceLevel implements ServiceLevel {
+  /** Buckets per window. */
+  static final int BUCKETS = 60;
+
+  private final ServiceLevelConfig config;
+  private final TimeSource time;
+  private final List<Objective> objectives;
+  private final List<Duration> windows;
+
+  /** Per objective, the latency above which an event is bad ({@code Long.MAX_VALUE}: none). */
+  private final long[] latencyLimits;
+
+  /** The bits of the objectives a failed event misses (the availability objectives). */
+  private final int failureMask;
+
+  private final CountStripes stripes;
+
+  /** Where the live interval ends; with the stripes, the only shared field a record reads. */
+  private volatile long nextEdge;
+
+  private final ReentrantLock lock = new ReentrantLock();
+
+  // guarded by lock
+  private final CountRing[] rings;
+
+  /** Drained from the stripes since the last rotation: the total, then the bad counts. */
+  private final long[] live;
+
+  /** Everything rotated out since creation. */
+  private final long[] recorded;
+
+  InProcessServiceLevel(ServiceLevelConfig config, TimeSource time) {
+    this(config, time, CountStripes.GROWTH_BOUND);
+  }
+
+  /** A service level whose stripes may grow to {@code growthBound}. */
+  InProcessServiceLevel(ServiceLevelConfig config, TimeSource time, int growthBound) {
+    this.config = config;
+    this.time = time;
+    this.objectives = config.objectives();
+    this.windows = config.windows();
+    int n = objectives.size();
+    this.latencyLimits = new long[n];
+    int failures = 0;
+    for (int i = 0; i < n; i++) {
+      Objective o = objectives.get(i);
+      latencyLimits[i] = o.latencyLimitNanos();
+      if (o.kind() == Objective.Kind.AVAILABILITY) {
+        failures |= 1 << i;
+      }
+    }
+    this.failureMask = failures;
+    this.stripes = new CountStripes(n + 1, growthBound);
+    this.live = new long[n + 1];
+    this.recorded = new long[n + 1];
+    long now = time.nanoTime();
+    this.rings = new CountRing[windows.size()];
+    for (int r = 0; r < rings.length; r++) {
+      rings[r] = new CountRing(windows.get(r).toNanos(), BUCKETS, n + 1, now);
+    }
+    this.nextEdge = nextEdgeAfter(now);
+  }
+
+  @Override
+  public void record(long latencyNanos, boolean failed) {
+    recordAt(latencyNanos, failed, time.nanoTime());
+  }
+
+  @Override
+  public void recordAt(long latencyNanos, boolean failed, long timeNanos) {
+    if (timeNanos - nextEdge >= 0) {
+      tryAdvance(timeNanos);
+    }
+    int bad = failed ? failureMask : 0;
+    long[] limits = latencyLimits;
+    for (int i = 0; i < limits.length; i++) {
+      if (latencyNanos > limits[i]) {
+        bad |= 1 << i;
+      }
+    }
+    stripes.add(bad);
+  }
+
+  private void tryAdvance(long timeNanos) {
+    if (lock.tryLock()) {
+      try {
+        long now = time.nanoTime();
+        advanceLocked(timeNanos - now > 0 ? now : timeNanos);
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  /** Rotates the live interval out if {@code now} is past its end. */
+  private void advanceLocked(long now) {
+    if (now - nextEdge < 0) {
+      return;
+    }
+    stripes.drainInto(live);
+    for (CountRing ring : rings) {
+      ring.add(live);
+      ring.roll(Math.floorDiv(now, ring.width));
+    }
+    for (int i = 0; i < live.length; i++) {
+      recorded[i] += live[i];
+      live[i] = 0;
+    }
+    nextEdge = nextEdgeAfter(now);
+    stripes.growIfContended();
+  }
+
+  /** The earliest end of a ring's newest bucket: the rings are at {@code now}'s buckets. */
+  private long nextEdgeAfter(long now) {
+    long ahead = Long.MAX_VALUE;
+    for (CountRing ring : rings) {
+      ahead = Math.min(ahead, ring.edgeAfterNewest() - now);
+    }
+    return now + ahead;
+  }
+
+  @Override
+  public ServiceLevelStatus status() {
+    int width = live.length;
+    long[][] sums = new long[rings.length][width];
+    long[] total = new long[width];
+    long now;
+    lock.lock();
+    try {
+      now = time.nanoTime();
+      advanceLocked(now);
+      stripes.drainInto(live);
+      for (int r = 0; r < rings.length; r++) {
+        rings[r].sumInto(sums[r]);
+        for (int i = 0; i < width; i++) {
+          sums[r][i] += live[i];
+        }
+      }
+      for (int i = 0; i < width; i++) {
+        total[i] = recorded[i] + live[i];
+      }
+    } finally {
+      lock.unlock();
+    }
+    List<ObjectiveStatus> statuses = new ArrayList<>(objectives.size());
+    for (int o = 0; o < objectives.size(); o++) {
+      Map<Duration, EventCounts> counts = new HashMap<>();
+      for (int r = 0; r < rings.length; r++) {
+        counts.put(windows.get(r), counts(sums[r], o));
+      }
+      statuses.add(ObjectiveStatus.of(config, objectives.get(o), counts, counts(total, o)));
+    }
+    return new ServiceLevelStatus(config, now, statuses);
+  }
+
+  private static EventCounts counts(long[] c, int objective) {
+    return new EventCounts(c[0] - c[objective + 1], c[0]);
+  }
+
+  /** Stripes in use now. */
+  int stripeCount() {
+    return stripes.stripeCount();
+  }
+
+  /** Doubles the stripes, up to the bound, as sustained collisions would. */
+  void growStripes() {
+    lock.lock();
+    try {
+      stripes.grow();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public ServiceLevelConfig config() {
+    return config;
+  }
+
+  @Override
+  public TimeSource timeSource() {
+    return time;
+  }
+
+  /**
+   * The object, its lock and small arrays, the stripes and the rings: with the workbook's alerts
+   * and one objective, about 6.8 KB (6 windows of 60 buckets of two counts).
+   */
+  @Override
+  public long footprintBytes() {
+    lock.lock();
+    try {
+      long bytes = 72 + 48 + 16 + 8L * latencyLimits.length + 2 * (16 + 8L * live.length);
+      bytes += 16 + 4L * rings.length;
+      for (CountRing ring : rings) {
+        bytes += ring.footprintBytes();
+      }
+      return bytes + stripes.footprintBytes();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ServiceLevel[" + config.name() + ", in-process]";
+  }
+}
