@@ -22,9 +22,10 @@ import java.util.Map;
  * of summaries is one {@code MGET} (on a cluster one command per group: 16); a read of
  * distributions one {@code MGET} of heads and buckets.
  *
- * <p><b>I/O events</b> (the server's socket reads and writes, {@code INFO stats}): a read and a
- * write per process and interval for its round (a round's commands reach the server in one write),
- * per read, and five a group for its merger's three round trips and lease renewals.
+ * <p><b>I/O events</b> (the server's socket reads and writes, {@code INFO stats}): about a read and
+ * a write per round of a process (a round's commands reach the server in one write) and per read,
+ * and some per group merged (its merger's round trips and lease renewals); the two coefficients are
+ * fitted over the rows that read summaries.
  *
  * <p><b>Bytes</b>: the batches ({@code B}, the bytes the processes' stats say Redis confirmed) come
  * in once and go out once, in the merges' {@code HGETALL}; a read of summaries returns about {@code
@@ -36,10 +37,10 @@ import java.util.Map;
  * fitted over the rows that read summaries, and the same out.
  *
  * <p><b>Redis CPU</b> = a base + the commands' own time ({@code INFO commandstats}) + a cost per
- * I/O event, the base and the event cost fitted over the rows. Carried to the big fleet, the
- * commands' time is each command type's measured time per call in the row with the most processes,
- * an {@code HSET}'s and an {@code HGETALL}'s scaled by their bytes at 1 ns a byte, and the events
- * are the model's, scaled by the largest ratio of measured to modelled events seen in a row.
+ * I/O event, the base and the event cost fitted over the rows (relative errors). Carried to the big
+ * fleet, the commands' time is each command type's measured time per call in the row with the most
+ * processes, an {@code HSET}'s and an {@code HGETALL}'s scaled by their bytes at 1 ns a byte, and
+ * the events are the fitted model's.
  */
 final class FleetViewModel {
   private static final int GROUPS = 16;
@@ -77,8 +78,14 @@ final class FleetViewModel {
       return FleetViewModel.commands(processes, keys, groupsMerged, readEvery, 1);
     }
 
-    double modelEvents() {
-      return events(processes, groupsMerged, readEvery);
+    /** The model's I/O events at coefficients {@code k} (see {@link #eventsFit()}). */
+    double modelEvents(double[] k) {
+      return events(processes, groupsMerged, readEvery, k);
+    }
+
+    /** Rounds and reads a second: what each process's connection wakes the server for. */
+    double connectionTurns() {
+      return processes + (readEvery > 0 ? (double) processes / readEvery : 0);
     }
 
     double reads() {
@@ -122,10 +129,56 @@ final class FleetViewModel {
     return publishing + merging + reading;
   }
 
-  /** I/O events per second: a read and a write per round, per read, and five a group. */
-  static double events(double processes, double g, double readEverySeconds) {
-    double reads = readEverySeconds > 0 ? processes / readEverySeconds : 0;
-    return 2 * (processes + reads + 5 * g);
+  /**
+   * I/O events per second: {@code k[0]} per round or read of a process (a read and a write each,
+   * about 2) and {@code k[1]} per group merged (its merger's round trips and lease renewals).
+   */
+  static double events(double processes, double g, double readEverySeconds, double[] k) {
+    double turns = processes + (readEverySeconds > 0 ? processes / readEverySeconds : 0);
+    return k[0] * turns + k[1] * g;
+  }
+
+  /** The I/O events' coefficients, fitted over the rows that read summaries (relative errors). */
+  double[] eventsFit() {
+    return fit2(
+        rows.stream().filter(r -> !r.distributions()).toList(),
+        Row::connectionTurns,
+        Row::groupsMerged,
+        Row::eventsPerSecond,
+        true);
+  }
+
+  /**
+   * Least squares of {@code y = a x1 + b x2} over {@code rows}, each residual relative to {@code y}
+   * when {@code relative}: {a, b}.
+   */
+  static double[] fit2(
+      List<Row> rows,
+      java.util.function.ToDoubleFunction<Row> x1,
+      java.util.function.ToDoubleFunction<Row> x2,
+      java.util.function.ToDoubleFunction<Row> y,
+      boolean relative) {
+    double s11 = 0;
+    double s12 = 0;
+    double s22 = 0;
+    double s1y = 0;
+    double s2y = 0;
+    for (Row r : rows) {
+      double a = x1.applyAsDouble(r);
+      double b = x2.applyAsDouble(r);
+      double v = y.applyAsDouble(r);
+      double w = relative && v != 0 ? 1 / (v * v) : 1;
+      s11 += w * a * a;
+      s12 += w * a * b;
+      s22 += w * b * b;
+      s1y += w * a * v;
+      s2y += w * b * v;
+    }
+    double det = s11 * s22 - s12 * s12;
+    if (Math.abs(det) < 1e-30) {
+      return new double[] {s11 == 0 ? 0 : s1y / s11, 0};
+    }
+    return new double[] {(s1y * s22 - s2y * s12) / det, (s11 * s2y - s12 * s1y) / det};
   }
 
   /** Bytes per second that reads send out. */
@@ -283,19 +336,19 @@ final class FleetViewModel {
   }
 
   /**
-   * The CPU beyond the commands' own time, {@code base + e x events}, fitted by least squares over
-   * the rows: core-seconds per second, and per I/O event.
+   * The CPU beyond the commands' own time, {@code base + e x events}, fitted by least squares of
+   * the relative errors over the rows: core-seconds per second, and per I/O event.
    */
   double[] fit() {
-    double[] ab = new double[2];
-    fitLine(r -> r.eventsPerSecond(), r -> r.cpuPercent() / 100 - r.commandSeconds(), ab, true);
-    return ab;
+    return fit2(
+        rows, r -> 1, Row::eventsPerSecond, r -> r.cpuPercent() / 100 - r.commandSeconds(), true);
   }
 
   /** The rows against the model, and the big fleet per master, as markdown. */
   String markdown() {
     double[] fit = fit();
     double[] framing = framing();
+    double[] k = eventsFit();
     StringBuilder out = new StringBuilder();
     out.append(
         String.format(
@@ -326,7 +379,7 @@ final class FleetViewModel {
               within(commands, r.commandsPerSecond())),
           String.format(
               "%,.0f / %,.0f %s",
-              r.modelEvents(), r.eventsPerSecond(), within(r.modelEvents(), r.eventsPerSecond())),
+              r.modelEvents(k), r.eventsPerSecond(), within(r.modelEvents(k), r.eventsPerSecond())),
           String.format("%,.0f / %,.0f B %s", in, r.inPerSecond(), within(in, r.inPerSecond())),
           String.format(
               "%,.0f / %,.0f B %s", outBytes, r.outPerSecond(), within(outBytes, r.outPerSecond())),
@@ -340,7 +393,7 @@ final class FleetViewModel {
               within(cpu, r.cpuPercent())));
     }
     out.append('\n');
-    out.append(fleet(fit, framing));
+    out.append(fleet(fit, framing, k));
     return out.toString();
   }
 
@@ -357,12 +410,11 @@ final class FleetViewModel {
    * of batches (from the row whose processes record the fewest samples per key, closest to this
    * fleet's one a second).
    */
-  private String fleet(double[] fit, double[] framing) {
+  private String fleet(double[] fit, double[] framing, double[] k) {
     Row summaries = null;
     Row distributions = null;
     Row batches = null;
     Row costs = null;
-    double eventRatio = 1;
     for (Row r : rows) {
       if (r.readEvery() > 0 && !r.distributions() && summaries == null) {
         summaries = r;
@@ -376,7 +428,6 @@ final class FleetViewModel {
       if (costs == null || r.processes() > costs.processes()) {
         costs = r;
       }
-      eventRatio = Math.max(eventRatio, r.eventsPerSecond() / r.modelEvents());
     }
     if (summaries == null || batches == null) {
       return "";
@@ -392,10 +443,10 @@ final class FleetViewModel {
         String.format(
             "Carried to 1,000 pods x 500 keys on 3 masters, every pod reading every key every 15"
                 + " s, per master: commands at the time per call of the %s row (an HSET or HGETALL"
-                + " larger than there at 1 ns a byte more), I/O events at %.2f times the model's"
-                + " (the largest ratio measured), %,.0f bytes of batches a second from the fleet"
-                + " (the %s row's per process and key):%n%n",
-            costs.name(), eventRatio, batchBytes, batches.name()));
+                + " larger than there at 1 ns a byte more), I/O events at the fitted %.2f per round or"
+                + " read of a process and %.1f per group merged, %,.0f bytes of batches a second"
+                + " from the fleet (the %s row's per process and key):%n%n",
+            costs.name(), k[0], k[1], batchBytes, batches.name()));
     out.append(
         "| publish interval, reads | commands/s | commands' own time | I/O events/s | read bytes"
             + " out/s | all bytes out/s | bytes in/s | Redis CPU |\n"
@@ -445,8 +496,8 @@ final class FleetViewModel {
                 + renewals * (costs.secondsPerCall("evalsha") + costs.secondsPerCall("get"))
                 + readCommands * costs.secondsPerCall("mget")
                 + SECONDS_PER_BYTE * reads;
-        double events =
-            eventRatio * 2 * (pods / interval + readsPerSecond + 5 * g / interval / MASTERS);
+        // per master: every pod's round reaches it once and every read once; a third of the merges
+        double events = k[0] * (pods / interval + readsPerSecond) + k[1] * g / interval / MASTERS;
         double perProcessGroup = pods * g / interval;
         double in =
             (framing[0] + framing[1] * perProcessGroup + batchBytes) / MASTERS
