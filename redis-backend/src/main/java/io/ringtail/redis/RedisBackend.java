@@ -174,6 +174,17 @@ public final class RedisBackend {
     return new RedisKeyedHistogramWindows.Builder(this, name);
   }
 
+  /**
+   * A board of small text states named {@code name} that every process of the fleet reads and the
+   * owner of a piece of fleet-wide work posts to (see {@link StateBoard}); it expires {@code ttl}
+   * after its last post.
+   *
+   * @throws IllegalArgumentException if the name is empty or the time to live under a millisecond
+   */
+  public StateBoard stateBoard(String name, Duration ttl) {
+    return new StateBoard(this, name, ttl);
+  }
+
   private FleetPublisher fleetPublisher; // guarded by this
 
   /** The publication rounds shared by this backend's keyed histogram windows. */

@@ -3,9 +3,11 @@ package io.ringtail.redis;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
+import io.ringtail.WindowTotals;
 import io.ringtail.internal.Checks;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -125,6 +127,33 @@ public final class RedisHistogramWindow implements RollingWindow {
    */
   public FleetSummary summary() {
     return engine.summaryUnchecked(KEY);
+  }
+
+  /**
+   * Whether this process merges (and summarises) the window now: it holds the merger lease, as far
+   * as it knows. The one process of the fleet that should act once for the fleet on this window
+   * (export its statistics, evaluate its alerts).
+   */
+  public boolean owns() {
+    return engine.ownsUnchecked(KEY);
+  }
+
+  /**
+   * The summary this process wrote last as the window's merger: no Redis call. Empty unless it
+   * {@linkplain #owns owns} the window and has merged since it took the lease.
+   */
+  public Optional<FleetSummary> ownedSummary() {
+    return Optional.ofNullable(engine.ownedSummaries().get(KEY));
+  }
+
+  /**
+   * What this process recorded into the window since it was built (drained by its rounds, so at
+   * most half a publish interval behind its records): the per-process counters a monitoring system
+   * sums over the fleet. No Redis call.
+   */
+  public WindowTotals totals() {
+    WindowTotals t = engine.totals().get(KEY);
+    return t != null ? t : new WindowTotals(0, 0, 0);
   }
 
   /**

@@ -293,6 +293,11 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
    */
   public boolean owns(String key) {
     Checks.requireNonEmpty("key", key);
+    return ownsUnchecked(key);
+  }
+
+  /** {@link #owns(String)} without the argument check (the single window's empty key). */
+  boolean ownsUnchecked(String key) {
     return leases.holds(FleetKeys.group(key));
   }
 
