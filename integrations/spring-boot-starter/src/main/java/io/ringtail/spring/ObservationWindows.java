@@ -39,8 +39,11 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * WindowConventions#MAXIMUM_KEYS_LIMIT}). Key values named in {@code ignoredTags} ({@code
  * exception} and {@code error} by default) are left out of the key. Built by the starter, the
  * windows are fleet-wide when a Redis backend is configured (one {@code RedisKeyedHistogramWindows}
- * per observation, named after it: every instance's gauges read the same fleet window) and
- * in-process otherwise (each instance reports its own).
+ * per observation, named after it) and in-process otherwise (each instance reports its own). Fleet
+ * windows are exported once for the fleet: each instance exports its own counters under the prefix
+ * above, and the fleet's gauges of a key ({@code ringtail.fleet.<observation>.percentile}...) come
+ * only from the instance that merges the key, read from the summary it wrote (no Redis call per
+ * scrape).
  *
  * <p>Durations are measured on this handler's time source; a sample is recorded at the time of its
  * window's own time base (the Redis server's clock for a fleet window). Closing closes the windows.
@@ -79,6 +82,32 @@ public final class ObservationWindows
   private final Consumer<KeyedWindows> closer;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final StartTimes starts = new StartTimes(256);
+  private final Meters meters;
+
+  /** Binds one observation's windows to a registry. */
+  @FunctionalInterface
+  interface Meters {
+    /** Every key's gauges and counters, as {@link KeyedWindowMetrics} gives them. */
+    Meters OWN =
+        (name, keyed, prefix, conventions, maximumKeys) ->
+            KeyedWindowMetrics.builder(keyed, name)
+                .prefix(prefix)
+                .keyTags(ObservationWindows::tagsOf)
+                .conventions(conventions)
+                .maximumKeys(maximumKeys)
+                .build();
+
+    /**
+     * The binder of observation {@code name}'s windows {@code keyed} under {@code prefix}, each
+     * key's tags as {@link #tagsOf} reads them, at most {@code maximumKeys} keys.
+     */
+    MeterBinder of(
+        String name,
+        KeyedWindows keyed,
+        String prefix,
+        WindowConventions conventions,
+        int maximumKeys);
+  }
 
   /**
    * Windows for the observations named {@code names}, each key's window as {@code window}, at most
@@ -150,7 +179,21 @@ public final class ObservationWindows
       WindowConventions conventions,
       TimeSource time,
       Consumer<KeyedWindows> closer) {
+    this(names, ignoredTags, windowOf, maximumKeys, conventions, time, closer, Meters.OWN);
+  }
+
+  /** As above, each observation's meters bound by {@code meters}. */
+  ObservationWindows(
+      List<String> names,
+      Set<String> ignoredTags,
+      Function<String, ? extends KeyedWindows> windowOf,
+      int maximumKeys,
+      WindowConventions conventions,
+      TimeSource time,
+      Consumer<KeyedWindows> closer,
+      Meters meters) {
     Objects.requireNonNull(names, "names");
+    this.meters = Objects.requireNonNull(meters, "meters");
     Objects.requireNonNull(windowOf, "windowOf");
     this.ignoredTags = Set.copyOf(Objects.requireNonNull(ignoredTags, "ignoredTags"));
     Set<String> left = new HashSet<>(this.ignoredTags);
@@ -288,12 +331,8 @@ public final class ObservationWindows
     windows()
         .forEach(
             (name, keyed) ->
-                KeyedWindowMetrics.builder(keyed, name)
-                    .prefix(prefixOf(name))
-                    .keyTags(ObservationWindows::tagsOf)
-                    .conventions(conventions)
-                    .maximumKeys(publishedKeys())
-                    .build()
+                meters
+                    .of(name, keyed, prefixOf(name), conventions, publishedKeys())
                     .bindTo(registry));
   }
 

@@ -162,7 +162,15 @@ public class RingtailAutoConfiguration {
             o.getMaximumKeys(),
             conventions,
             TimeSource.system(),
-            keyed -> ((RedisKeyedHistogramWindows) keyed).close());
+            keyed -> ((RedisKeyedHistogramWindows) keyed).close(),
+            (name, keyed, prefix, c, maximumKeys) ->
+                FleetMeters.of(
+                    (RedisKeyedHistogramWindows) keyed,
+                    name,
+                    prefix,
+                    ObservationWindows::tagsOf,
+                    c,
+                    maximumKeys));
       }
 
       @Bean

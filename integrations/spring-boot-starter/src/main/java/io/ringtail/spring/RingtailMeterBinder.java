@@ -18,13 +18,17 @@ import java.util.Objects;
 import java.util.Set;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.util.ClassUtils;
 
 /**
  * Binds every {@link RollingWindow} and {@link KeyedWindows} bean of the context to a {@link
  * MeterRegistry}, each under its bean name as the window name, with {@link WindowMetrics} and
- * {@link KeyedWindowMetrics}: rolling gauges and {@code _total} counters per window; and every
- * {@link RateLimiter}, {@link SumCap} and {@link ThresholdDetector} bean that counts its decisions
- * ({@link CountsDecisions}, as all of Ringtail's do) with {@link DecisionMetrics}.
+ * {@link KeyedWindowMetrics}: rolling gauges and {@code _total} counters per window (a fleet
+ * window, {@code RedisHistogramWindow} or {@code RedisKeyedHistogramWindows}, is exported once for
+ * the fleet: this instance's counters under the usual names, the fleet's gauges under {@code
+ * ringtail.fleet.window} and {@code ringtail.fleet.keyed} by the instance that merges it); and
+ * every {@link RateLimiter}, {@link SumCap} and {@link ThresholdDetector} bean that counts its
+ * decisions ({@link CountsDecisions}, as all of Ringtail's do) with {@link DecisionMetrics}.
  *
  * <p>A window the application binds itself (its own {@code MeterBinder}, or any {@code
  * WindowMetrics}/{@code KeyedWindowMetrics} call on the same registry) is left to it, so no window
@@ -35,6 +39,12 @@ import org.springframework.context.SmartLifecycle;
  * <p>Define a bean of this type to replace it. Thread-safe; binding runs once per registry.
  */
 public final class RingtailMeterBinder implements MeterBinder, SmartLifecycle {
+  /** Whether fleet windows can exist: {@code ringtail-redis} is on the class path. */
+  private static final boolean FLEET =
+      ClassUtils.isPresent(
+          "io.ringtail.redis.RedisKeyedHistogramWindows",
+          RingtailMeterBinder.class.getClassLoader());
+
   private final ListableBeanFactory beans;
   private final WindowConventions conventions;
   private final Set<String> excluded;
@@ -86,7 +96,13 @@ public final class RingtailMeterBinder implements MeterBinder, SmartLifecycle {
         .getBeansOfType(RollingWindow.class, false, false)
         .forEach(
             (name, window) -> {
-              if (!excluded.contains(name) && !WindowMetrics.isBound(registry, window)) {
+              if (excluded.contains(name) || WindowMetrics.isBound(registry, window)) {
+                return;
+              }
+              MeterBinder fleet = FLEET ? FleetMeters.ofBean(window, name, conventions) : null;
+              if (fleet != null) {
+                fleet.bindTo(registry);
+              } else {
                 WindowMetrics.builder(window, name)
                     .conventions(conventions)
                     .build()
@@ -97,7 +113,13 @@ public final class RingtailMeterBinder implements MeterBinder, SmartLifecycle {
         .getBeansOfType(KeyedWindows.class, false, false)
         .forEach(
             (name, keyed) -> {
-              if (!excluded.contains(name) && !WindowMetrics.isBound(registry, keyed)) {
+              if (excluded.contains(name) || WindowMetrics.isBound(registry, keyed)) {
+                return;
+              }
+              MeterBinder fleet = FLEET ? FleetMeters.ofBean(keyed, name, conventions) : null;
+              if (fleet != null) {
+                fleet.bindTo(registry);
+              } else {
                 KeyedWindowMetrics.builder(keyed, name)
                     .conventions(conventions)
                     .build()

@@ -29,7 +29,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Two instances ("pods") of one web application, each on a random port with its own Redis
  * connection, against one real redis-server: the HTTP requests both serve land in one fleet window
- * per endpoint, and both pods' Prometheus gauges show the fleet's count.
+ * per endpoint, whose gauges the pod merging the endpoint exports, while each pod exports the
+ * counters of what it served.
  */
 class FleetObservationWindowsTest {
   private static final String OBSERVATION = "http.server.requests";
@@ -112,7 +113,7 @@ class FleetObservationWindowsTest {
   }
 
   @Test
-  void requestsServedByTwoPods_countOnceEach_inOneFleetWindow_thatBothPodsGaugesShow()
+  void requestsServedByTwoPods_countOnceEach_inOneFleetWindow_whoseGaugesOnePodExports()
       throws Exception {
     podA = pod();
     podB = pod();
@@ -155,29 +156,53 @@ class FleetObservationWindowsTest {
                 .value())
         .isNotNegative();
 
-    String series =
-        "ringtail_http_server_requests_samples{method=\"GET\",outcome=\"SUCCESS\",status=\"200\","
-            + "uri=\"/orders/{id}\",window=\"http.server.requests\"} "
-            + fleet
-            + ".0";
-    // a key another pod published gets its meters when a scrape lists the keys: the next one
-    for (ConfigurableApplicationContext pod : new ConfigurableApplicationContext[] {podA, podB}) {
-      Await.until(
-          "the fleet count on pod " + port(pod) + "'s /actuator/prometheus",
-          () -> {
-            try {
-              return get(pod, "/actuator/prometheus").body().contains(series);
-            } catch (Exception e) {
-              throw new AssertionError(e);
-            }
-          });
-    }
-    assertThat(get(podA, "/actuator/prometheus").body())
-        .contains(series)
+    String labels =
+        "{method=\"GET\",outcome=\"SUCCESS\",status=\"200\",uri=\"/orders/{id}\","
+            + "window=\"http.server.requests\"}";
+    String fleetSeries =
+        "ringtail_fleet_http_server_requests_samples" + labels + " " + fleet + ".0";
+    // the fleet's gauges come from the pod that merges the key, once it has merged both pods'
+    Await.until(
+        "the fleet count on one pod's /actuator/prometheus",
+        () -> {
+          try {
+            return get(podA, "/actuator/prometheus").body().contains(fleetSeries)
+                || get(podB, "/actuator/prometheus").body().contains(fleetSeries);
+          } catch (Exception e) {
+            throw new AssertionError(e);
+          }
+        });
+    String bodyA = get(podA, "/actuator/prometheus").body();
+    String bodyB = get(podB, "/actuator/prometheus").body();
+    String merger = fleetWindows(podA).owns(ordersKey()) ? bodyA : bodyB;
+    String other = merger == bodyA ? bodyB : bodyA;
+    assertThat(merger)
+        .contains(fleetSeries)
         .containsPattern(
-            "ringtail_http_server_requests_percentile_seconds\\{method=\"GET\",outcome=\"SUCCESS\","
-                + "phi=\"0.95\",status=\"200\",uri=\"/orders/\\{id}\","
+            "ringtail_fleet_http_server_requests_percentile_seconds\\{method=\"GET\","
+                + "outcome=\"SUCCESS\",phi=\"0.95\",status=\"200\",uri=\"/orders/\\{id}\","
                 + "window=\"http.server.requests\"} [0-9.E-]+\n");
+    assertThat(other).doesNotContain("ringtail_fleet_http_server_requests_samples" + labels);
+    // each pod's own counter: what it served (and nothing of the fleet's statistics per pod)
+    assertThat(bodyA)
+        .contains("ringtail_http_server_requests_recorded_total" + labels + " " + servedByA + ".0")
+        .doesNotContain("ringtail_http_server_requests_samples{");
+    assertThat(bodyB)
+        .contains("ringtail_http_server_requests_recorded_total" + labels + " " + servedByB + ".0")
+        .doesNotContain("ringtail_http_server_requests_samples{");
+  }
+
+  /** The key of {@code GET /orders/{id}} answered 200. */
+  private String ordersKey() {
+    for (String key : fleetWindows(podA).totals().keySet()) {
+      Map<String, String> tags = new HashMap<>();
+      ObservationWindows.tagsOf(key).forEach(t -> tags.put(t.getKey(), t.getValue()));
+      if (tags.equals(
+          Map.of("method", "GET", "uri", "/orders/{id}", "status", "200", "outcome", "SUCCESS"))) {
+        return key;
+      }
+    }
+    throw new AssertionError("no key of GET /orders/{id} 200");
   }
 
   @Test
@@ -196,10 +221,21 @@ class FleetObservationWindowsTest {
     String labels =
         "{method=\"GET\",outcome=\"SUCCESS\",status=\"200\",uri=\"/orders/{id}\","
             + "window=\"http.server.requests\"}";
-    // the key listener registers the route's meters when it is first recorded, not a scrape later
-    assertThat(body).contains("ringtail_http_server_requests_samples" + labels + " 7.0");
-    // what this pod recorded, a counter Prometheus sums over pods (NaN before)
+    // what this pod recorded, a counter Prometheus sums over pods: registered when the route is
+    // first recorded, not a scrape later, so its first scrape counts all seven
     assertThat(body).contains("ringtail_http_server_requests_recorded_total" + labels + " 7.0");
+    // the only pod merges every key: the fleet's gauges are its own, from the next scrape on
+    Await.until(
+        "the fleet's count on the only pod",
+        () -> {
+          try {
+            return get(podA, "/actuator/prometheus")
+                .body()
+                .contains("ringtail_fleet_http_server_requests_samples" + labels + " 7.0");
+          } catch (Exception e) {
+            throw new AssertionError(e);
+          }
+        });
   }
 
   @Test
