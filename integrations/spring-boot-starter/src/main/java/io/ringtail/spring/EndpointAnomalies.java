@@ -1,6 +1,9 @@
 package io.ringtail.spring;
 
+import static java.lang.Double.NaN;
+
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -39,11 +42,17 @@ import java.util.function.Supplier;
  * state the gauge {@code ringtail.anomaly.firing} (tags {@code window}, {@code measure} and the
  * endpoint's key values).
  *
- * <p><b>Fleet.</b> With fleet-wide windows every instance scores the fleet's window with detectors
- * of its own, so every instance sees one regression fire. {@code pager} decides which instance
- * pages it: {@link Pager#always()} in-process, a fleet-wide claim (one per endpoint and measure per
- * dedupe period, from a Redis rate limiter) with a fleet; an instance whose claim is refused keeps
- * the state (gauges, endpoint) but publishes neither the fire nor its resolve.
+ * <p><b>Fleet.</b> With fleet-wide windows each endpoint is evaluated once for the fleet: by the
+ * instance that merges the group of the endpoint's first key (in key order), which reads the
+ * fleet's summaries (one small read per evaluation, no distribution) and posts its measures' states
+ * to a Redis {@code StateBoard}; every other instance shows those states ({@link #states()}, {@code
+ * /actuator/ringtail}) and exports no gauge for the endpoint, so each gauge exists once in the
+ * fleet. When the group's lease moves, the next evaluator continues from the posted state
+ * (baseline, firing, paged: a fire is paged once and resolved once) while its own detector warms up
+ * again. {@code pager} decides whether a fire is paged: {@link Pager#always()} in-process, a
+ * fleet-wide claim (one per endpoint and measure per dedupe period, from a Redis rate limiter) with
+ * a fleet, for the moment of a handover when two instances may both evaluate; an instance whose
+ * claim is refused keeps the state but publishes neither the fire nor its resolve.
  *
  * <p>Thread-safe: evaluations are serialised; {@link #states()} may be called from any thread.
  */
@@ -88,7 +97,11 @@ public final class EndpointAnomalies {
     }
   }
 
-  /** One endpoint's measure as of the last evaluation. */
+  /**
+   * One endpoint's measure as of the last evaluation. {@code here} tells whether this instance
+   * evaluated it; with fleet-wide windows the others show what the instance that evaluates it
+   * posted last.
+   */
   public record State(
       String observation,
       Map<String, String> endpoint,
@@ -98,7 +111,51 @@ public final class EndpointAnomalies {
       double score,
       boolean firing,
       boolean paged,
-      long evaluations) {}
+      long evaluations,
+      boolean here) {}
+
+  /**
+   * How the endpoints of one kind of window are read, who evaluates each, and where the
+   * evaluations' states are shared: in-process, this instance reads and evaluates all of them;
+   * fleet-wide, each endpoint is evaluated by one instance and its state posted for the others.
+   */
+  interface Sharing {
+    /** Reads and evaluates everything, shares nothing: windows this instance holds itself. */
+    Sharing IN_PROCESS =
+        new Sharing() {
+          @Override
+          public Map<String, ? extends WindowSnapshot> read(KeyedWindows keyed) {
+            return keyed.snapshots();
+          }
+
+          @Override
+          public boolean evaluates(KeyedWindows keyed, String key) {
+            return true;
+          }
+
+          @Override
+          public void post(String observation, Map<String, String> states) {}
+
+          @Override
+          public Map<String, String> posted(String observation) {
+            return Map.of();
+          }
+        };
+
+    /** Every key's numbers in the window now. */
+    Map<String, ? extends WindowSnapshot> read(KeyedWindows keyed);
+
+    /**
+     * Whether this instance evaluates the endpoint whose first key in {@code keyed} is {@code key}.
+     */
+    boolean evaluates(KeyedWindows keyed, String key);
+
+    /** Posts the states of the measures this instance evaluated, by {@link Watch#key}. */
+    void post(String observation, Map<String, String> states);
+
+    /** The states posted by the instances that evaluate {@code observation}'s endpoints. */
+    Map<String, String> posted(String observation);
+  }
 
   private final Supplier<Map<String, KeyedWindows>> windows;
   private final List<Measure> measures;
@@ -110,6 +167,7 @@ public final class EndpointAnomalies {
   private final Pager pager;
   private final Consumer<EndpointAnomalyEvent> publisher;
   private final MeterRegistry registry;
+  private final Sharing sharing;
   private final Map<String, Map<String, Endpoint>> watched = new LinkedHashMap<>();
   private boolean fullLogged;
 
@@ -126,6 +184,18 @@ public final class EndpointAnomalies {
       Pager pager,
       Consumer<EndpointAnomalyEvent> publisher,
       MeterRegistry registry) {
+    this(windows, properties, pager, publisher, registry, Sharing.IN_PROCESS);
+  }
+
+  /** As above, the endpoints read, evaluated and shared as {@code sharing} says. */
+  EndpointAnomalies(
+      Supplier<Map<String, KeyedWindows>> windows,
+      RingtailAnomalyProperties properties,
+      Pager pager,
+      Consumer<EndpointAnomalyEvent> publisher,
+      MeterRegistry registry,
+      Sharing sharing) {
+    this.sharing = Objects.requireNonNull(sharing, "sharing");
     this.windows = Objects.requireNonNull(windows, "windows");
     this.measures = List.copyOf(properties.getMeasures());
     this.endpointTags = List.copyOf(properties.getEndpointTags());
@@ -192,7 +262,7 @@ public final class EndpointAnomalies {
     Map<String, Endpoint> endpoints =
         watched.computeIfAbsent(observation, o -> new LinkedHashMap<>());
     Map<String, Pool> pools = new LinkedHashMap<>();
-    for (Map.Entry<String, WindowSnapshot> e : keyed.snapshots().entrySet()) {
+    for (Map.Entry<String, ? extends WindowSnapshot> e : sharing.read(keyed).entrySet()) {
       Map<String, String> tags = new LinkedHashMap<>();
       for (Tag t : ObservationWindows.tagsOf(e.getKey())) {
         tags.put(t.getKey(), t.getValue());
@@ -218,12 +288,31 @@ public final class EndpointAnomalies {
         }
         endpoints.put(id, new Endpoint(observation, endpoint));
       }
-      pools.computeIfAbsent(id, i -> new Pool()).add(e.getValue(), isError(tags));
+      pools.computeIfAbsent(id, i -> new Pool()).add(e.getKey(), e.getValue(), isError(tags));
     }
     double windowSeconds = keyed.windowConfig().length().toNanos() / 1e9;
+    Map<String, String> posted = null; // read once, when an endpoint comes to this instance
+    Map<String, String> post = new LinkedHashMap<>();
     for (Map.Entry<String, Endpoint> e : endpoints.entrySet()) {
       Pool pool = pools.getOrDefault(e.getKey(), Pool.EMPTY);
-      for (Watch w : e.getValue().watches) {
+      // the instance owning the endpoint's first key evaluates it; while it has no samples
+      // anywhere, whoever evaluated it goes on (noting that it has none)
+      Endpoint endpoint = e.getValue();
+      boolean here = pool.first == null ? endpoint.here : sharing.evaluates(keyed, pool.first);
+      if (!here) {
+        endpoint.here = false;
+        endpoint.watches.forEach(w -> w.exported(false));
+        continue;
+      }
+      if (!endpoint.here) {
+        posted = posted != null ? posted : postedOf(observation);
+        for (Watch w : endpoint.watches) {
+          w.takeOver(posted.get(w.key));
+        }
+        endpoint.here = true;
+      }
+      for (Watch w : endpoint.watches) {
+        w.exported(true);
         double value =
             switch (w.measure) {
               case RATE -> pool.count / windowSeconds;
@@ -235,7 +324,30 @@ public final class EndpointAnomalies {
         if (event != null) {
           out.add(event);
         }
+        if (pool.first != null) {
+          post.put(w.key, w.encode());
+        }
       }
+    }
+    if (!post.isEmpty()) {
+      try {
+        sharing.post(observation, post);
+      } catch (RuntimeException e) {
+        LOG.log(
+            Level.WARNING,
+            "Anomaly states of " + observation + " not posted; other instances show older ones",
+            e);
+      }
+    }
+  }
+
+  /** The states posted for {@code observation}'s measures; none if they cannot be read now. */
+  private Map<String, String> postedOf(String observation) {
+    try {
+      return sharing.posted(observation);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Posted anomaly states of " + observation + " unreadable", e);
+      return Map.of();
     }
   }
 
@@ -248,12 +360,24 @@ public final class EndpointAnomalies {
     return status != null && status.startsWith("5");
   }
 
-  /** Every watched endpoint's measures as of the last evaluation, by observation. */
+  /**
+   * Every watched endpoint's measures as of the last evaluation, by observation: as this instance
+   * evaluated them, or (fleet-wide) as the instance that evaluates them posted them last.
+   */
   public synchronized List<State> states() {
     List<State> out = new ArrayList<>();
-    watched
-        .values()
-        .forEach(m -> m.values().forEach(e -> e.watches.forEach(w -> out.add(w.state()))));
+    watched.forEach(
+        (observation, endpoints) -> {
+          Map<String, String> posted = null;
+          for (Endpoint e : endpoints.values()) {
+            if (!e.here && posted == null) {
+              posted = postedOf(observation);
+            }
+            for (Watch w : e.watches) {
+              out.add(e.here ? w.state() : w.stateFrom(posted.get(w.key)));
+            }
+          }
+        });
     return out;
   }
 
@@ -268,9 +392,11 @@ public final class EndpointAnomalies {
     final List<WindowSnapshot> parts = new ArrayList<>(2);
     long count;
     long errors;
+    String first; // the least key with samples: the one whose owner evaluates the endpoint
 
-    void add(WindowSnapshot s, boolean error) {
+    void add(String key, WindowSnapshot s, boolean error) {
       if (s.count() > 0) {
+        first = first == null || key.compareTo(first) < 0 ? key : first;
         parts.add(s);
         count += s.count();
         errors += error ? s.count() : 0;
@@ -312,6 +438,7 @@ public final class EndpointAnomalies {
   /** One endpoint: its key values and one watch per measure. */
   private final class Endpoint {
     final List<Watch> watches = new ArrayList<>();
+    boolean here = sharing == Sharing.IN_PROCESS; // evaluated here at the last evaluation
 
     Endpoint(String observation, Map<String, String> endpoint) {
       Map<String, String> tags = Collections.unmodifiableMap(endpoint);
@@ -336,27 +463,45 @@ public final class EndpointAnomalies {
     boolean paged;
     long evaluations;
 
+    private List<Meter> meters = List.of();
+
     Watch(String observation, Map<String, String> endpoint, Measure measure) {
       this.observation = observation;
       this.endpoint = endpoint;
       this.measure = measure;
       this.key = observation + " " + endpoint + " " + measure.label();
-      if (registry != null) {
-        Tags tags = Tags.of("window", observation, "measure", measure.label());
-        for (Map.Entry<String, String> t : endpoint.entrySet()) {
-          tags = tags.and(t.getKey(), t.getValue());
-        }
-        Gauge.builder("ringtail.anomaly.score", this, w -> w.score)
-            .description("Anomaly score of an endpoint's measure at the last evaluation, 0 to 1")
-            .tags(tags)
-            .strongReference(true)
-            .register(registry);
-        Gauge.builder("ringtail.anomaly.firing", this, w -> w.firing ? 1 : 0)
-            .description("1 while an endpoint's measure is firing")
-            .tags(tags)
-            .strongReference(true)
-            .register(registry);
+    }
+
+    /**
+     * Registers the gauges while this instance evaluates the measure and removes them while another
+     * does, so that each gauge exists once in a fleet.
+     */
+    void exported(boolean here) {
+      if (registry == null || here == !meters.isEmpty()) {
+        return;
       }
+      if (!here) {
+        meters.forEach(registry::remove);
+        meters = List.of();
+        return;
+      }
+      Tags tags = Tags.of("window", observation, "measure", measure.label());
+      for (Map.Entry<String, String> t : endpoint.entrySet()) {
+        tags = tags.and(t.getKey(), t.getValue());
+      }
+      meters =
+          List.of(
+              Gauge.builder("ringtail.anomaly.score", this, w -> w.score)
+                  .description(
+                      "Anomaly score of an endpoint's measure at the last evaluation, 0 to 1")
+                  .tags(tags)
+                  .strongReference(true)
+                  .register(registry),
+              Gauge.builder("ringtail.anomaly.firing", this, w -> w.firing ? 1 : 0)
+                  .description("1 while an endpoint's measure is firing")
+                  .tags(tags)
+                  .strongReference(true)
+                  .register(registry));
     }
 
     /** Scores {@code v} (NaN: no data, shown to nobody); the event this instance pages, or null. */
@@ -418,7 +563,64 @@ public final class EndpointAnomalies {
 
     State state() {
       return new State(
-          observation, endpoint, measure, value, baseline, score, firing, paged, evaluations);
+          observation, endpoint, measure, value, baseline, score, firing, paged, evaluations, true);
+    }
+
+    /** The state as posted: value, baseline, score, fired value, firing, paged, evaluations. */
+    String encode() {
+      return value
+          + " "
+          + baseline
+          + " "
+          + score
+          + " "
+          + firedValue
+          + " "
+          + (firing ? 1 : 0)
+          + " "
+          + (paged ? 1 : 0)
+          + " "
+          + evaluations;
+    }
+
+    /** The state another instance posted ({@code null}: none yet), as this instance shows it. */
+    State stateFrom(String posted) {
+      String[] f = posted == null ? null : posted.split(" ");
+      if (f == null || f.length != 7) {
+        return new State(observation, endpoint, measure, NaN, NaN, NaN, false, false, 0, false);
+      }
+      try {
+        return new State(
+            observation,
+            endpoint,
+            measure,
+            Double.parseDouble(f[0]),
+            Double.parseDouble(f[1]),
+            Double.parseDouble(f[2]),
+            f[4].equals("1"),
+            f[5].equals("1"),
+            Long.parseLong(f[6]),
+            false);
+      } catch (NumberFormatException e) {
+        return new State(observation, endpoint, measure, NaN, NaN, NaN, false, false, 0, false);
+      }
+    }
+
+    /**
+     * Continues from the state the previous evaluator posted: its baseline, and whether it fires
+     * and paged (so a fire is neither paged twice nor left unresolved). The detector itself starts
+     * again, warming up on this instance's evaluations.
+     */
+    void takeOver(String posted) {
+      State s = stateFrom(posted);
+      if (s.evaluations() == 0) {
+        return;
+      }
+      baseline = s.baseline();
+      firing = s.firing();
+      paged = s.paged();
+      firedValue = Double.parseDouble(posted.split(" ")[3]);
+      evaluations = s.evaluations();
     }
   }
 }

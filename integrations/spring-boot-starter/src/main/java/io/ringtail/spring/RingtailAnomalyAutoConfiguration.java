@@ -2,12 +2,18 @@ package io.ringtail.spring;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationHandler;
+import io.ringtail.WindowSnapshot;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.internal.Checks;
+import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.redis.RedisBackend;
+import io.ringtail.redis.RedisKeyedHistogramWindows;
+import io.ringtail.redis.StateBoard;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +55,7 @@ public class RingtailAnomalyAutoConfiguration {
       ObservationWindows windows,
       RingtailAnomalyProperties properties,
       ObjectProvider<EndpointAnomalies.Pager> pager,
+      ObjectProvider<EndpointAnomalies.Sharing> sharing,
       ApplicationEventPublisher publisher,
       ObjectProvider<MeterRegistry> registry) {
     return new EndpointAnomalies(
@@ -56,7 +63,8 @@ public class RingtailAnomalyAutoConfiguration {
         properties,
         pager.getIfAvailable(EndpointAnomalies.Pager::always),
         publisher::publishEvent,
-        registry.getIfUnique());
+        registry.getIfUnique(),
+        sharing.getIfAvailable(() -> EndpointAnomalies.Sharing.IN_PROCESS));
   }
 
   @Bean(SCHEDULER)
@@ -82,6 +90,58 @@ public class RingtailAnomalyAutoConfiguration {
         throw Checks.invalid("ringtail.anomaly.fleet-dedupe", "positive", dedupe);
       }
       return new FleetPager(backend, dedupe);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EndpointAnomalies.Sharing ringtailAnomalySharing(
+        ObjectProvider<RedisBackend> backend, RingtailAnomalyProperties properties) {
+      return new FleetSharing(backend, properties.getInterval());
+    }
+  }
+
+  /**
+   * Each endpoint evaluated once for the fleet: the fleet's summaries read, the evaluator being the
+   * owner of the endpoint's first key, the states posted to one {@link StateBoard} per observation
+   * ({@code anomaly:<observation>}), kept an hour (at least ten evaluations) after the last post.
+   */
+  static final class FleetSharing implements EndpointAnomalies.Sharing {
+    private final ObjectProvider<RedisBackend> backend;
+    private final Duration ttl;
+    private final Map<String, StateBoard> boards = new ConcurrentHashMap<>();
+
+    FleetSharing(ObjectProvider<RedisBackend> backend, Duration interval) {
+      this.backend = Objects.requireNonNull(backend, "backend");
+      Duration tenEvaluations = interval == null ? Duration.ZERO : interval.multipliedBy(10);
+      this.ttl =
+          tenEvaluations.compareTo(Duration.ofHours(1)) > 0 ? tenEvaluations : Duration.ofHours(1);
+    }
+
+    @Override
+    public Map<String, ? extends WindowSnapshot> read(KeyedWindows keyed) {
+      return keyed instanceof RedisKeyedHistogramWindows fleet
+          ? fleet.summaries()
+          : keyed.snapshots();
+    }
+
+    @Override
+    public boolean evaluates(KeyedWindows keyed, String key) {
+      return !(keyed instanceof RedisKeyedHistogramWindows fleet) || fleet.owns(key);
+    }
+
+    @Override
+    public void post(String observation, Map<String, String> states) {
+      board(observation).post(states);
+    }
+
+    @Override
+    public Map<String, String> posted(String observation) {
+      return board(observation).read();
+    }
+
+    private StateBoard board(String observation) {
+      return boards.computeIfAbsent(
+          observation, o -> backend.getObject().stateBoard("anomaly:" + o, ttl));
     }
   }
 

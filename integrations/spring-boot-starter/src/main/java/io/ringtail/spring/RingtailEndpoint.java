@@ -106,6 +106,7 @@ public class RingtailEndpoint {
       e.put("firing", s.firing());
       e.put("paged", s.paged());
       e.put("evaluations", s.evaluations());
+      e.put("evaluatedHere", s.here());
       out.add(e);
     }
     return out;

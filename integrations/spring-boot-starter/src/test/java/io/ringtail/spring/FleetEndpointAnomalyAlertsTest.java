@@ -2,6 +2,7 @@ package io.ringtail.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.redis.testkit.RedisProcess;
@@ -29,10 +30,11 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Two instances of one web application against one real redis-server, each watching the fleet's
- * observation window with {@code ringtail.anomaly.enabled=true}: when the endpoint starts failing
- * on both, both instances' detectors fire on the fleet's error ratio, and the regression is paged
- * once (one application event across the fleet), by the instance that claimed it.
+ * Two instances of one web application against one real redis-server, each with {@code
+ * ringtail.anomaly.enabled=true} on the fleet's observation window: the endpoint is evaluated by
+ * one instance (the merger of its key), whose state both show; when it starts failing the
+ * regression is paged once, and when that instance stops the other takes the state over and
+ * resolves the fire once.
  *
  * <p>Evaluations are driven by the test (the scheduler bean is replaced); the detectors count
  * evaluations, so no time needs to pass.
@@ -79,6 +81,12 @@ class FleetEndpointAnomalyAlertsTest {
     String fail() {
       failing.set(true);
       return "failing";
+    }
+
+    @GetMapping("/recover")
+    String recover() {
+      failing.set(false);
+      return "recovered";
     }
   }
 
@@ -159,26 +167,55 @@ class FleetEndpointAnomalyAlertsTest {
         .orElseThrow();
   }
 
+  /** The pods whose registries hold the score gauge of {@code /orders}. */
+  private List<ConfigurableApplicationContext> exportingScore() {
+    List<ConfigurableApplicationContext> out = new ArrayList<>();
+    for (ConfigurableApplicationContext pod : pods) {
+      if (pod.getBean(MeterRegistry.class)
+              .find("ringtail.anomaly.score")
+              .tag("uri", "/orders")
+              .gauge()
+          != null) {
+        out.add(pod);
+      }
+    }
+    return out;
+  }
+
+  private static int published(ConfigurableApplicationContext pod, EndpointAnomalyEvent.Type t) {
+    return (int) pod.getBean(Events.class).seen.stream().filter(e -> e.type() == t).count();
+  }
+
   @Test
-  void aRegressionBothInstancesSee_firesOnBoth_andIsPagedOnce() throws Exception {
+  void aRegression_isEvaluatedOnceForTheFleet_pagedOnce_andResolvedByTheNextEvaluator()
+      throws Exception {
     ConfigurableApplicationContext podA = pod();
     ConfigurableApplicationContext podB = pod();
     long[] served = new long[1];
     for (int i = 0; i < 20; i++) {
       assertThat(step(served)).as("events during the quiet warm-up").isEmpty();
     }
+    // one instance evaluates the endpoint; every instance shows its state
+    assertThat(ordersState(podA).here()).isNotEqualTo(ordersState(podB).here());
+    assertThat(ordersState(podA).evaluations()).isEqualTo(ordersState(podB).evaluations());
+    assertThat(exportingScore()).as("one score gauge in the fleet").hasSize(1);
+    ConfigurableApplicationContext evaluator = ordersState(podA).here() ? podA : podB;
+    ConfigurableApplicationContext survivor = evaluator == podA ? podB : podA;
+
     for (ConfigurableApplicationContext pod : pods) {
       get(pod, "/fail");
     }
     List<EndpointAnomalyEvent> paged = new ArrayList<>();
-    for (int i = 0; i < 3 && !(ordersState(podA).firing() && ordersState(podB).firing()); i++) {
+    for (int i = 0; i < 3 && !ordersState(evaluator).firing(); i++) {
       paged.addAll(step(served));
     }
-    assertThat(ordersState(podA).firing()).as("pod A fires").isTrue();
-    assertThat(ordersState(podB).firing()).as("pod B fires").isTrue();
-    for (int i = 0; i < 3; i++) {
-      paged.addAll(step(served));
+    for (ConfigurableApplicationContext pod : pods) {
+      get(pod, "/recover");
     }
+    assertThat(ordersState(podA).firing()).as("pod A shows the fire").isTrue();
+    assertThat(ordersState(podB).firing()).as("pod B shows the fire").isTrue();
+    assertThat(ordersState(podA).paged()).isTrue();
+    assertThat(ordersState(podB).paged()).isTrue();
     assertThat(paged)
         .singleElement()
         .satisfies(
@@ -187,10 +224,23 @@ class FleetEndpointAnomalyAlertsTest {
               assertThat(e.endpoint()).containsEntry("uri", "/orders");
               assertThat(e.measure()).isEqualTo(EndpointAnomalies.Measure.ERROR_RATIO);
             });
-    int publishedA = podA.getBean(Events.class).seen.size();
-    int publishedB = podB.getBean(Events.class).seen.size();
-    assertThat(publishedA + publishedB).as("application events across the fleet").isEqualTo(1);
-    assertThat(ordersState(publishedA == 1 ? podA : podB).paged()).isTrue();
-    assertThat(ordersState(publishedA == 1 ? podB : podA).paged()).isFalse();
+    assertThat(published(evaluator, EndpointAnomalyEvent.Type.FIRED)).isEqualTo(1);
+    assertThat(published(survivor, EndpointAnomalyEvent.Type.FIRED)).isZero();
+
+    // the evaluator stops: the survivor merges the group, takes the state over and resolves the
+    // fire once the ratio is back half-way, without paging it again
+    pods.remove(evaluator);
+    evaluator.close();
+    List<EndpointAnomalyEvent> later = new ArrayList<>();
+    for (int i = 0; i < 80 && ordersState(survivor).firing(); i++) {
+      later.addAll(step(served));
+    }
+    assertThat(ordersState(survivor).here()).isTrue();
+    assertThat(ordersState(survivor).firing()).as("resolved").isFalse();
+    assertThat(later)
+        .singleElement()
+        .satisfies(e -> assertThat(e.type()).isEqualTo(EndpointAnomalyEvent.Type.RESOLVED));
+    assertThat(published(survivor, EndpointAnomalyEvent.Type.FIRED)).isZero();
+    assertThat(exportingScore()).containsExactly(survivor);
   }
 }
