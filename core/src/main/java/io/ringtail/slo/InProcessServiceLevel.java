@@ -1,6 +1,7 @@
 package io.ringtail.slo;
 
 import io.ringtail.TimeSource;
+import io.ringtail.internal.CountStripes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

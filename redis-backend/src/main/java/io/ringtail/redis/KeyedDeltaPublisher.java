@@ -36,6 +36,18 @@ import java.util.concurrent.atomic.LongAdder;
  * its lock.
  */
 final class KeyedDeltaPublisher implements FleetPublisher.Source {
+  /**
+   * Deltas that do not come from a key's recorder: a fleet service level's counts, which it keeps
+   * in its own stripes and hands out per bucket. Called at every collection, under the publisher's
+   * lock; it must not call back into the publisher.
+   */
+  interface Feed {
+    /** Hands {@code sink} every delta (key, bucket histogram) gathered since the last call. */
+    void drainInto(long now, java.util.function.BiConsumer<String, BucketHistogram> sink);
+  }
+
+  private volatile Feed feed;
+
   /** How long a dropped key's recorder is still drained: longer than any record takes. */
   private static final long RETIRED_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -119,6 +131,11 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
   @Override
   public long intervalNanos() {
     return intervalNanos;
+  }
+
+  /** Takes deltas from {@code feed} too, at every collection. */
+  void feed(Feed feed) {
+    this.feed = feed;
   }
 
   /** A key's recorder dropped from the cache: drained for a second more, then forgotten. */
@@ -263,6 +280,10 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
       List<BucketHistogram> drained = e.getValue().drain();
       take(e.getKey(), drained);
       dropIfIdle(e.getKey(), e.getValue(), drained, live);
+    }
+    Feed f = feed;
+    if (f != null) {
+      f.drainInto(now, (key, delta) -> take(key, List.of(delta)));
     }
     lastActive.keySet().removeIf(key -> !recorders.asMap().containsKey(key));
     if (totals.size() > lastActive.size() + retired.size()) {

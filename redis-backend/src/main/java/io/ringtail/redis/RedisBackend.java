@@ -18,6 +18,7 @@ import io.ringtail.decision.SumCapConfig;
 import io.ringtail.decision.ThresholdConfig;
 import io.ringtail.decision.ThresholdDetector;
 import io.ringtail.internal.Checks;
+import io.ringtail.slo.ServiceLevelConfig;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -183,6 +184,29 @@ public final class RedisBackend {
    */
   public StateBoard stateBoard(String name, Duration ttl) {
     return new StateBoard(this, name, ttl);
+  }
+
+  /**
+   * A fleet-wide service level of {@code config} with the defaults (publishing every second, on the
+   * Redis server's clock): every process that builds one of the same configuration on this Redis
+   * counts into it and reads the fleet's SLI, budget and burn rates (see {@link
+   * RedisServiceLevel}).
+   *
+   * @throws IllegalArgumentException if a window of the config (the period, an alert's window) is
+   *     not a whole multiple of 60 ms
+   */
+  public RedisServiceLevel serviceLevel(ServiceLevelConfig config) {
+    return serviceLevelBuilder(config).build();
+  }
+
+  /**
+   * Starts building a fleet-wide service level of {@code config}, for a publish interval, a time
+   * source or a scheduler of its own.
+   *
+   * @throws IllegalArgumentException as {@link #serviceLevel(ServiceLevelConfig)}
+   */
+  public RedisServiceLevel.Builder serviceLevelBuilder(ServiceLevelConfig config) {
+    return new RedisServiceLevel.Builder(this, config);
   }
 
   private FleetPublisher fleetPublisher; // guarded by this

@@ -264,6 +264,26 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     return Collections.unmodifiableMap(out);
   }
 
+  /** {@link #summaries()} of {@code wanted} keys only (each, empty if none), not awaited. */
+  CompletableFuture<Map<String, FleetSummary>> summariesOf(List<String> wanted, long now) {
+    return reader.summaries(wanted, now, wanted.size(), emptySummary);
+  }
+
+  /** The command timeout its reads wait at most. */
+  long timeoutNanos() {
+    return runner.timeoutNanos();
+  }
+
+  /** Publishes {@code feed}'s deltas with this window's, at every collection. */
+  void feed(KeyedDeltaPublisher.Feed feed) {
+    source.feed(feed);
+  }
+
+  /** Whether this process holds the merger lease of group {@code group}, as far as it knows. */
+  boolean ownsGroup(int group) {
+    return leases.holds(group);
+  }
+
   /**
    * The numbers of {@code key} as its group's merger last summarised them (see {@link
    * #summaries()}); empty if the summary lists no sample of it in the window. Only reads.

@@ -1,15 +1,15 @@
-package io.ringtail.slo;
+package io.ringtail.internal;
 
-import io.ringtail.internal.Probe;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import org.HdrHistogram.WriterReaderPhaser;
 
 /**
- * The striped record path of a service level: per stripe, two arrays of counts (the total, then one
- * bad count per objective), one active for writers while the owner drains the other, flipped under
- * the stripe's {@code WriterReaderPhaser} as HdrHistogram's {@code Recorder} and core's windows do.
+ * The striped record path of a service level (the in-process one, and the Redis backend's fleet
+ * one): per stripe, two arrays of counts (the total, then one bad count per objective), one active
+ * for writers while the owner drains the other, flipped under the stripe's {@code
+ * WriterReaderPhaser} as HdrHistogram's {@code Recorder} and core's windows do.
  *
  * <h2>Concurrency protocol</h2>
  *
@@ -31,17 +31,17 @@ import org.HdrHistogram.WriterReaderPhaser;
  * counts share a cache line.
  *
  * <p>Thread-safe as described: {@link #add} from any thread, every other method under the owner's
- * lock.
+ * lock. Internal: shared by Ringtail's modules, not part of the API.
  */
-final class CountStripes {
+public final class CountStripes {
   /** Unused longs either side of a stripe's counts. */
-  static final int PAD = 8;
+  public static final int PAD = 8;
 
   /** Contended records between two rotations that make the stripes double. */
-  static final int GROW_AFTER_CONTENDED = 64;
+  public static final int GROW_AFTER_CONTENDED = 64;
 
   /** The most stripes: the processors, rounded up to a power of two, at most 4. */
-  static final int GROWTH_BOUND =
+  public static final int GROWTH_BOUND =
       Math.min(
           4,
           Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() * 2 - 1)));
@@ -71,7 +71,8 @@ final class CountStripes {
     }
   }
 
-  CountStripes(int width, int maxStripes) {
+  /** Stripes of {@code width} counts each, at most {@code maxStripes} of them. */
+  public CountStripes(int width, int maxStripes) {
     this.width = width;
     this.maxStripes = maxStripes;
     this.stripes = new Stripe[] {new Stripe(width)};
@@ -80,7 +81,7 @@ final class CountStripes {
   /**
    * Counts one event: the total, and the bad count of each objective whose bit {@code bad} sets.
    */
-  void add(int bad) {
+  public void add(int bad) {
     Stripe[] table = stripes;
     // one stripe: no thread-local lookup
     Stripe s = table.length == 1 ? table[0] : table[Probe.current().hash() & (table.length - 1)];
@@ -106,7 +107,7 @@ final class CountStripes {
   }
 
   /** Adds what every stripe counted since the last drain into {@code into}, and clears it. */
-  void drainInto(long[] into) {
+  public void drainInto(long[] into) {
     for (Stripe s : stripes) {
       s.phaser.readerLock();
       try {
@@ -125,7 +126,7 @@ final class CountStripes {
   }
 
   /** At a rotation: doubles the stripes after sustained collisions, else halves the count. */
-  void growIfContended() {
+  public void growIfContended() {
     int seen = contended;
     if (seen >= GROW_AFTER_CONTENDED && stripes.length < maxStripes) {
       grow();
@@ -136,7 +137,7 @@ final class CountStripes {
   }
 
   /** Doubles the stripes, up to the bound, as sustained collisions would. */
-  void grow() {
+  public void grow() {
     Stripe[] table = stripes;
     if (table.length < maxStripes) {
       Stripe[] grown = Arrays.copyOf(table, table.length * 2);
@@ -148,21 +149,21 @@ final class CountStripes {
   }
 
   /** Stripes in use now. */
-  int stripeCount() {
+  public int stripeCount() {
     return stripes.length;
   }
 
   /** Bytes the stripes hold: the table, and per stripe its object, phaser and two arrays. */
-  long footprintBytes() {
+  public long footprintBytes() {
     int n = stripes.length;
     return 16 + 8L * ((n + 1) / 2) + n * (24 + WRITER_READER_PHASER_BYTES + 2 * arrayBytes(width));
   }
 
   /** HdrHistogram's phaser: a header and three longs. */
-  static final long WRITER_READER_PHASER_BYTES = 40;
+  public static final long WRITER_READER_PHASER_BYTES = 40;
 
   /** A long array of {@code width} counts and its padding. */
-  static long arrayBytes(int width) {
+  public static long arrayBytes(int width) {
     return 16 + 8L * (width + 2 * PAD);
   }
 }
