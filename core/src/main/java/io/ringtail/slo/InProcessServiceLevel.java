@@ -2,6 +2,7 @@ package io.ringtail.slo;
 
 import io.ringtail.TimeSource;
 import io.ringtail.internal.CountStripes;
+import io.ringtail.internal.OutcomeRecorder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,11 +22,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *       each alert's two windows), of {@value #BUCKETS} buckets of {@code window / 60} (rounded
  *       down to the nanosecond), each holding a total and one bad count per objective.
  *   <li><b>Live interval</b>: the stripes count from the latest edge of any ring's bucket to the
- *       next, {@link #nextEdge}; no ring's edge falls inside it, so what it holds belongs to
- *       exactly one bucket of every ring. When time passes the next edge, a rotation drains the
- *       stripes, adds their counts to each ring's newest bucket, and moves every ring to the bucket
- *       holding the new time, clearing the buckets it passes (at most 60 per ring however long the
- *       gap).
+ *       next (the {@link OutcomeRecorder}'s edge); no ring's edge falls inside it, so what it holds
+ *       belongs to exactly one bucket of every ring. When time passes the next edge, a rotation
+ *       drains the stripes, adds their counts to each ring's newest bucket, and moves every ring to
+ *       the bucket holding the new time, clearing the buckets it passes (at most 60 per ring
+ *       however long the gap).
  *   <li><b>Recorded</b>: the counts of every interval rotated out, for the monotonic counters.
  * </ul>
  *
@@ -51,20 +52,10 @@ final class InProcessServiceLevel implements ServiceLevel {
   private final List<Objective> objectives;
   private final List<Duration> windows;
 
-  /** Per objective, the latency above which an event is bad ({@code Long.MAX_VALUE}: none). */
-  private final long[] latencyLimits;
+  /** Classifies and counts the requests; its lock guards the rings and the arrays below. */
+  private final OutcomeRecorder recorder;
 
-  /** The bits of the objectives a failed event misses (the availability objectives). */
-  private final int failureMask;
-
-  private final CountStripes stripes;
-
-  /** Where the live interval ends; with the stripes, the only shared field a record reads. */
-  private volatile long nextEdge;
-
-  private final ReentrantLock lock = new ReentrantLock();
-
-  // guarded by lock
+  // guarded by the recorder's lock
   private final CountRing[] rings;
 
   /** Drained from the stripes since the last rotation: the total, then the bad counts. */
@@ -84,17 +75,6 @@ final class InProcessServiceLevel implements ServiceLevel {
     this.objectives = config.objectives();
     this.windows = config.windows();
     int n = objectives.size();
-    this.latencyLimits = new long[n];
-    int failures = 0;
-    for (int i = 0; i < n; i++) {
-      Objective o = objectives.get(i);
-      latencyLimits[i] = o.latencyLimitNanos();
-      if (o.kind() == Objective.Kind.AVAILABILITY) {
-        failures |= 1 << i;
-      }
-    }
-    this.failureMask = failures;
-    this.stripes = new CountStripes(n + 1, growthBound);
     this.live = new long[n + 1];
     this.recorded = new long[n + 1];
     long now = time.nanoTime();
@@ -102,46 +82,23 @@ final class InProcessServiceLevel implements ServiceLevel {
     for (int r = 0; r < rings.length; r++) {
       rings[r] = new CountRing(windows.get(r).toNanos(), BUCKETS, n + 1, now);
     }
-    this.nextEdge = nextEdgeAfter(now);
+    this.recorder =
+        new OutcomeRecorder(objectives, time, growthBound, this::rotate, nextEdgeAfter(now));
   }
 
   @Override
   public void record(long latencyNanos, boolean failed) {
-    recordAt(latencyNanos, failed, time.nanoTime());
+    recorder.recordAt(latencyNanos, failed, time.nanoTime());
   }
 
   @Override
   public void recordAt(long latencyNanos, boolean failed, long timeNanos) {
-    if (timeNanos - nextEdge >= 0) {
-      tryAdvance(timeNanos);
-    }
-    int bad = failed ? failureMask : 0;
-    long[] limits = latencyLimits;
-    for (int i = 0; i < limits.length; i++) {
-      if (latencyNanos > limits[i]) {
-        bad |= 1 << i;
-      }
-    }
-    stripes.add(bad);
+    recorder.recordAt(latencyNanos, failed, timeNanos);
   }
 
-  private void tryAdvance(long timeNanos) {
-    if (lock.tryLock()) {
-      try {
-        long now = time.nanoTime();
-        advanceLocked(timeNanos - now > 0 ? now : timeNanos);
-      } finally {
-        lock.unlock();
-      }
-    }
-  }
-
-  /** Rotates the live interval out if {@code now} is past its end. */
-  private void advanceLocked(long now) {
-    if (now - nextEdge < 0) {
-      return;
-    }
-    stripes.drainInto(live);
+  /** Rotates the live interval out, {@code now} being past its end; returns the next end. */
+  private long rotate(long now) {
+    recorder.stripes().drainInto(live);
     for (CountRing ring : rings) {
       ring.add(live);
       ring.roll(Math.floorDiv(now, ring.width));
@@ -150,8 +107,7 @@ final class InProcessServiceLevel implements ServiceLevel {
       recorded[i] += live[i];
       live[i] = 0;
     }
-    nextEdge = nextEdgeAfter(now);
-    stripes.growIfContended();
+    return nextEdgeAfter(now);
   }
 
   /** The earliest end of a ring's newest bucket: the rings are at {@code now}'s buckets. */
@@ -169,11 +125,12 @@ final class InProcessServiceLevel implements ServiceLevel {
     long[][] sums = new long[rings.length][width];
     long[] total = new long[width];
     long now;
+    ReentrantLock lock = recorder.lock();
     lock.lock();
     try {
       now = time.nanoTime();
-      advanceLocked(now);
-      stripes.drainInto(live);
+      recorder.advanceLocked(now);
+      recorder.stripes().drainInto(live);
       for (int r = 0; r < rings.length; r++) {
         rings[r].sumInto(sums[r]);
         for (int i = 0; i < width; i++) {
@@ -203,16 +160,16 @@ final class InProcessServiceLevel implements ServiceLevel {
 
   /** Stripes in use now. */
   int stripeCount() {
-    return stripes.stripeCount();
+    return recorder.stripes().stripeCount();
   }
 
   /** Doubles the stripes, up to the bound, as sustained collisions would. */
   void growStripes() {
-    lock.lock();
+    recorder.lock().lock();
     try {
-      stripes.grow();
+      recorder.stripes().grow();
     } finally {
-      lock.unlock();
+      recorder.lock().unlock();
     }
   }
 
@@ -228,20 +185,20 @@ final class InProcessServiceLevel implements ServiceLevel {
 
   /**
    * The object, its lock and small arrays, the stripes and the rings: with the workbook's alerts
-   * and one objective, about 6.8 KB (6 windows of 60 buckets of two counts).
+   * and one objective, about 6.9 KB (6 windows of 60 buckets of two counts).
    */
   @Override
   public long footprintBytes() {
-    lock.lock();
+    recorder.lock().lock();
     try {
-      long bytes = 72 + 48 + 16 + 8L * latencyLimits.length + 2 * (16 + 8L * live.length);
+      long bytes = 40 + 2 * (16 + 8L * live.length);
       bytes += 16 + 4L * rings.length;
       for (CountRing ring : rings) {
         bytes += ring.footprintBytes();
       }
-      return bytes + stripes.footprintBytes();
+      return bytes + recorder.footprintBytes();
     } finally {
-      lock.unlock();
+      recorder.lock().unlock();
     }
   }
 

@@ -107,11 +107,6 @@ public final class Objective {
     return kind == Kind.LATENCY ? latencyNanos <= thresholdNanos : !failed;
   }
 
-  /** The latency above which an event is bad: the threshold, or {@code Long.MAX_VALUE}. */
-  long latencyLimitNanos() {
-    return thresholdNanos;
-  }
-
   @Override
   public boolean equals(Object o) {
     return o instanceof Objective other

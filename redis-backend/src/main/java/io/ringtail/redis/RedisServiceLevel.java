@@ -7,6 +7,7 @@ import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.internal.Checks;
 import io.ringtail.internal.CountStripes;
+import io.ringtail.internal.OutcomeRecorder;
 import io.ringtail.slo.EventCounts;
 import io.ringtail.slo.Objective;
 import io.ringtail.slo.ObjectiveStatus;
@@ -69,17 +70,13 @@ public final class RedisServiceLevel implements ServiceLevel {
   private final TimeSource time;
   private final List<Objective> objectives;
   private final List<String> keys;
-  private final long[] latencyLimits;
-  private final int failureMask;
-  private final CountStripes stripes;
+
+  /** Classifies and counts the requests; its lock guards the tiers' buckets and the arrays. */
+  private final OutcomeRecorder recorder;
+
   private final Tier[] tiers;
   private final Map<Duration, Tier> tierOf = new HashMap<>();
   private final int[] slots;
-
-  /** Where the live interval ends: the next bucket edge of any tier. */
-  private volatile long nextEdge;
-
-  private final ReentrantLock lock = new ReentrantLock();
 
   // guarded by lock
   private final long[] live;
@@ -109,20 +106,11 @@ public final class RedisServiceLevel implements ServiceLevel {
     this.config = b.config;
     this.objectives = config.objectives();
     int n = objectives.size();
-    this.latencyLimits = new long[n];
-    int failures = 0;
     List<String> k = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      Objective o = objectives.get(i);
-      latencyLimits[i] = o.threshold().map(Duration::toNanos).orElse(Long.MAX_VALUE);
-      if (o.kind() == Objective.Kind.AVAILABILITY) {
-        failures |= 1 << i;
-      }
+    for (Objective o : objectives) {
       k.add(o.name());
     }
     this.keys = List.copyOf(k);
-    this.failureMask = failures;
-    this.stripes = new CountStripes(n + 1, CountStripes.GROWTH_BOUND);
     this.live = new long[n + 1];
     this.recorded = new long[n + 1];
     List<ServiceLevelTiers.Tier> plans = b.tiers;
@@ -155,7 +143,9 @@ public final class RedisServiceLevel implements ServiceLevel {
     for (Tier t : tiers) {
       t.bucket = Math.floorDiv(now, t.width);
     }
-    this.nextEdge = nextEdgeAfter();
+    this.recorder =
+        new OutcomeRecorder(
+            objectives, time, CountStripes.GROWTH_BOUND, this::closeLocked, nextEdgeAfter());
     for (int t = 0; t < tiers.length; t++) {
       int tier = t;
       tiers[t].windows.feed((at, sink) -> drainInto(tier, at, sink));
@@ -185,51 +175,29 @@ public final class RedisServiceLevel implements ServiceLevel {
 
   @Override
   public void record(long latencyNanos, boolean failed) {
-    recordAt(latencyNanos, failed, time.nanoTime());
+    recorder.recordAt(latencyNanos, failed, time.nanoTime());
   }
 
   @Override
   public void recordAt(long latencyNanos, boolean failed, long timeNanos) {
-    if (timeNanos - nextEdge >= 0) {
-      tryAdvance(timeNanos);
-    }
-    int bad = failed ? failureMask : 0;
-    long[] limits = latencyLimits;
-    for (int i = 0; i < limits.length; i++) {
-      if (latencyNanos > limits[i]) {
-        bad |= 1 << i;
-      }
-    }
-    stripes.add(bad);
+    recorder.recordAt(latencyNanos, failed, timeNanos);
   }
 
-  private void tryAdvance(long timeNanos) {
-    if (lock.tryLock()) {
-      try {
-        long now = time.nanoTime();
-        advanceLocked(timeNanos - now > 0 ? now : timeNanos);
-      } finally {
-        lock.unlock();
-      }
-    }
-  }
-
-  /** Closes the live interval if {@code now} is past its end, and moves every tier to now. */
-  private void advanceLocked(long now) {
-    if (now - nextEdge < 0) {
-      return;
-    }
+  /**
+   * Closes the live interval, {@code now} being past its end, and moves every tier to now; returns
+   * the next end.
+   */
+  private long closeLocked(long now) {
     closeIntervalLocked();
     for (Tier t : tiers) {
       t.bucket = Math.floorDiv(now, t.width);
     }
-    nextEdge = nextEdgeAfter();
-    stripes.growIfContended();
+    return nextEdgeAfter();
   }
 
   /** Drains the stripes and hands the live interval's counts to every tier's current bucket. */
   private void closeIntervalLocked() {
-    stripes.drainInto(live);
+    recorder.stripes().drainInto(live);
     if (live[0] != 0 && !closed) {
       for (Tier t : tiers) {
         long[] last = t.pending.peekLast();
@@ -262,9 +230,10 @@ public final class RedisServiceLevel implements ServiceLevel {
 
   /** Tier {@code tier}'s collection: its share of every interval closed since, per objective. */
   private void drainInto(int tier, long now, BiConsumer<String, BucketHistogram> sink) {
+    ReentrantLock lock = recorder.lock();
     lock.lock();
     try {
-      advanceLocked(now);
+      recorder.advanceLocked(now);
       closeIntervalLocked();
       Tier t = tiers[tier];
       for (long[] c = t.pending.pollFirst(); c != null; c = t.pending.pollFirst()) {
@@ -310,9 +279,10 @@ public final class RedisServiceLevel implements ServiceLevel {
       read.put(tiers[t], RedisErrors.await(reads.get(t), timeout));
     }
     long[] own = new long[live.length];
+    ReentrantLock lock = recorder.lock();
     lock.lock();
     try {
-      advanceLocked(time.nanoTime());
+      recorder.advanceLocked(time.nanoTime());
       closeIntervalLocked();
       System.arraycopy(recorded, 0, own, 0, own.length);
     } finally {
@@ -376,6 +346,7 @@ public final class RedisServiceLevel implements ServiceLevel {
     for (Tier t : tiers) {
       flushed &= t.windows.close();
     }
+    ReentrantLock lock = recorder.lock();
     lock.lock();
     try {
       closed = true;
@@ -411,7 +382,8 @@ public final class RedisServiceLevel implements ServiceLevel {
   /** The stripes, the counts waiting for the publisher, and the tiers' pending deltas. */
   @Override
   public long footprintBytes() {
-    long bytes = 96 + stripes.footprintBytes() + 2 * (16 + 8L * live.length);
+    long bytes = 56 + recorder.footprintBytes() + 2 * (16 + 8L * live.length);
+    ReentrantLock lock = recorder.lock();
     lock.lock();
     try {
       for (Tier t : tiers) {
