@@ -160,29 +160,19 @@ public final class ObservationWindows
         maximumKeys,
         conventions,
         time,
-        keyed -> {});
+        keyed -> {},
+        Meters.OWN);
     windows();
   }
 
   /**
    * Windows for the observations named {@code names}, each built by {@code windowOf} from its name
    * once the context's singletons exist (or at an earlier call of {@link #windows()}), and closed
-   * by {@code closer} when this handler closes. Building late lets a handler's windows depend on
+   * by {@code closer} when this handler closes, each observation's meters bound by {@code meters}
+   * ({@link Meters#OWN}: as in-process windows). Building late lets a handler's windows depend on
    * beans that themselves depend on the {@code ObservationRegistry} (a Redis client); observations
    * that stop before the windows are built are not recorded.
    */
-  ObservationWindows(
-      List<String> names,
-      Set<String> ignoredTags,
-      Function<String, ? extends KeyedWindows> windowOf,
-      int maximumKeys,
-      WindowConventions conventions,
-      TimeSource time,
-      Consumer<KeyedWindows> closer) {
-    this(names, ignoredTags, windowOf, maximumKeys, conventions, time, closer, Meters.OWN);
-  }
-
-  /** As above, each observation's meters bound by {@code meters}. */
   ObservationWindows(
       List<String> names,
       Set<String> ignoredTags,

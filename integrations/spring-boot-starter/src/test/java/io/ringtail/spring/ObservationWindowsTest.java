@@ -228,7 +228,8 @@ class ObservationWindowsTest {
             10,
             WindowConventions.builder().percentiles(0.95).build(),
             time,
-            closedWindows::add);
+            closedWindows::add,
+            ObservationWindows.Meters.OWN);
     ObservationRegistry registry = registry(windows);
     request(registry, "GET", "/early", "200", 1_000_000); // stops before the windows exist
     assertThat(built).isEmpty(); // the stop path never builds: building may wait on I/O
