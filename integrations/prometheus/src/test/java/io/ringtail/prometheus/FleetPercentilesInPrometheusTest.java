@@ -17,6 +17,7 @@ import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.micrometer.DecisionMetrics;
 import io.ringtail.micrometer.KeyedWindowMetrics;
+import io.ringtail.micrometer.WindowMeters;
 import io.ringtail.micrometer.WindowMetrics;
 import io.ringtail.testsupport.PrometheusServer;
 import java.nio.file.Files;
@@ -77,6 +78,21 @@ class FleetPercentilesInPrometheusTest {
           .keyTags(k -> Tags.of("method", k.get(0), "uri", k.get(1), "status", k.get(2)))
           .build()
           .bindTo(registry);
+      if (PODS.isEmpty()) {
+        // the first pod also stands for the one that merges the fleet windows and exports their
+        // statistics once for the fleet, under the fleet names the Spring Boot starter gives them
+        WindowMetrics.builder(fleetCheckout, "fleetCheckoutLatency")
+            .prefix("ringtail.fleet.window")
+            .meters(WindowMeters.STATISTICS)
+            .build()
+            .bindTo(registry);
+        KeyedWindowMetrics.builder(requests, "http.server.requests")
+            .prefix("ringtail.fleet.http.server.requests")
+            .keyTags(k -> Tags.of("method", k.get(0), "uri", k.get(1), "status", k.get(2)))
+            .meters(WindowMeters.STATISTICS)
+            .build()
+            .bindTo(registry);
+      }
       DecisionMetrics.monitor(registry, (CountsDecisions) limiter, "perClient");
       WindowHistograms.builder()
           .window("checkoutLatency", checkout, exemplars)
