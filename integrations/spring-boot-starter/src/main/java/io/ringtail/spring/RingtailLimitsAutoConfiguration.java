@@ -28,6 +28,7 @@ import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.core.type.classreading.CachingMetadataReaderFactory;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.server.WebFilter;
 
 /**
@@ -48,6 +49,8 @@ import org.springframework.web.server.WebFilter;
 public class RingtailLimitsAutoConfiguration {
   private static final String MVC_MAPPING =
       "org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping";
+  private static final String MVC_HANDLER_MAPPING =
+      "org.springframework.web.servlet.HandlerMapping";
   private static final String WEBFLUX_MAPPING =
       "org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping";
 
@@ -99,8 +102,13 @@ public class RingtailLimitsAutoConfiguration {
   static class Servlet {
     @Bean
     @ConditionalOnMissingBean
-    RingtailLimitFilter ringtailLimitFilter(HttpLimits ringtailHttpLimits) {
-      return new RingtailLimitFilter(ringtailHttpLimits);
+    RingtailLimitFilter ringtailLimitFilter(
+        HttpLimits ringtailHttpLimits, ListableBeanFactory beans) {
+      if (!ClassUtils.isPresent(MVC_HANDLER_MAPPING, null)) {
+        return new RingtailLimitFilter(ringtailHttpLimits);
+      }
+      return new RingtailLimitFilter(
+          ringtailHttpLimits, new HandlerMappings.MvcRoutes(beans)::mark);
     }
 
     @Bean
@@ -118,8 +126,10 @@ public class RingtailLimitsAutoConfiguration {
   static class Reactive {
     @Bean
     @ConditionalOnMissingBean
-    RingtailLimitWebFilter ringtailLimitWebFilter(HttpLimits ringtailHttpLimits) {
-      return new RingtailLimitWebFilter(ringtailHttpLimits);
+    RingtailLimitWebFilter ringtailLimitWebFilter(
+        HttpLimits ringtailHttpLimits, ListableBeanFactory beans) {
+      return new RingtailLimitWebFilter(
+          ringtailHttpLimits, new HandlerMappings.WebFluxRoutes(beans)::mark);
     }
 
     @Bean

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.DecisionCounts;
+import io.ringtail.keyed.KeyedWindows;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -14,7 +15,9 @@ import java.math.BigDecimal;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +30,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -90,6 +94,11 @@ class HttpLimitsTest {
     @PostMapping("/pay")
     String pay() {
       return "paid";
+    }
+
+    @GetMapping("/api/items/{id}")
+    String item(@PathVariable String id) {
+      return "item " + id;
     }
 
     @Bean
@@ -243,6 +252,45 @@ class HttpLimitsTest {
   private String scrape() throws Exception {
     HttpResponse<String> r = send("GET", "/actuator/prometheus");
     return r.statusCode() == 200 ? r.body() : null;
+  }
+
+  /**
+   * The answers the filter gives itself (a 429, a 503) are observed under the route's URI template,
+   * so the route's endpoint window (and its anomaly detectors) see its own denials.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"servlet", "reactive"})
+  void answersOfTheFilter_areObservedUnderTheirRoutesTemplate(String type) throws Exception {
+    start(type);
+    String[] key = {"X-Api-Key", "routes-" + type};
+    for (int id = 1; id <= 3; id++) {
+      assertThat(send("GET", "/api/items/" + id, key).statusCode()).isEqualTo(200);
+    }
+    assertThat(send("GET", "/api/items/4", key).statusCode()).isEqualTo(429);
+    assertThat(send("GET", "/odd").statusCode()).isEqualTo(503);
+    KeyedWindows http =
+        context.getBean(ObservationWindows.class).windows().get("http.server.requests");
+    Map<String, Long> counts = new HashMap<>();
+    Await.until(
+        "the five requests observed",
+        () -> {
+          counts.clear();
+          http.snapshots()
+              .forEach(
+                  (k, snapshot) -> {
+                    Map<String, String> tags = new HashMap<>();
+                    ObservationWindows.tagsOf(k).forEach(t -> tags.put(t.getKey(), t.getValue()));
+                    counts.merge(
+                        tags.get("uri") + " " + tags.get("status"), snapshot.count(), Long::sum);
+                  });
+          return counts.values().stream().mapToLong(Long::longValue).sum() >= 5;
+        });
+    assertThat(counts)
+        .containsEntry("/api/items/{id} 200", 3L)
+        .containsEntry("/api/items/{id} 429", 1L)
+        .containsEntry("/odd 503", 1L)
+        .doesNotContainKey("UNKNOWN 429")
+        .doesNotContainKey("UNKNOWN 503");
   }
 
   @ParameterizedTest
