@@ -62,7 +62,9 @@ public final class RingtailLimitFilter extends OncePerRequestFilter implements O
       return;
     }
     response.setHeader("RateLimit-Policy", answer.policyField());
-    response.setHeader("RateLimit", answer.stateField());
+    if (!answer.states().isEmpty()) { // none for a 400 of the first limit's bad amount
+      response.setHeader("RateLimit", answer.stateField());
+    }
     if (answer.status() == 0) {
       chain.doFilter(request, response);
       return;

@@ -72,7 +72,9 @@ public final class RingtailLimitWebFilter implements WebFilter, Ordered {
     ServerHttpResponse response = exchange.getResponse();
     HttpHeaders headers = response.getHeaders();
     headers.set("RateLimit-Policy", answer.policyField());
-    headers.set("RateLimit", answer.stateField());
+    if (!answer.states().isEmpty()) { // none for a 400 of the first limit's bad amount
+      headers.set("RateLimit", answer.stateField());
+    }
     if (answer.status() == 0) {
       return chain.filter(exchange);
     }

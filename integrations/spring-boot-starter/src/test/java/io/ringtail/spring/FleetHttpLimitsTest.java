@@ -3,6 +3,7 @@ package io.ringtail.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.net.URI;
@@ -223,10 +224,21 @@ class FleetHttpLimitsTest {
       assertThat(unavailable.statusCode()).isEqualTo(503);
       assertThat(unavailable.headers().firstValue("Retry-After")).hasValue("3");
       assertThat(unavailable.headers().firstValue("RateLimit-Policy")).hasValue("\"api\";q=5;w=60");
+      assertThat(unavailable.headers().firstValue("RateLimit")).hasValue("\"api\";r=0;t=3");
       assertThat(unavailable.body()).contains("limit \"api\" cannot be decided now; retry in 3 s");
     }
     assertThat(closed.getBean(RedisBackend.class).outageDecisions()).isEqualTo(3);
     assertThat(open.getBean(RedisBackend.class).outageDecisions()).isEqualTo(3);
+    // under throw no decision is made: the 503s count as the limit's, not the backend's
+    assertThat(throwing.getBean(RedisBackend.class).outageDecisions()).isZero();
+    assertThat(
+            throwing
+                .getBean(MeterRegistry.class)
+                .get("ringtail.limits.unavailable")
+                .tag("limit", "api")
+                .functionCounter()
+                .count())
+        .isEqualTo(3);
 
     server.resume();
     // nothing was recorded during the outage: carol's five are all still to come, once Redis
