@@ -185,6 +185,39 @@ class FleetHttpLimitsTest {
         .isEqualTo(22);
   }
 
+  /**
+   * A cold WebFlux pod (no request yet: the server clock not measured, the functions maybe not
+   * loaded) takes its first requests all at once: each admitted one reads its own remaining count,
+   * exactly the limit is admitted, and no outage policy answers while Redis is up.
+   */
+  @Test
+  void aColdWebFluxPod_decidesItsConcurrentFirstRequestsExactly() throws Exception {
+    for (int round = 0; round < 3; round++) {
+      ConfigurableApplicationContext cold = pod("reactive", 5, "--ringtail.limits.api.window=4s");
+      List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        sent.add(
+            http.sendAsync(request(cold, "cold-" + round), HttpResponse.BodyHandlers.ofString()));
+      }
+      List<Long> remaining = new ArrayList<>();
+      int denied = 0;
+      for (CompletableFuture<HttpResponse<String>> f : sent) {
+        HttpResponse<String> r = f.get();
+        assertThat(r.statusCode()).as("round %d", round).isIn(200, 429);
+        if (r.statusCode() == 200) {
+          remaining.add(state(r)[0]);
+        } else {
+          denied++;
+        }
+      }
+      assertThat(remaining).as("round %d", round).containsExactlyInAnyOrder(4L, 3L, 2L, 1L, 0L);
+      assertThat(denied).isEqualTo(7);
+      assertThat(cold.getBean(RedisBackend.class).outageDecisions()).isZero();
+      assertThat(get(cold, "cold-" + round).statusCode()).isEqualTo(429);
+      cold.close();
+    }
+  }
+
   @Test
   void anOutagePolicyTheBackendHasNot_failsTheStart_namingTheProperty() {
     assertThatThrownBy(() -> pod("servlet", 5, "--ringtail.redis.outage-policy=retry"))
