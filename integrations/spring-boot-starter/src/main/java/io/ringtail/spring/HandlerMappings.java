@@ -7,17 +7,23 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.filter.ServerHttpObservationFilter;
+import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * The handler methods of the application's {@code RequestMappingHandlerMapping} beans, as {@link
  * AnnotatedLimits} reads them: Spring MVC's ({@link Mvc}) or WebFlux's ({@link WebFlux}), each
  * loaded only where its framework is. The patterns are Spring's own, as combined from the class's
- * and the method's mappings.
+ * and the method's mappings. {@link MvcRoutes} and {@link WebFluxRoutes} find the route of a
+ * request the limit filter answers itself.
  */
 final class HandlerMappings {
   private HandlerMappings() {}
@@ -133,6 +139,97 @@ final class HandlerMappings {
         }
       }
       return handlers;
+    }
+  }
+
+  /**
+   * Spring MVC: marks a request the limit filter answers itself (a 429, a 503) with its route, as
+   * the DispatcherServlet would have: the application's handler mappings, in the
+   * DispatcherServlet's order, look the handler up, which sets the best-matching-pattern attribute
+   * and the {@code http.server.requests} observation's path pattern, so the answer is observed
+   * under its URI template rather than {@code UNKNOWN}. A request no mapping matches stays
+   * unmarked.
+   */
+  static final class MvcRoutes {
+    private final ListableBeanFactory beans;
+    private volatile List<org.springframework.web.servlet.HandlerMapping> mappings;
+
+    MvcRoutes(ListableBeanFactory beans) {
+      this.beans = Objects.requireNonNull(beans, "beans");
+    }
+
+    void mark(jakarta.servlet.http.HttpServletRequest request) {
+      try {
+        for (org.springframework.web.servlet.HandlerMapping m : mappings()) {
+          if (m.getHandler(request) != null) {
+            break;
+          }
+        }
+      } catch (Exception e) {
+        return; // no route: observed as the request would be without the filter's answer
+      }
+      Object pattern =
+          request.getAttribute(
+              org.springframework.web.servlet.HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+      if (pattern != null) {
+        ServerHttpObservationFilter.findObservationContext(request)
+            .ifPresent(c -> c.setPathPattern(pattern.toString()));
+      }
+    }
+
+    private List<org.springframework.web.servlet.HandlerMapping> mappings() {
+      List<org.springframework.web.servlet.HandlerMapping> m = mappings;
+      if (m == null) {
+        m =
+            beans
+                .getBeanProvider(org.springframework.web.servlet.HandlerMapping.class)
+                .orderedStream()
+                .toList();
+        mappings = m;
+      }
+      return m;
+    }
+  }
+
+  /** Spring WebFlux: {@link MvcRoutes} for an exchange, with the DispatcherHandler's mappings. */
+  static final class WebFluxRoutes {
+    private final ListableBeanFactory beans;
+    private volatile List<org.springframework.web.reactive.HandlerMapping> mappings;
+
+    WebFluxRoutes(ListableBeanFactory beans) {
+      this.beans = Objects.requireNonNull(beans, "beans");
+    }
+
+    Mono<Void> mark(ServerWebExchange exchange) {
+      return Flux.fromIterable(mappings())
+          .concatMap(m -> m.getHandler(exchange))
+          .next()
+          .onErrorResume(e -> Mono.empty())
+          .then(
+              Mono.fromRunnable(
+                  () -> {
+                    Object pattern =
+                        exchange.getAttribute(
+                            org.springframework.web.reactive.HandlerMapping
+                                .BEST_MATCHING_PATTERN_ATTRIBUTE);
+                    if (pattern != null) {
+                      ServerRequestObservationContext.findCurrent(exchange.getAttributes())
+                          .ifPresent(c -> c.setPathPattern(pattern.toString()));
+                    }
+                  }));
+    }
+
+    private List<org.springframework.web.reactive.HandlerMapping> mappings() {
+      List<org.springframework.web.reactive.HandlerMapping> m = mappings;
+      if (m == null) {
+        m =
+            beans
+                .getBeanProvider(org.springframework.web.reactive.HandlerMapping.class)
+                .orderedStream()
+                .toList();
+        mappings = m;
+      }
+      return m;
     }
   }
 }

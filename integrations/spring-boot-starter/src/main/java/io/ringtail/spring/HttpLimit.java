@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -45,6 +46,9 @@ final class HttpLimit {
   final Object decision;
   final String policy;
   final String quoted;
+
+  /** Requests answered 503 because this limit's decision could not be made. */
+  final LongAdder unavailable = new LongAdder();
 
   /** A limit of {@code p}'s path and methods, or of {@code routes} when not null. */
   HttpLimit(
@@ -129,8 +133,15 @@ final class HttpLimit {
 
   private static List<HttpLimits.Route> routesOf(
       UnaryOperator<String> at, RingtailLimitProperties.Limit p) {
-    if (p.getPath() == null || p.getPath().isEmpty()) {
-      throw invalid(at.apply("path"), "at least one path pattern", p.getPath());
+    List<String> paths = new ArrayList<>();
+    if (p.getPath() != null) {
+      paths.addAll(p.getPath());
+    }
+    if (p.getPaths() != null) {
+      paths.addAll(p.getPaths());
+    }
+    if (paths.isEmpty()) {
+      throw invalid(at.apply("path"), "at least one path pattern (path or paths)", p.getPath());
     }
     Set<String> methods =
         p.getMethods() == null
@@ -144,7 +155,7 @@ final class HttpLimit {
       }
     }
     List<HttpLimits.Route> routes = new ArrayList<>();
-    for (String path : p.getPath()) {
+    for (String path : paths) {
       PathPattern pattern;
       try {
         pattern = PathPatternParser.defaultInstance.parse(path);
@@ -157,12 +168,18 @@ final class HttpLimit {
     return routes;
   }
 
-  /** The decision {@code build} makes, its own checks (like maximumKeys) naming the limit. */
+  /**
+   * The decision {@code build} makes, its own checks naming the limit; a check of {@code
+   * maximumKeys} names the property ({@code maximum-keys}) or attribute.
+   */
   private static Object built(UnaryOperator<String> at, Supplier<Object> build) {
     try {
       return build.get();
     } catch (IllegalArgumentException e) {
-      throw Checks.atProperty(at.apply(""), e);
+      String message = e.getMessage() == null ? "" : e.getMessage();
+      throw message.startsWith("maximumKeys ")
+          ? Checks.asProperty("maximumKeys", at.apply("maximumKeys"), e)
+          : Checks.atProperty(at.apply(""), e);
     }
   }
 
@@ -184,7 +201,14 @@ final class HttpLimit {
     if (decision instanceof RateLimiter limiter) {
       RateDecision d = limiter.tryAcquire(k);
       if (d.allowed()) {
-        states.add(quoted + ";r=" + d.remaining());
+        // nothing remains: t, the seconds until the key's next request would be admitted
+        states.add(
+            quoted
+                + ";r="
+                + d.remaining()
+                + (d.remaining() == 0
+                    ? ";t=" + Math.max(1, HttpLimits.seconds(d.retryAfter()))
+                    : ""));
         return null;
       }
       long retry = Math.max(1, HttpLimits.seconds(d.retryAfter()));

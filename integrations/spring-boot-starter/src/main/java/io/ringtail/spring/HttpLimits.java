@@ -7,10 +7,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.springframework.http.server.PathContainer;
@@ -23,9 +25,10 @@ import org.springframework.web.util.pattern.PathPattern;
  *
  * <p>A request's limits are decided in their configured order; the first that denies ends it (the
  * later ones count nothing). Every answer to a limited request carries {@code RateLimit-Policy} and
- * {@code RateLimit} (draft-ietf-httpapi-ratelimit-headers); a denial is a 429 with {@code
- * Retry-After}; a decision that could not be made at all (Redis down under the {@code throw} outage
- * policy) a 503 with {@code Retry-After}.
+ * {@code RateLimit} (draft-ietf-httpapi-ratelimit-headers), with {@code t} once nothing remains; a
+ * denial is a 429 with {@code Retry-After}; a decision that could not be made at all (Redis down
+ * under the {@code throw} outage policy) a 503 with {@code Retry-After}, its member {@code r=0} and
+ * {@code t} the same seconds, counted per limit ({@link #unavailable()}).
  *
  * <p>The limits of handler methods annotated {@link RingtailLimit} come after the configured ones:
  * they are built once, by {@link #complete()}, when the handler mappings exist.
@@ -148,9 +151,13 @@ final class HttpLimits {
     }
   }
 
+  /** A limit's properties by attribute name: {@code maximumKeys} is {@code ...maximum-keys}. */
   private static UnaryOperator<String> propertiesOf(String name) {
     String at = "ringtail.limits." + name;
-    return a -> a.isEmpty() || a.equals("name") ? at : at + "." + a;
+    return a ->
+        a.isEmpty() || a.equals("name")
+            ? at
+            : at + "." + a.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
   }
 
   /** Whether a decision may wait on I/O. */
@@ -167,6 +174,13 @@ final class HttpLimits {
   Map<String, CountsDecisions> decisions() {
     Map<String, CountsDecisions> byName = new LinkedHashMap<>();
     limits().forEach(l -> byName.put(l.name, (CountsDecisions) l.decision));
+    return Collections.unmodifiableMap(byName);
+  }
+
+  /** The requests answered 503 (the decision could not be made) by limit name, for meters. */
+  Map<String, LongAdder> unavailable() {
+    Map<String, LongAdder> byName = new LinkedHashMap<>();
+    limits().forEach(l -> byName.put(l.name, l.unavailable));
     return Collections.unmodifiableMap(byName);
   }
 
@@ -203,6 +217,9 @@ final class HttpLimits {
       } catch (HttpLimit.BadAmount e) {
         return new Answer(400, policies, states, -1, e.getMessage());
       } catch (RuntimeException e) {
+        l.unavailable.increment();
+        // nothing can be admitted before the retry: the member says so, as Retry-After does
+        states.add(l.quoted + ";r=0;t=" + unavailableRetryAfterSeconds);
         if (failing.compareAndSet(false, true)) {
           LOG.log(
               Level.WARNING,

@@ -101,6 +101,7 @@ public class RingtailEndpoint {
       e.put("endpoint", s.endpoint());
       e.put("measure", s.measure().label());
       e.put("value", finite(s.value()));
+      e.put("unit", unitOf(s.measure())); // of the value and the baseline
       e.put("baseline", finite(s.baseline()));
       e.put("score", finite(s.score()));
       e.put("firing", s.firing());
@@ -110,6 +111,15 @@ public class RingtailEndpoint {
       out.add(e);
     }
     return out;
+  }
+
+  /** A measure's unit: nanoseconds (p95, as recorded), a fraction, or per second. */
+  private static String unitOf(EndpointAnomalies.Measure m) {
+    return switch (m) {
+      case P95 -> "ns";
+      case ERROR_RATIO -> "ratio";
+      case RATE -> "1/s";
+    };
   }
 
   private static Double finite(double v) {

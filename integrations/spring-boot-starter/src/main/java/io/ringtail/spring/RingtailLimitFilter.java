@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.springframework.core.Ordered;
 import org.springframework.http.server.PathContainer;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -18,16 +19,26 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * header fields to its answer, and answers a denied one {@code 429 Too Many Requests} with {@code
  * Retry-After} itself. Requests no limit matches pass untouched. Ordered after Spring Security's
  * filter chain (so {@code principal} keys see the authenticated user) and after the observation
- * filter (so a 429 is observed like any answer). Thread-safe.
+ * filter (so a 429 is observed like any answer, under its route's URI template). Thread-safe.
  */
 public final class RingtailLimitFilter extends OncePerRequestFilter implements Ordered {
   /** The filter's order: after Spring Security's filter chain (-100). */
   public static final int ORDER = 0;
 
   private final HttpLimits limits;
+  private final Consumer<HttpServletRequest> routes;
 
   RingtailLimitFilter(HttpLimits limits) {
+    this(limits, request -> {});
+  }
+
+  /**
+   * {@code routes} marks a request the filter answers itself with its route, so the answer is
+   * observed under the route's URI template ({@link HandlerMappings.MvcRoutes}).
+   */
+  RingtailLimitFilter(HttpLimits limits, Consumer<HttpServletRequest> routes) {
     this.limits = Objects.requireNonNull(limits, "limits");
+    this.routes = Objects.requireNonNull(routes, "routes");
   }
 
   @Override
@@ -51,11 +62,14 @@ public final class RingtailLimitFilter extends OncePerRequestFilter implements O
       return;
     }
     response.setHeader("RateLimit-Policy", answer.policyField());
-    response.setHeader("RateLimit", answer.stateField());
+    if (!answer.states().isEmpty()) { // none for a 400 of the first limit's bad amount
+      response.setHeader("RateLimit", answer.stateField());
+    }
     if (answer.status() == 0) {
       chain.doFilter(request, response);
       return;
     }
+    routes.accept(request);
     if (answer.retryAfter() >= 0) {
       response.setHeader("Retry-After", Long.toString(answer.retryAfter()));
     }

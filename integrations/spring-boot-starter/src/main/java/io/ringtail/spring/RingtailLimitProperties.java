@@ -42,8 +42,14 @@ public class RingtailLimitProperties {
 
   /** One limit: which requests, counted under which key, how many per window. */
   public static class Limit {
-    /** Path patterns (Spring's PathPattern syntax, like /api/**) of the requests limited. */
+    /**
+     * Path patterns (Spring's PathPattern syntax, like /api/**) of the requests limited: one, or a
+     * list. The patterns of {@code paths} are added to them.
+     */
     private List<String> path = new ArrayList<>();
+
+    /** More path patterns, the same as {@code path} (either or both may be set). */
+    private List<String> paths = new ArrayList<>();
 
     /** HTTP methods limited (GET, POST...); every method unless set. */
     private Set<String> methods = new LinkedHashSet<>();
@@ -83,6 +89,14 @@ public class RingtailLimitProperties {
 
     public void setPath(List<String> path) {
       this.path = path;
+    }
+
+    public List<String> getPaths() {
+      return paths;
+    }
+
+    public void setPaths(List<String> paths) {
+      this.paths = paths;
     }
 
     public Set<String> getMethods() {

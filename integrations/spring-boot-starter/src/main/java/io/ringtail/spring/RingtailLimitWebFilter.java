@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
@@ -26,9 +27,19 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class RingtailLimitWebFilter implements WebFilter, Ordered {
   private final HttpLimits limits;
+  private final Function<ServerWebExchange, Mono<Void>> routes;
 
   RingtailLimitWebFilter(HttpLimits limits) {
+    this(limits, exchange -> Mono.empty());
+  }
+
+  /**
+   * {@code routes} marks an exchange the filter answers itself with its route, so the answer is
+   * observed under the route's URI template ({@link HandlerMappings.WebFluxRoutes}).
+   */
+  RingtailLimitWebFilter(HttpLimits limits, Function<ServerWebExchange, Mono<Void>> routes) {
     this.limits = Objects.requireNonNull(limits, "limits");
+    this.routes = Objects.requireNonNull(routes, "routes");
   }
 
   @Override
@@ -56,12 +67,14 @@ public final class RingtailLimitWebFilter implements WebFilter, Ordered {
         });
   }
 
-  private static Mono<Void> answer(
+  private Mono<Void> answer(
       ServerWebExchange exchange, WebFilterChain chain, HttpLimits.Answer answer) {
     ServerHttpResponse response = exchange.getResponse();
     HttpHeaders headers = response.getHeaders();
     headers.set("RateLimit-Policy", answer.policyField());
-    headers.set("RateLimit", answer.stateField());
+    if (!answer.states().isEmpty()) { // none for a 400 of the first limit's bad amount
+      headers.set("RateLimit", answer.stateField());
+    }
     if (answer.status() == 0) {
       return chain.filter(exchange);
     }
@@ -70,8 +83,15 @@ public final class RingtailLimitWebFilter implements WebFilter, Ordered {
     }
     response.setStatusCode(HttpStatus.valueOf(answer.status()));
     headers.setContentType(new MediaType("text", "plain", StandardCharsets.UTF_8));
-    DataBuffer body = response.bufferFactory().wrap(answer.body().getBytes(StandardCharsets.UTF_8));
-    return response.writeWith(Mono.just(body));
+    return routes
+        .apply(exchange)
+        .then(
+            Mono.defer(
+                () -> {
+                  DataBuffer body =
+                      response.bufferFactory().wrap(answer.body().getBytes(StandardCharsets.UTF_8));
+                  return response.writeWith(Mono.just(body));
+                }));
   }
 
   @Override

@@ -1,10 +1,14 @@
 package io.ringtail.spring;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.ringtail.internal.Checks;
 import io.ringtail.micrometer.DecisionMetrics;
 import io.ringtail.redis.RedisBackend;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -17,6 +21,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -25,9 +30,11 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ConfigurationCondition;
+import org.springframework.core.convert.converter.Converter;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.core.type.classreading.CachingMetadataReaderFactory;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.server.WebFilter;
 
 /**
@@ -48,6 +55,8 @@ import org.springframework.web.server.WebFilter;
 public class RingtailLimitsAutoConfiguration {
   private static final String MVC_MAPPING =
       "org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping";
+  private static final String MVC_HANDLER_MAPPING =
+      "org.springframework.web.servlet.HandlerMapping";
   private static final String WEBFLUX_MAPPING =
       "org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping";
 
@@ -66,6 +75,30 @@ public class RingtailLimitsAutoConfiguration {
                 handlers.orderedStream().flatMap(s -> s.handlers().stream()).toList(),
                 environment,
                 configured.keySet()));
+  }
+
+  /** Reads {@code ringtail.limits.<name>.kind}, naming the kinds when it is none of them. */
+  @Bean
+  @ConfigurationPropertiesBinding
+  static KindConverter ringtailLimitKindConverter() {
+    return new KindConverter();
+  }
+
+  /**
+   * A kind as Boot reads an enum (any case, {@code -} or {@code _}); an unknown one is an {@link
+   * IllegalArgumentException} listing the kinds, which Boot's bind error puts under the property.
+   */
+  static final class KindConverter implements Converter<String, RingtailLimitProperties.Kind> {
+    @Override
+    public RingtailLimitProperties.Kind convert(String source) {
+      String name = source.trim().replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
+      for (RingtailLimitProperties.Kind k : RingtailLimitProperties.Kind.values()) {
+        if (k.name().replace("_", "").toLowerCase(Locale.ROOT).equals(name)) {
+          return k;
+        }
+      }
+      throw Checks.invalid("kind", "sliding-log, bucketed or sum-cap", source);
+    }
   }
 
   /**
@@ -99,8 +132,13 @@ public class RingtailLimitsAutoConfiguration {
   static class Servlet {
     @Bean
     @ConditionalOnMissingBean
-    RingtailLimitFilter ringtailLimitFilter(HttpLimits ringtailHttpLimits) {
-      return new RingtailLimitFilter(ringtailHttpLimits);
+    RingtailLimitFilter ringtailLimitFilter(
+        HttpLimits ringtailHttpLimits, ListableBeanFactory beans) {
+      if (!ClassUtils.isPresent(MVC_HANDLER_MAPPING, null)) {
+        return new RingtailLimitFilter(ringtailHttpLimits);
+      }
+      return new RingtailLimitFilter(
+          ringtailHttpLimits, new HandlerMappings.MvcRoutes(beans)::mark);
     }
 
     @Bean
@@ -118,8 +156,10 @@ public class RingtailLimitsAutoConfiguration {
   static class Reactive {
     @Bean
     @ConditionalOnMissingBean
-    RingtailLimitWebFilter ringtailLimitWebFilter(HttpLimits ringtailHttpLimits) {
-      return new RingtailLimitWebFilter(ringtailHttpLimits);
+    RingtailLimitWebFilter ringtailLimitWebFilter(
+        HttpLimits ringtailHttpLimits, ListableBeanFactory beans) {
+      return new RingtailLimitWebFilter(
+          ringtailHttpLimits, new HandlerMappings.WebFluxRoutes(beans)::mark);
     }
 
     @Bean
@@ -129,7 +169,10 @@ public class RingtailLimitsAutoConfiguration {
     }
   }
 
-  /** The limits' decision meters, as the starter publishes decision beans'. */
+  /**
+   * The limits' decision meters, as the starter publishes decision beans', and per limit the
+   * requests answered 503 ({@code ringtail.limits.unavailable}), which are no decision.
+   */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass({MeterRegistry.class, DecisionMetrics.class})
   @ConditionalOnProperty(prefix = "ringtail.metrics", name = "enabled", matchIfMissing = true)
@@ -137,10 +180,20 @@ public class RingtailLimitsAutoConfiguration {
   static class Metrics {
     @Bean
     MeterBinder ringtailLimitMetrics(HttpLimits ringtailHttpLimits) {
-      return registry ->
-          ringtailHttpLimits
-              .decisions()
-              .forEach((name, decision) -> DecisionMetrics.of(decision, name).bindTo(registry));
+      return registry -> {
+        ringtailHttpLimits
+            .decisions()
+            .forEach((name, decision) -> DecisionMetrics.of(decision, name).bindTo(registry));
+        ringtailHttpLimits
+            .unavailable()
+            .forEach(
+                (name, count) ->
+                    FunctionCounter.builder("ringtail.limits.unavailable", count, LongAdder::sum)
+                        .tag("limit", name)
+                        .description(
+                            "Requests answered 503 because the limit's decision could not be made")
+                        .register(registry));
+      };
     }
   }
 
@@ -158,11 +211,10 @@ public class RingtailLimitsAutoConfiguration {
     @Override
     public ConditionOutcome getMatchOutcome(
         ConditionContext context, AnnotatedTypeMetadata metadata) {
+      // bound as plain values: a bad one fails the start when the properties are bound, by name
       boolean any =
           Binder.get(context.getEnvironment())
-              .bind(
-                  "ringtail.limits",
-                  Bindable.mapOf(String.class, RingtailLimitProperties.Limit.class))
+              .bind("ringtail.limits", Bindable.mapOf(String.class, Object.class))
               .map(m -> !m.isEmpty())
               .orElse(false);
       if (any) {

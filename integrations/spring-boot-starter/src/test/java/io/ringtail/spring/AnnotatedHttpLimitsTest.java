@@ -220,7 +220,8 @@ class AnnotatedHttpLimitsTest {
     for (int i = 0; i < 100; i++) {
       HttpResponse<String> ok = send("GET", "/orders/" + i, "X-Api-Key", "alice");
       assertThat(ok.statusCode()).isEqualTo(200);
-      assertThat(header(ok, "RateLimit")).hasValue("\"orders\";r=" + (99 - i));
+      assertThat(header(ok, "RateLimit"))
+          .hasValue("\"orders\";r=" + (99 - i) + (i == 99 ? ";t=60" : ""));
     }
     HttpResponse<String> denied = send("GET", "/orders/100", "X-Api-Key", "alice");
     assertThat(denied.statusCode()).isEqualTo(429);
@@ -244,7 +245,8 @@ class AnnotatedHttpLimitsTest {
       assertThat(ok.statusCode()).isEqualTo(200);
       assertThat(ok.body()).isEqualTo("order " + remaining);
       assertThat(header(ok, "RateLimit-Policy")).hasValue("\"orders\";q=3;w=60");
-      assertThat(header(ok, "RateLimit")).hasValue("\"orders\";r=" + remaining);
+      assertThat(header(ok, "RateLimit"))
+          .hasValue("\"orders\";r=" + remaining + (remaining == 0 ? ";t=60" : ""));
       assertThat(header(ok, "Retry-After")).isEmpty();
     }
     TIME.advance(Duration.ofSeconds(20));
@@ -289,7 +291,8 @@ class AnnotatedHttpLimitsTest {
     assertThat(placed.statusCode()).isEqualTo(200);
     assertThat(header(placed, "RateLimit-Policy")).hasValue("\"orders\";q=3;w=60");
     assertThat(header(placed, "RateLimit")).hasValue("\"orders\";r=1");
-    assertThat(header(send("GET", "/orders/2", carol), "RateLimit")).hasValue("\"orders\";r=0");
+    assertThat(header(send("GET", "/orders/2", carol), "RateLimit"))
+        .hasValue("\"orders\";r=0;t=60");
     HttpResponse<String> denied = send("POST", "/orders", carol);
     assertThat(denied.statusCode()).isEqualTo(429);
     assertThat(header(denied, "Retry-After")).hasValue("60");
@@ -305,7 +308,8 @@ class AnnotatedHttpLimitsTest {
     assertThat(first.statusCode()).isEqualTo(200);
     assertThat(header(first, "RateLimit-Policy"))
         .hasValue("\"invoice-burst\";q=1;w=1, \"invoice-daily\";q=5;w=86400");
-    assertThat(header(first, "RateLimit")).hasValue("\"invoice-burst\";r=0, \"invoice-daily\";r=4");
+    assertThat(header(first, "RateLimit"))
+        .hasValue("\"invoice-burst\";r=0;t=1, \"invoice-daily\";r=4");
     // the first denies: the second does not count the request
     HttpResponse<String> denied = send("GET", "/orders/2/invoice");
     assertThat(denied.statusCode()).isEqualTo(429);
@@ -313,7 +317,7 @@ class AnnotatedHttpLimitsTest {
     assertThat(header(denied, "RateLimit")).hasValue("\"invoice-burst\";r=0;t=1");
     TIME.advance(Duration.ofSeconds(1));
     assertThat(header(send("GET", "/orders/3/invoice"), "RateLimit"))
-        .hasValue("\"invoice-burst\";r=0, \"invoice-daily\";r=3");
+        .hasValue("\"invoice-burst\";r=0;t=1, \"invoice-daily\";r=3");
   }
 
   @ParameterizedTest
@@ -323,7 +327,8 @@ class AnnotatedHttpLimitsTest {
     HttpResponse<String> daily = send("GET", "/reports/daily");
     assertThat(header(daily, "RateLimit-Policy")).hasValue("\"reports\";q=2;w=10");
     assertThat(header(daily, "RateLimit")).hasValue("\"reports\";r=1");
-    assertThat(header(send("GET", "/reports/weekly"), "RateLimit")).hasValue("\"reports\";r=0");
+    assertThat(header(send("GET", "/reports/weekly"), "RateLimit"))
+        .hasValue("\"reports\";r=0;t=10");
     HttpResponse<String> denied = send("GET", "/reports/daily");
     assertThat(denied.statusCode()).isEqualTo(429);
     assertThat(header(denied, "Retry-After")).hasValue("10");
@@ -337,7 +342,8 @@ class AnnotatedHttpLimitsTest {
     for (int remaining = 1; remaining >= 0; remaining--) {
       HttpResponse<String> ok = send("GET", "/tuned", "X-T", "acme");
       assertThat(header(ok, "RateLimit-Policy")).hasValue("\"tuned-by-ops\";q=2;w=30");
-      assertThat(header(ok, "RateLimit")).hasValue("\"tuned-by-ops\";r=" + remaining);
+      assertThat(header(ok, "RateLimit"))
+          .hasValue("\"tuned-by-ops\";r=" + remaining + (remaining == 0 ? ";t=30" : ""));
     }
     HttpResponse<String> denied = send("GET", "/tuned", "X-T", "acme");
     assertThat(denied.statusCode()).isEqualTo(429);
@@ -404,7 +410,7 @@ class AnnotatedHttpLimitsTest {
         "reactive|--t.name=Bad|@RingtailLimit.name "
             + TUNED
             + " must be a name of lowercase letters, digits",
-        "servlet|--t.maximum-keys=0|@RingtailLimit " + TUNED + ": maximumKeys must be positive",
+        "servlet|--t.maximum-keys=0|@RingtailLimit.maximumKeys " + TUNED + " must be positive",
         "servlet|--t.limit=${nowhere}|@RingtailLimit.limit "
             + TUNED
             + ": Could not resolve placeholder 'nowhere'"

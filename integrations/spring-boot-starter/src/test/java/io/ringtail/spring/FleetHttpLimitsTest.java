@@ -3,6 +3,7 @@ package io.ringtail.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.testkit.RedisProcess;
 import java.net.URI;
@@ -127,7 +128,8 @@ class FleetHttpLimitsTest {
         assertThat(state[0])
             .as("remaining after the fleet's %d-th", admitted)
             .isEqualTo(5 - admitted);
-        assertThat(state[1]).isEqualTo(-1);
+        // t once nothing remains
+        assertThat(state[1] == -1).isEqualTo(admitted < 5);
         assertThat(r.headers().firstValue("Retry-After")).isEmpty();
       } else {
         assertThat(r.statusCode()).isEqualTo(429);
@@ -184,6 +186,39 @@ class FleetHttpLimitsTest {
         .isEqualTo(22);
   }
 
+  /**
+   * A cold WebFlux pod (no request yet: the server clock not measured, the functions maybe not
+   * loaded) takes its first requests all at once: each admitted one reads its own remaining count,
+   * exactly the limit is admitted, and no outage policy answers while Redis is up.
+   */
+  @Test
+  void aColdWebFluxPod_decidesItsConcurrentFirstRequestsExactly() throws Exception {
+    for (int round = 0; round < 3; round++) {
+      ConfigurableApplicationContext cold = pod("reactive", 5, "--ringtail.limits.api.window=4s");
+      List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        sent.add(
+            http.sendAsync(request(cold, "cold-" + round), HttpResponse.BodyHandlers.ofString()));
+      }
+      List<Long> remaining = new ArrayList<>();
+      int denied = 0;
+      for (CompletableFuture<HttpResponse<String>> f : sent) {
+        HttpResponse<String> r = f.get();
+        assertThat(r.statusCode()).as("round %d", round).isIn(200, 429);
+        if (r.statusCode() == 200) {
+          remaining.add(state(r)[0]);
+        } else {
+          denied++;
+        }
+      }
+      assertThat(remaining).as("round %d", round).containsExactlyInAnyOrder(4L, 3L, 2L, 1L, 0L);
+      assertThat(denied).isEqualTo(7);
+      assertThat(cold.getBean(RedisBackend.class).outageDecisions()).isZero();
+      assertThat(get(cold, "cold-" + round).statusCode()).isEqualTo(429);
+      cold.close();
+    }
+  }
+
   @Test
   void anOutagePolicyTheBackendHasNot_failsTheStart_namingTheProperty() {
     assertThatThrownBy(() -> pod("servlet", 5, "--ringtail.redis.outage-policy=retry"))
@@ -223,10 +258,21 @@ class FleetHttpLimitsTest {
       assertThat(unavailable.statusCode()).isEqualTo(503);
       assertThat(unavailable.headers().firstValue("Retry-After")).hasValue("3");
       assertThat(unavailable.headers().firstValue("RateLimit-Policy")).hasValue("\"api\";q=5;w=60");
+      assertThat(unavailable.headers().firstValue("RateLimit")).hasValue("\"api\";r=0;t=3");
       assertThat(unavailable.body()).contains("limit \"api\" cannot be decided now; retry in 3 s");
     }
     assertThat(closed.getBean(RedisBackend.class).outageDecisions()).isEqualTo(3);
     assertThat(open.getBean(RedisBackend.class).outageDecisions()).isEqualTo(3);
+    // under throw no decision is made: the 503s count as the limit's, not the backend's
+    assertThat(throwing.getBean(RedisBackend.class).outageDecisions()).isZero();
+    assertThat(
+            throwing
+                .getBean(MeterRegistry.class)
+                .get("ringtail.limits.unavailable")
+                .tag("limit", "api")
+                .functionCounter()
+                .count())
+        .isEqualTo(3);
 
     server.resume();
     // nothing was recorded during the outage: carol's five are all still to come, once Redis

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.DecisionCounts;
+import io.ringtail.keyed.KeyedWindows;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -14,7 +15,9 @@ import java.math.BigDecimal;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +30,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -68,7 +72,10 @@ class HttpLimitsTest {
     "--ringtail.limits.odd.limit=5",
     "--ringtail.limits.user.path=/me",
     "--ringtail.limits.user.key=principal",
-    "--ringtail.limits.user.limit=2"
+    "--ringtail.limits.user.limit=2",
+    "--ringtail.limits.pair.path=/pair/a",
+    "--ringtail.limits.pair.paths=/pair/b,/pair/c",
+    "--ringtail.limits.pair.limit=2"
   };
 
   static final ManualTimeSource TIME = new ManualTimeSource(1_000_000_000_000L);
@@ -81,7 +88,17 @@ class HttpLimitsTest {
   static class App {
     final AtomicInteger quotes = new AtomicInteger();
 
-    @GetMapping({"/api/quote", "/open", "/burst", "/credits", "/odd", "/me"})
+    @GetMapping({
+      "/api/quote",
+      "/open",
+      "/burst",
+      "/credits",
+      "/odd",
+      "/me",
+      "/pair/a",
+      "/pair/b",
+      "/pair/c"
+    })
     String quote() {
       quotes.incrementAndGet();
       return "quote";
@@ -90,6 +107,11 @@ class HttpLimitsTest {
     @PostMapping("/pay")
     String pay() {
       return "paid";
+    }
+
+    @GetMapping("/api/items/{id}")
+    String item(@PathVariable String id) {
+      return "item " + id;
     }
 
     @Bean
@@ -200,7 +222,9 @@ class HttpLimitsTest {
       assertThat(ok.statusCode()).isEqualTo(200);
       assertThat(ok.body()).isEqualTo("quote");
       assertThat(header(ok, "RateLimit-Policy")).hasValue("\"api\";q=3;w=60");
-      assertThat(header(ok, "RateLimit")).hasValue("\"api\";r=" + remaining);
+      // t, the seconds until the next would be admitted, once nothing remains
+      assertThat(header(ok, "RateLimit"))
+          .hasValue("\"api\";r=" + remaining + (remaining == 0 ? ";t=60" : ""));
       assertThat(header(ok, "Retry-After")).isEmpty();
     }
     TIME.advance(Duration.ofSeconds(20));
@@ -245,12 +269,53 @@ class HttpLimitsTest {
     return r.statusCode() == 200 ? r.body() : null;
   }
 
+  /**
+   * The answers the filter gives itself (a 429, a 503) are observed under the route's URI template,
+   * so the route's endpoint window (and its anomaly detectors) see its own denials.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"servlet", "reactive"})
+  void answersOfTheFilter_areObservedUnderTheirRoutesTemplate(String type) throws Exception {
+    start(type);
+    String[] key = {"X-Api-Key", "routes-" + type};
+    for (int id = 1; id <= 3; id++) {
+      assertThat(send("GET", "/api/items/" + id, key).statusCode()).isEqualTo(200);
+    }
+    assertThat(send("GET", "/api/items/4", key).statusCode()).isEqualTo(429);
+    assertThat(send("GET", "/odd").statusCode()).isEqualTo(503);
+    KeyedWindows http =
+        context.getBean(ObservationWindows.class).windows().get("http.server.requests");
+    Map<String, Long> counts = new HashMap<>();
+    Await.until(
+        "the five requests observed",
+        () -> {
+          counts.clear();
+          http.snapshots()
+              .forEach(
+                  (k, snapshot) -> {
+                    Map<String, String> tags = new HashMap<>();
+                    ObservationWindows.tagsOf(k).forEach(t -> tags.put(t.getKey(), t.getValue()));
+                    counts.merge(
+                        tags.get("uri") + " " + tags.get("status"), snapshot.count(), Long::sum);
+                  });
+          return counts.values().stream().mapToLong(Long::longValue).sum() >= 5;
+        });
+    assertThat(counts)
+        .containsEntry("/api/items/{id} 200", 3L)
+        .containsEntry("/api/items/{id} 429", 1L)
+        .containsEntry("/odd 503", 1L)
+        .doesNotContainKey("UNKNOWN 429")
+        .doesNotContainKey("UNKNOWN 503");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"servlet", "reactive"})
   void bucketedLimit_perClientAddress_admitsTheLimit_thenAnswers429(String type) throws Exception {
     start(type);
     assertThat(header(send("GET", "/burst"), "RateLimit")).hasValue("\"burst\";r=1");
-    assertThat(header(send("GET", "/burst"), "RateLimit")).hasValue("\"burst\";r=0");
+    // the bucketed limiter: at most one sub-window (1 s) more than the 16 s of the exact log
+    assertThat(header(send("GET", "/burst"), "RateLimit").orElseThrow())
+        .matches("\"burst\";r=0;t=1[67]");
     TIME.advance(Duration.ofSeconds(3));
     HttpResponse<String> denied = send("GET", "/burst");
     assertThat(denied.statusCode()).isEqualTo(429);
@@ -283,6 +348,12 @@ class HttpLimitsTest {
     HttpResponse<String> r = send("GET", "/odd");
     assertThat(r.statusCode()).isEqualTo(503);
     assertThat(header(r, "Retry-After")).hasValue("1");
+    assertThat(header(r, "RateLimit-Policy")).hasValue("\"odd\";q=5;w=60");
+    assertThat(header(r, "RateLimit")).hasValue("\"odd\";r=0;t=1");
+    String metrics = scrape();
+    if (metrics != null) {
+      assertThat(metrics).contains("ringtail_limits_unavailable_total{limit=\"odd\"} 1.0");
+    }
     assertThat(r.body()).contains("limit \"odd\" cannot be decided now");
     assertThat(send("GET", "/api/quote").statusCode()).isEqualTo(200); // other limits unaffected
   }
@@ -295,7 +366,7 @@ class HttpLimitsTest {
     String alice = "alice-" + type;
     for (int remaining = 1; remaining >= 0; remaining--) {
       assertThat(header(send("GET", "/me", "X-User", alice), "RateLimit"))
-          .hasValue("\"user\";r=" + remaining);
+          .hasValue("\"user\";r=" + remaining + (remaining == 0 ? ";t=60" : ""));
     }
     HttpResponse<String> denied = send("GET", "/me", "X-User", alice);
     assertThat(denied.statusCode()).isEqualTo(429);
@@ -312,10 +383,21 @@ class HttpLimitsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"servlet", "reactive"})
+  void pathAndPaths_nameTheRequestsOfOneLimit(String type) throws Exception {
+    start(type);
+    assertThat(header(send("GET", "/pair/a"), "RateLimit")).hasValue("\"pair\";r=1");
+    assertThat(header(send("GET", "/pair/c"), "RateLimit")).hasValue("\"pair\";r=0;t=60");
+    assertThat(send("GET", "/pair/b").statusCode()).isEqualTo(429);
+    assertThat(send("GET", "/pair/a").statusCode()).isEqualTo(429);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"servlet", "reactive"})
   void requestsWithoutTheKeyHeader_shareOneKey(String type) throws Exception {
     start(type);
     for (int remaining = 2; remaining >= 0; remaining--) {
-      assertThat(header(send("GET", "/api/quote"), "RateLimit")).hasValue("\"api\";r=" + remaining);
+      assertThat(header(send("GET", "/api/quote"), "RateLimit"))
+          .hasValue("\"api\";r=" + remaining + (remaining == 0 ? ";t=60" : ""));
     }
     assertThat(send("GET", "/api/quote").statusCode()).isEqualTo(429);
   }
@@ -358,7 +440,12 @@ class HttpLimitsTest {
             + " sliding-log (it is for kind sum-cap), but was \"header:X-Cost\"",
         "--ringtail.limits.Bad.path=/x|ringtail.limits.Bad must be a name of lowercase letters",
         "--ringtail.limits.spend.amount=body|ringtail.limits.spend.amount must be header:NAME or"
-            + " attribute:NAME"
+            + " attribute:NAME",
+        "--ringtail.limits.api.maximum-keys=0|ringtail.limits.api.maximum-keys must be positive,"
+            + " but was 0",
+        "--ringtail.limits.api.kind=fixed-window|kind must be sliding-log, bucketed or sum-cap, but"
+            + " was \"fixed-window\"",
+        "--ringtail.limits.api.kind=fixed-window|ringtail.limits.api.kind"
       })
   void aLimitItCannotApply_failsTheStart_namingTheProperty(String argAndMessage) {
     String[] parts = argAndMessage.split("\\|");

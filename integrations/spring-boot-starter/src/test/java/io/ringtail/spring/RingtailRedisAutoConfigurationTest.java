@@ -20,13 +20,17 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.ClassUtils;
 
 /** The Redis backend on the application's Lettuce client, against a real redis-server. */
 class RingtailRedisAutoConfigurationTest {
@@ -107,12 +111,63 @@ class RingtailRedisAutoConfigurationTest {
   }
 
   @Test
-  void notEnabled_orWithoutSpringDataRedis_noBackend() {
+  void notEnabled_noBackend_whateverTheClassPath() {
     runner().run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RedisBackend.class));
     runner()
-        .withPropertyValues("ringtail.redis.enabled=true")
-        .withClassLoader(new FilteredClassLoader(LettuceConnectionFactory.class))
+        .withClassLoader(new FilteredClassLoader("io.ringtail.redis", "org.springframework.data"))
         .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RedisBackend.class));
+  }
+
+  /**
+   * Every auto-configuration the starter declares (its AutoConfiguration.imports), on {@code
+   * classPath}, with {@code ringtail.redis.enabled=true}.
+   */
+  private static ApplicationContextRunner requirements(ClassLoader classPath) {
+    Class<?>[] ours =
+        ImportCandidates.load(
+                AutoConfiguration.class, RingtailAutoConfiguration.class.getClassLoader())
+            .getCandidates()
+            .stream()
+            .filter(name -> name.startsWith("io.ringtail.spring."))
+            .map(name -> ClassUtils.resolveClassName(name, null))
+            .toArray(Class<?>[]::new);
+    assertThat(ours).contains(RingtailRedisAutoConfiguration.class);
+    return new ApplicationContextRunner()
+        .withClassLoader(classPath)
+        .withConfiguration(AutoConfigurations.of(ours))
+        .withPropertyValues("ringtail.redis.enabled=true");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "io.ringtail.redis|io.ringtail:ringtail-redis",
+        "org.springframework.data.redis|org.springframework.boot:spring-boot-starter-data-redis",
+        "io.lettuce|io.lettuce:lettuce-core",
+        "io.ringtail.redis,org.springframework.data.redis|io.ringtail:ringtail-redis and"
+            + " org.springframework.boot:spring-boot-starter-data-redis"
+      })
+  void enabled_withAPieceMissingFromTheClassPath_failsTheStart_namingIt(
+      String hidden, String named) {
+    requirements(new FilteredClassLoader(hidden.split(",")))
+        .run(
+            context ->
+                assertThat(context)
+                    .hasFailed()
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageStartingWith("ringtail.redis.enabled=true needs ")
+                    .hasMessageContaining(named)
+                    .hasMessageContaining("or set ringtail.redis.enabled=false"));
+  }
+
+  @Test
+  void enabled_withoutSpringDataRedis_startsOnTheApplicationsOwnBackend() {
+    requirements(new FilteredClassLoader("org.springframework.data.redis"))
+        .withUserConfiguration(OwnBackend.class)
+        .run(context -> assertThat(context).hasNotFailed().hasBean("myBackend"));
+    ownClient.shutdown();
   }
 
   static RedisClient ownClient;
