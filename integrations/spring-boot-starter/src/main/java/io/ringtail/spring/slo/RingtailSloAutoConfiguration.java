@@ -45,13 +45,10 @@ public class RingtailSloAutoConfiguration {
       BeanFactory beans,
       ObjectProvider<Scope> fleet,
       ApplicationEventPublisher publisher) {
-    TimeSource clock = timeSource(beans);
+    TimeSource given = timeSource(beans);
+    TimeSource clock = given == null ? TimeSource.system() : given;
     Scope scope = fleet.getIfAvailable(() -> Scope.inProcess(clock));
-    return new ServiceLevels(
-        Declared.of(properties),
-        scope,
-        clock == null ? TimeSource.system() : clock,
-        publisher::publishEvent);
+    return new ServiceLevels(Declared.of(properties), scope, clock, publisher::publishEvent);
   }
 
   /** The {@value ServiceLevels#TIME_SOURCE} bean, or null. */
