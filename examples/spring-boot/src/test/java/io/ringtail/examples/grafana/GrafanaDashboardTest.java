@@ -11,6 +11,10 @@ import io.ringtail.decision.RateLimiter;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.testkit.RedisProcess;
 import io.ringtail.testsupport.PrometheusServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,20 +28,32 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The Grafana dashboard in {@code docs/grafana/ringtail-fleet.json} against what a Spring Boot
  * application on the starter exports: a window bean that keeps its distribution (whose histogram
- * the starter registers with no code), a Redis rate limiter bean, and the Redis backend's meters,
- * on a real redis-server. Two real Prometheus servers scrape {@code /actuator/prometheus} (one
- * keeping classic histograms, one native ones); every panel's query must answer with data on one of
- * them.
+ * the starter registers with no code), a Redis rate limiter bean, the Redis backend's meters, and a
+ * fleet-wide service level declared by {@code ringtail.slo.orders.*} over the requests of an
+ * endpoint, on a real redis-server. Two real Prometheus servers scrape {@code /actuator/prometheus}
+ * (one keeping classic histograms, one native ones); every panel's query must answer with data on
+ * one of them.
  */
 class GrafanaDashboardTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @SpringBootApplication
+  @RestController
   static class App {
+    /** One order in ten fails: the service level's budget burns. */
+    @GetMapping("/orders/{id}")
+    org.springframework.http.ResponseEntity<String> order(@PathVariable int id) {
+      return org.springframework.http.ResponseEntity.status(id % 10 == 0 ? 503 : 200)
+          .body("order " + id);
+    }
+
     @Bean
     RollingWindow checkoutLatency() {
       return RollingWindow.create(WindowConfig.builder().cumulativeHistogram(true).build());
@@ -125,7 +141,18 @@ class GrafanaDashboardTest {
                 "--spring.main.banner-mode=off",
                 "--spring.data.redis.url=redis://127.0.0.1:" + redis.port(),
                 "--ringtail.redis.enabled=true",
+                "--ringtail.slo.orders.paths=/orders/**",
+                "--ringtail.slo.orders.objectives.fast.threshold=300ms",
+                "--ringtail.slo.orders.objectives.fast.target=0.99",
+                "--ringtail.slo.orders.objectives.available.target=0.99",
                 "--management.endpoints.web.exposure.include=prometheus")) {
+      String base = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
+      HttpClient http = HttpClient.newHttpClient();
+      for (int i = 0; i < 50; i++) {
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + "/orders/" + i)).build(),
+            HttpResponse.BodyHandlers.discarding());
+      }
       RollingWindow checkout = context.getBean("checkoutLatency", RollingWindow.class);
       SplittableRandom random = new SplittableRandom(3);
       int samples = 5_000;
@@ -150,6 +177,8 @@ class GrafanaDashboardTest {
         // a few scrapes more, so every rate() has two points in its range
         classic.awaitScrapes(4);
         nativeHistograms.awaitScrapes(4);
+        // the service level's counters were scraped with the requests
+        classic.awaitValue("sum(ringtail_slo_events_total{objective=\"available\"})", 50);
         List<String> silent = new ArrayList<>();
         int checked = 0;
         for (JsonNode panel : dashboard.path("panels")) {

@@ -1,0 +1,45 @@
+package io.ringtail.spring.slo;
+
+import io.ringtail.TimeSource;
+import io.ringtail.slo.ServiceLevel;
+
+/**
+ * Where a declared service level counts: in this process, or across the fleet on a Redis backend
+ * (where one instance owns each objective's alerts). Implementations are thread-safe.
+ */
+interface Scope {
+  /** Builds the service level of {@code declared}. */
+  ServiceLevel build(Declared declared);
+
+  /** Whether this instance publishes {@code objective}'s fires and resolves. */
+  boolean owns(ServiceLevel level, String objective);
+
+  /** {@code in-process} or {@code fleet}. */
+  String of(ServiceLevel level);
+
+  /** Stops what the service level runs (a fleet one's publication); idempotent. */
+  void close(ServiceLevel level);
+
+  /** In-process service levels on {@code time}: every instance owns its own alerts. */
+  static Scope inProcess(TimeSource time) {
+    return new Scope() {
+      @Override
+      public ServiceLevel build(Declared declared) {
+        return ServiceLevel.inProcess(declared.config, time);
+      }
+
+      @Override
+      public boolean owns(ServiceLevel level, String objective) {
+        return true;
+      }
+
+      @Override
+      public String of(ServiceLevel level) {
+        return "in-process";
+      }
+
+      @Override
+      public void close(ServiceLevel level) {}
+    };
+  }
+}
