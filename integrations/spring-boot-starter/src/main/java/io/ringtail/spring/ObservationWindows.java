@@ -11,6 +11,7 @@ import io.ringtail.WindowConventions;
 import io.ringtail.internal.Checks;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.micrometer.KeyedWindowMetrics;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -22,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
@@ -83,6 +85,7 @@ public final class ObservationWindows
   private final AtomicBoolean closed = new AtomicBoolean();
   private final StartTimes starts = new StartTimes(256);
   private final Meters meters;
+  private volatile Supplier<? extends List<SharedTiming>> sharing = List::of;
 
   /** Binds one observation's windows to a registry. */
   @FunctionalInterface
@@ -150,19 +153,29 @@ public final class ObservationWindows
     this(
         names,
         ignoredTags,
-        name ->
-            KeyedWindows.builder()
-                .window(Objects.requireNonNull(window, "window").toBuilder().stripes(1).build())
-                .compact(false)
-                .maximumKeys(maximumKeys)
-                .timeSource(time)
-                .build(),
+        inProcess(window, maximumKeys, time),
         maximumKeys,
         conventions,
         time,
         keyed -> {},
         Meters.OWN);
     windows();
+  }
+
+  /**
+   * Each observation's windows in this process: a keyed window of {@code window}, each key's window
+   * striped from one stripe, at most {@code maximumKeys} keys.
+   */
+  static Function<String, KeyedWindows> inProcess(
+      WindowConfig window, int maximumKeys, TimeSource time) {
+    WindowConfig striped = Objects.requireNonNull(window, "window").toBuilder().stripes(1).build();
+    return name ->
+        KeyedWindows.builder()
+            .window(striped)
+            .compact(false)
+            .maximumKeys(maximumKeys)
+            .timeSource(time)
+            .build();
   }
 
   /**
@@ -203,6 +216,15 @@ public final class ObservationWindows
     // matched by identity
     this.nameArray = this.names.stream().map(String::intern).toArray(String[]::new);
     this.windowOf = windowOf;
+  }
+
+  /**
+   * What may share the windows' timing ({@link SharedTiming}), read when the windows are built (so
+   * set it before: the package constructor builds them once the context's singletons exist); only
+   * recordings on this handler's clock that take the observations share it.
+   */
+  void sharing(Supplier<? extends List<SharedTiming>> sharing) {
+    this.sharing = Objects.requireNonNull(sharing, "sharing");
   }
 
   /** Builds the windows now, when the context has created every singleton. */
@@ -248,15 +270,46 @@ public final class ObservationWindows
       byName.values().forEach(closer);
       throw e;
     }
+    List<SharedTiming> shared = new ArrayList<>();
+    for (SharedTiming s : sharing.get()) {
+      if (s.timeSource() == time && s.share(names, ignoredTags)) {
+        shared.add(s);
+      }
+    }
     Route[] inOrder = new Route[nameArray.length];
     for (int i = 0; i < inOrder.length; i++) {
-      KeyedWindows keyed = byName.get(nameArray[i]);
-      inOrder[i] = new Route(keyed, new ObservationKeys<>(excluded, keyed::recorder));
+      String name = nameArray[i];
+      KeyedWindows keyed = byName.get(name);
+      inOrder[i] =
+          new Route(
+              keyed,
+              new ObservationKeys<>(
+                  excluded, key -> new Target(keyed.recorder(key), recordings(name, key, shared))));
     }
     routes = inOrder;
     windows = Collections.unmodifiableMap(byName);
     return windows;
   }
+
+  /** What records {@code key}'s requests beside its window. */
+  private static SharedTiming.KeyRecording[] recordings(
+      String observation, String key, List<SharedTiming> shared) {
+    if (shared.isEmpty()) {
+      return NONE;
+    }
+    Map<String, String> keyValues = new LinkedHashMap<>();
+    tagsOf(key).forEach(t -> keyValues.put(t.getKey(), t.getValue()));
+    List<SharedTiming.KeyRecording> out = new ArrayList<>(shared.size());
+    for (SharedTiming s : shared) {
+      SharedTiming.KeyRecording r = s.recordingOf(observation, keyValues);
+      if (r != null) {
+        out.add(r);
+      }
+    }
+    return out.toArray(SharedTiming.KeyRecording[]::new);
+  }
+
+  private static final SharedTiming.KeyRecording[] NONE = new SharedTiming.KeyRecording[0];
 
   /** The key values a key of these windows stands for. */
   public static Tags tagsOf(String key) {
@@ -306,11 +359,14 @@ public final class ObservationWindows
       Route route = built[start.observed]; // the name the observation started with
       long now = time.nanoTime();
       long elapsed = now - start.nanos;
-      KeyedWindows.KeyRecorder recorder = route.keys.valueOf(context, start.scratch);
+      Target target = route.keys.valueOf(context, start.scratch);
       if (route.windows.timeSource() == time) {
-        recorder.recordAt(elapsed, now);
+        target.recorder.recordAt(elapsed, now);
       } else {
-        recorder.record(elapsed); // at the time of the window's own base
+        target.recorder.record(elapsed); // at the time of the window's own base
+      }
+      for (SharedTiming.KeyRecording shared : target.shared) {
+        shared.record(context, elapsed, now);
       }
     }
     starts.give(start, context);
@@ -347,6 +403,9 @@ public final class ObservationWindows
     return "ObservationWindows" + names + "[maximumKeys=" + maximumKeys + "]";
   }
 
-  /** An observation's windows and the resolver of its keys' recorders. */
-  private record Route(KeyedWindows windows, ObservationKeys<KeyedWindows.KeyRecorder> keys) {}
+  /** An observation's windows and the resolver of what records its keys. */
+  private record Route(KeyedWindows windows, ObservationKeys<Target> keys) {}
+
+  /** What records one key's requests: its window's recorder, and what shares the timing. */
+  private record Target(KeyedWindows.KeyRecorder recorder, SharedTiming.KeyRecording[] shared) {}
 }

@@ -104,19 +104,27 @@ public class RingtailAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ObservationWindows ringtailObservationWindows(
-        RingtailProperties properties, WindowConventions conventions) {
+        RingtailProperties properties,
+        WindowConventions conventions,
+        ObjectProvider<SharedTiming> sharing) {
       RingtailProperties.Observations o = properties.getObservations();
       WindowConfig window = windowOf(o);
       if (o.isCumulativeHistogram()) {
         window = window.toBuilder().cumulativeHistogram(true).build();
       }
-      return new ObservationWindows(
-          o.getNames(),
-          o.getIgnoredTags(),
-          window,
-          o.getMaximumKeys(),
-          conventions,
-          TimeSource.system());
+      // built once the singletons exist, so that what shares their timing is known
+      ObservationWindows windows =
+          new ObservationWindows(
+              o.getNames(),
+              o.getIgnoredTags(),
+              ObservationWindows.inProcess(window, o.getMaximumKeys(), TimeSource.system()),
+              o.getMaximumKeys(),
+              conventions,
+              TimeSource.system(),
+              keyed -> {},
+              ObservationWindows.Meters.OWN);
+      windows.sharing(() -> sharing.orderedStream().toList());
+      return windows;
     }
 
     static WindowConfig windowOf(RingtailProperties.Observations o) {
@@ -149,28 +157,32 @@ public class RingtailAutoConfiguration {
           ObjectProvider<RedisBackend> backend,
           ConfigurableListableBeanFactory beans,
           RingtailProperties properties,
-          WindowConventions conventions) {
+          WindowConventions conventions,
+          ObjectProvider<SharedTiming> sharing) {
         for (String name : beans.getBeanNamesForType(RedisBackend.class, true, false)) {
           beans.registerDependentBean(name, BEAN);
         }
         RingtailProperties.Observations o = properties.getObservations();
         WindowConfig window = windowOf(o);
-        return new ObservationWindows(
-            o.getNames(),
-            o.getIgnoredTags(),
-            name -> builder(backend.getObject(), name, window, o).build(),
-            o.getMaximumKeys(),
-            conventions,
-            TimeSource.system(),
-            keyed -> ((RedisKeyedHistogramWindows) keyed).close(),
-            (name, keyed, prefix, c, maximumKeys) ->
-                FleetMeters.of(
-                    (RedisKeyedHistogramWindows) keyed,
-                    name,
-                    prefix,
-                    ObservationWindows::tagsOf,
-                    c,
-                    maximumKeys));
+        ObservationWindows windows =
+            new ObservationWindows(
+                o.getNames(),
+                o.getIgnoredTags(),
+                name -> builder(backend.getObject(), name, window, o).build(),
+                o.getMaximumKeys(),
+                conventions,
+                TimeSource.system(),
+                keyed -> ((RedisKeyedHistogramWindows) keyed).close(),
+                (name, keyed, prefix, c, maximumKeys) ->
+                    FleetMeters.of(
+                        (RedisKeyedHistogramWindows) keyed,
+                        name,
+                        prefix,
+                        ObservationWindows::tagsOf,
+                        c,
+                        maximumKeys));
+        windows.sharing(() -> sharing.orderedStream().toList());
+        return windows;
       }
 
       @Bean

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.util.AntPathMatcher;
 
@@ -90,6 +91,36 @@ final class RequestMatcher {
       }
     }
     return patterns.length == 0 || matchesPath(valueOf(context, URI));
+  }
+
+  /**
+   * Whether a key's values are counted ({@code method}, {@code uri} and the further key values, as
+   * {@link #matches(Observation.Context)} reads them from a context).
+   */
+  boolean matches(Map<String, String> keyValues) {
+    if (methods.length > 0 && !anyOf(methods, keyValues.get(METHOD))) {
+      return false;
+    }
+    for (int i = 0; i < names.length; i++) {
+      if (!values[i].equals(keyValues.get(names[i]))) {
+        return false;
+      }
+    }
+    return patterns.length == 0 || matchesPath(keyValues.get(URI));
+  }
+
+  /** Whether this selects on a key value among {@code names}. */
+  boolean selectsOn(Set<String> names) {
+    if (names.contains(URI) && patterns.length > 0
+        || names.contains(METHOD) && methods.length > 0) {
+      return true;
+    }
+    for (String n : this.names) {
+      if (names.contains(n)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether a URI template matches one of the patterns. */

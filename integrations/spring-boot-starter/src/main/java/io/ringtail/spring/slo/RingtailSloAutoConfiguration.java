@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationHandler;
 import io.ringtail.TimeSource;
 import io.ringtail.redis.RedisBackend;
+import io.ringtail.spring.SharedTiming;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -63,6 +64,12 @@ public class RingtailSloAutoConfiguration {
     return new SloObservationHandler(ringtailServiceLevels);
   }
 
+  /** Shares the observation windows' timing, where they time the same observations. */
+  @Bean
+  SharedTiming ringtailSloSharedTiming(ServiceLevels ringtailServiceLevels) {
+    return new SharedSlo(ringtailServiceLevels);
+  }
+
   @Bean
   SloLifecycle ringtailSloLifecycle(ServiceLevels ringtailServiceLevels) {
     return new SloLifecycle(ringtailServiceLevels);
@@ -71,6 +78,7 @@ public class RingtailSloAutoConfiguration {
   /** The {@code ringtail_slo_*} meters, with Micrometer. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(MeterRegistry.class)
+  @Conditional(OnDeclared.class) // also where a component scan finds it alone
   static class Meters {
     @Bean
     SloMeters ringtailSloMeters(ServiceLevels ringtailServiceLevels) {
@@ -82,6 +90,7 @@ public class RingtailSloAutoConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(RedisBackend.class)
   @ConditionalOnSingleCandidate(RedisBackend.class)
+  @Conditional(OnDeclared.class) // also where a component scan finds it alone
   static class Fleet {
     @Bean
     Scope ringtailSloFleetScope(ObjectProvider<RedisBackend> backend, BeanFactory beans) {

@@ -46,6 +46,7 @@ public final class ServiceLevels {
   private final Consumer<ServiceLevelAlertEvent> publisher;
   private final TimeSource clock;
   private volatile Route[] routes; // null until built
+  private volatile boolean shared; // the observation windows time the requests
   private volatile Map<String, ServiceLevel> levels; // null until built
   private final Map<String, boolean[][]> paged = new LinkedHashMap<>(); // guarded by this
   private final Map<String, String> failing = new LinkedHashMap<>(); // guarded by this
@@ -138,6 +139,18 @@ public final class ServiceLevels {
   /** The clock that times requests. */
   TimeSource clock() {
     return clock;
+  }
+
+  /**
+   * From now on the observation windows time the requests and hand them over ({@link SharedSlo}).
+   */
+  void shared() {
+    shared = true;
+  }
+
+  /** Whether the observation windows time the requests: the SLO handler stands aside. */
+  boolean isShared() {
+    return shared;
   }
 
   /** Where requests are recorded; null until built. */

@@ -10,6 +10,10 @@ import io.ringtail.TimeSource;
  * clock) and whether it failed (its {@code status} key value is one of the service level's failure
  * statuses; an observation without a numeric status failed when it ended in an error).
  *
+ * <p>While the starter's observation windows time the same observations, they hand each request
+ * over instead ({@link SharedSlo}) and this handler stands aside: one clock reading and one key
+ * lookup serve both.
+ *
  * <p>The start path puts a pooled holder of the start time in the context; the stop path reads the
  * clock, the {@code status}, {@code method} and {@code uri} key values by map lookups (no copy) and
  * records into each matching service level: no lock, and no allocation once the pool is warm and
@@ -36,13 +40,13 @@ final class SloObservationHandler implements ObservationHandler<Observation.Cont
    */
   @Override
   public boolean supportsContext(Observation.Context context) {
-    return true;
+    return !levels.isShared();
   }
 
   @Override
   public void onStart(Observation.Context context) {
     String name = context.getName();
-    if (name == null) {
+    if (name == null || levels.isShared()) {
       return;
     }
     for (int i = 0; i < observations.length; i++) {
@@ -88,7 +92,11 @@ final class SloObservationHandler implements ObservationHandler<Observation.Cont
 
   /** The {@code status} key value as a number, or -1 when absent or not a number. */
   static int statusOf(Observation.Context context) {
-    String s = RequestMatcher.valueOf(context, STATUS);
+    return statusCode(RequestMatcher.valueOf(context, STATUS));
+  }
+
+  /** A {@code status} key value as a number, or -1 when absent or not a number. */
+  static int statusCode(String s) {
     if (s == null || s.isEmpty() || s.length() > 3) {
       return -1;
     }
