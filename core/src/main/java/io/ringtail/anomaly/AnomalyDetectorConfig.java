@@ -1,6 +1,7 @@
 package io.ringtail.anomaly;
 
 import io.ringtail.internal.Checks;
+import io.ringtail.internal.DetectorTuning;
 
 /**
  * An immutable recipe for {@link AnomalyDetector}s: which method, how long it learns before it
@@ -76,6 +77,15 @@ public final class AnomalyDetectorConfig {
   /** A new detector, learning from scratch. */
   public AnomalyDetector newDetector() {
     return new StreamingDetector(this);
+  }
+
+  /**
+   * A new detector whose internal constants are {@code tuning} rather than the shipped {@link
+   * DetectorTuning#DEFAULTS}. Internal, not part of the API: for the benchmarks' re-tuning on the
+   * Numenta Anomaly Benchmark corpus.
+   */
+  public AnomalyDetector newDetector(DetectorTuning tuning) {
+    return new StreamingDetector(this, Checks.requireNonNull("tuning", tuning));
   }
 
   /** The method. */

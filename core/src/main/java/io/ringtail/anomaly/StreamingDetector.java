@@ -1,5 +1,7 @@
 package io.ringtail.anomaly;
 
+import io.ringtail.internal.DetectorTuning;
+
 /**
  * The detector every {@link AnomalyDetectorConfig} builds: one to three raw scorers (range novelty
  * of the values, and for the ensemble of their recent median too; CUSUM; median/MAD), each turned
@@ -43,11 +45,11 @@ final class StreamingDetector implements AnomalyDetector {
   private int calm;
 
   StreamingDetector(AnomalyDetectorConfig config) {
-    this(config, Tuning.DEFAULTS);
+    this(config, DetectorTuning.DEFAULTS);
   }
 
   /** A detector with other internal constants: for the benchmark's cross-validation only. */
-  StreamingDetector(AnomalyDetectorConfig config, Tuning t) {
+  StreamingDetector(AnomalyDetectorConfig config, DetectorTuning t) {
     AnomalyDetectorConfig.Method m = config.method();
     boolean useRange =
         m == AnomalyDetectorConfig.Method.RANGE || m == AnomalyDetectorConfig.Method.ENSEMBLE;
@@ -129,9 +131,9 @@ final class StreamingDetector implements AnomalyDetector {
   }
 
   /**
-   * After an alarm (a score of at least {@link Tuning#alarm()}) scores are halved for at least
-   * {@code quietPoints} points and then until {@link #CALM_POINTS} points in a row score below 0.5:
-   * one anomaly, one alarm.
+   * After an alarm (a score of at least {@link DetectorTuning#alarm()}) scores are halved for at
+   * least {@code quietPoints} points and then until {@link #CALM_POINTS} points in a row score
+   * below 0.5: one anomaly, one alarm.
    */
   private double quieted(double out) {
     if (quiet > 0) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ringtail.anomaly.AnomalyDetectorConfig.Method;
+import io.ringtail.internal.DetectorTuning;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,6 +41,44 @@ class AnomalyDetectorTest {
       }
     }
     return first;
+  }
+
+  @Test
+  void newDetector_withTheShippedTuning_scoresAsTheDefault_andAnotherAlarmMovesTheScores() {
+    AnomalyDetectorConfig config = AnomalyDetectorConfig.defaults();
+    DetectorTuning d = DetectorTuning.DEFAULTS;
+    DetectorTuning later =
+        new DetectorTuning(
+            0.95,
+            d.rangeRelax(),
+            d.rangeScale(),
+            d.rangeMinSd(),
+            d.rangeLevel(),
+            d.medianRelax(),
+            d.medianScale(),
+            d.medianMinSd(),
+            d.medianLevel(),
+            d.cusumHorizon(),
+            d.cusumSlack(),
+            d.cusumScale(),
+            d.cusumMinSd(),
+            d.cusumLevel());
+    AnomalyDetector shipped = config.newDetector();
+    AnomalyDetector same = config.newDetector(DetectorTuning.DEFAULTS);
+    AnomalyDetector other = config.newDetector(later);
+    SplittableRandom random = new SplittableRandom(7);
+    int differ = 0;
+    for (int i = 0; i < LEARN + 200; i++) {
+      // a level shift after LEARN points: an alarm from 0.75 starts a quiet period, not from 0.95
+      double x = noise(random) + (i >= LEARN ? 60 : 0);
+      double s = shipped.score(x);
+      assertThat(same.score(x)).isEqualTo(s);
+      differ += other.score(x) != s ? 1 : 0;
+    }
+    assertThat(differ).isPositive();
+    assertThatThrownBy(() -> config.newDetector(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("tuning");
   }
 
   @ParameterizedTest

@@ -54,20 +54,23 @@ final class FleetPublisher {
   private final ScriptRunner runner;
   private final TimeSource clock = TimeSource.system();
   private final List<Registered> sources = new CopyOnWriteArrayList<>();
-  private ServerTimeBase serverTime; // guarded by this
+  private final RedisServerClock serverClock;
+  private boolean serverTimeUsed; // guarded by this
   private CompletableFuture<Void> round =
       CompletableFuture.completedFuture(null); // guarded by this
 
-  FleetPublisher(ScriptRunner runner) {
+  FleetPublisher(ScriptRunner runner, RedisServerClock serverClock) {
     this.runner = runner;
+    this.serverClock = serverClock;
   }
 
-  /** The backend's server time base, measured once (one {@code TIME}) on first use. */
-  synchronized ServerTimeBase serverTime() {
-    if (serverTime == null) {
-      serverTime = new ServerTimeBase(runner);
-    }
-    return serverTime;
+  /**
+   * The backend's server clock, for a source that records on it: from now on every round also
+   * carries a {@code TIME} whose answer the clock {@linkplain RedisServerClock#adopt adopts}.
+   */
+  synchronized RedisServerClock serverTime() {
+    serverTimeUsed = true;
+    return serverClock;
   }
 
   /**
@@ -124,7 +127,7 @@ final class FleetPublisher {
           if (!forcedDone) { // a closed window's flush: it publishes, though it ticks no more
             forced.publish(calls, kind);
           }
-          if (!calls.isEmpty() && serverTime != null) {
+          if (!calls.isEmpty() && serverTimeUsed) {
             calls.add(adoptServerTime());
           }
         });
@@ -152,17 +155,11 @@ final class FleetPublisher {
   }
 
   private CompletableFuture<?> adoptServerTime() {
-    ServerTimeBase base = serverTime;
-    long sent = base.localNanoTime();
+    RedisServerClock clock = serverClock;
+    long sent = clock.localNanoTime();
     return runner
         .call(RedisCall.command(CommandType.TIME))
-        .thenAccept(
-            reply ->
-                base.adopt(
-                    sent,
-                    base.localNanoTime(),
-                    BinaryReply.text(reply.get(0)),
-                    BinaryReply.text(reply.get(1))));
+        .thenAccept(reply -> clock.adopt(sent, clock.localNanoTime(), reply));
   }
 
   private static final class Registered {

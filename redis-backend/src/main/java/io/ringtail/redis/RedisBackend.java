@@ -22,10 +22,6 @@ import io.ringtail.slo.ServiceLevelConfig;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -57,8 +53,7 @@ public final class RedisBackend {
   final Duration outageRetryAfter;
   private final LongAdder outageDecisions = new LongAdder();
   final LongAdder localDenials = new LongAdder();
-  private final AtomicReference<CompletableFuture<RedisServerClock>> deadlineClock =
-      new AtomicReference<>();
+  private final RedisServerClock serverClock;
   final int eventBufferCapacity;
   final LongAdder eventsBuffered = new LongAdder();
   final LongAdder eventsReplayed = new LongAdder();
@@ -78,6 +73,7 @@ public final class RedisBackend {
     this.outagePolicy = b.outagePolicy;
     this.outageRetryAfter = b.outageRetryAfter;
     this.eventBufferCapacity = b.eventBufferCapacity;
+    this.serverClock = new RedisServerClock(runner, TimeSource.system());
   }
 
   /** A builder over a standalone (or Sentinel-managed) connection. */
@@ -214,7 +210,7 @@ public final class RedisBackend {
   /** The publication rounds shared by this backend's keyed histogram windows. */
   synchronized FleetPublisher fleetPublisher() {
     if (fleetPublisher == null) {
-      fleetPublisher = new FleetPublisher(runner);
+      fleetPublisher = new FleetPublisher(runner, serverClock);
     }
     return fleetPublisher;
   }
@@ -267,15 +263,17 @@ public final class RedisBackend {
   }
 
   /**
-   * A time source reading the Redis server's clock (epoch nanoseconds), estimated locally from the
-   * shortest of a few {@code TIME} round trips and re-measured every 10 s: the fleet-wide time base
-   * for decisions and client-timed windows, so clients whose own clocks disagree (by seconds) still
-   * decide alike. Its error is about half a round trip.
-   *
-   * @throws RedisUnavailableException if Redis cannot answer the first measurement
+   * The Redis server's clock (epoch nanoseconds): this backend's one time base, the same instance
+   * at every call, which its decisions and fleet windows use too. Estimated locally from the
+   * shortest of a few {@code TIME} round trips, measured at the first reading (not here: building a
+   * backend or calling this does no I/O), within the command timeout, and re-measured every 10 s:
+   * the fleet-wide time base for decisions and client-timed windows, so clients whose own clocks
+   * disagree (by seconds) still decide alike. Its error is about half a round trip; readings never
+   * go backwards. A reading throws {@link RedisUnavailableException} while no measurement has
+   * succeeded and Redis cannot answer one; the next reading tries again.
    */
   public TimeSource serverClock() {
-    return new RedisServerClock(runner, TimeSource.system());
+    return serverClock;
   }
 
   /**
@@ -286,41 +284,9 @@ public final class RedisBackend {
     return localDenials.sum();
   }
 
-  /**
-   * The server clock that decision deadlines are set on, measured on first use within {@code
-   * timeoutNanos}. Callers arriving during that measurement wait for it at most their own timeout;
-   * a failed measurement is retried by the next caller.
-   */
-  RedisServerClock deadlineClock(long timeoutNanos) {
-    CompletableFuture<RedisServerClock> clock = deadlineClock.get();
-    if (clock == null) {
-      CompletableFuture<RedisServerClock> mine = new CompletableFuture<>();
-      if (deadlineClock.compareAndSet(null, mine)) {
-        try {
-          mine.complete(new RedisServerClock(runner, TimeSource.system(), timeoutNanos));
-        } catch (RuntimeException e) {
-          deadlineClock.set(null);
-          mine.completeExceptionally(e);
-          throw e;
-        }
-      }
-      clock = deadlineClock.get();
-      if (clock == null) {
-        throw new RedisUnavailableException("the Redis server clock could not be measured", null);
-      }
-    }
-    try {
-      return clock.get(timeoutNanos, TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RedisUnavailableException("interrupted while waiting for Redis", e);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r
-          ? r
-          : new RedisUnavailableException("Redis call failed", e);
-    } catch (TimeoutException e) {
-      throw new RedisUnavailableException("Redis call timed out", e);
-    }
+  /** The server clock, measured first (within {@code timeoutNanos}) if it is not yet. */
+  RedisServerClock measuredServerClock(long timeoutNanos) {
+    return serverClock.measured(timeoutNanos);
   }
 
   /**

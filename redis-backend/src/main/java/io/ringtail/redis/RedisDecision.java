@@ -84,7 +84,7 @@ abstract class RedisDecision<D> implements CountsDecisions {
       String what, BiFunction<byte[][], Long, List<Object>> call, byte[] packed, byte[][] args) {
     long start = localClock.nanoTime();
     long budget = backend.runner.timeoutNanos();
-    RedisServerClock clock = backend.deadlineClock(budget);
+    RedisServerClock clock = backend.measuredServerClock(budget);
     long left = budget - (localClock.nanoTime() - start);
     if (left <= 0) {
       throw new RedisUnavailableException("Redis call timed out", null);

@@ -92,8 +92,8 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
     this.config = b.config;
     this.runner = b.backend.runner;
     this.publisher = b.backend.fleetPublisher();
-    ServerTimeBase serverTime = b.timeSource == null ? publisher.serverTime() : null;
-    this.time = b.timeSource != null ? b.timeSource : serverTime;
+    RedisServerClock serverTime = b.timeSource == null ? publisher.serverTime() : null;
+    this.time = b.timeSource != null ? b.timeSource : serverTime::estimateNanos;
     this.widthNanos = config.bucketWidth().toNanos();
     this.buckets = config.buckets();
     this.keys =

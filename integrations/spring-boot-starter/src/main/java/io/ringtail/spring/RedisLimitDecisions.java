@@ -61,31 +61,21 @@ final class RedisLimitDecisions implements LimitDecisions {
   }
 
   /**
-   * The Redis server's clock ({@link RedisBackend#serverClock()}), measured on first use rather
-   * than when the context starts, so an application starts while Redis is down. Until a measurement
-   * succeeds (retried at most once a second) it reads the wall clock in epoch nanoseconds, the base
-   * the server clock estimates; a decision Redis cannot answer then goes to the outage policy.
+   * The backend's server clock ({@link RedisBackend#serverClock()}), which its first reading
+   * measures, so an application starts while Redis is down. Until a measurement succeeds (tried at
+   * most once a second) it reads the wall clock in epoch nanoseconds, the base the server clock
+   * estimates; a decision Redis cannot answer then goes to the outage policy.
    */
   private final class ServerTime implements TimeSource {
-    private volatile TimeSource clock;
-    private long retryAt = System.nanoTime(); // guarded by this
+    private volatile long retryAt = System.nanoTime();
 
     @Override
     public long nanoTime() {
-      TimeSource c = clock;
-      if (c != null) {
-        return c.nanoTime();
-      }
-      synchronized (this) {
-        if (clock == null && System.nanoTime() - retryAt >= 0) {
-          try {
-            clock = backend.serverClock();
-          } catch (RuntimeException unavailable) {
-            retryAt = System.nanoTime() + CLOCK_RETRY_NANOS;
-          }
-        }
-        if (clock != null) {
-          return clock.nanoTime();
+      if (System.nanoTime() - retryAt >= 0) {
+        try {
+          return backend.serverClock().nanoTime();
+        } catch (RuntimeException unavailable) {
+          retryAt = System.nanoTime() + CLOCK_RETRY_NANOS;
         }
       }
       Instant now = Instant.now();

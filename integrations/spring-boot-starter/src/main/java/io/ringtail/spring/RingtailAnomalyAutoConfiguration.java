@@ -147,7 +147,8 @@ public class RingtailAnomalyAutoConfiguration {
 
   /**
    * One page per endpoint and measure per dedupe period across the fleet: a claim is a request to a
-   * fleet-wide rate limiter of limit 1. Built on first use (reading the server's clock is I/O).
+   * fleet-wide rate limiter of limit 1, on the backend's server clock (measured at its first
+   * reading). Built on first use.
    */
   static final class FleetPager implements EndpointAnomalies.Pager {
     private final ObjectProvider<RedisBackend> backend;

@@ -1,7 +1,6 @@
 package io.ringtail.benchmarks.nab;
 
 import io.ringtail.anomaly.AnomalyDetector;
-import io.ringtail.anomaly.NabTunings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

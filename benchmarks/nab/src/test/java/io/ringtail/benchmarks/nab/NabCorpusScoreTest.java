@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.assertj.core.api.Assertions.within;
 
-import io.ringtail.anomaly.NabTunings;
 import io.ringtail.benchmarks.nab.NabScorer.ProfileScore;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -149,6 +149,33 @@ class BuildLayoutTest {
   }
 
   /**
+   * No class of the benchmarks (main or test sources) sits in a package a library module declares:
+   * a benchmark reaches the libraries through their public API, as an application does, and no
+   * split package hides package-private use.
+   */
+  @Test
+  void noBenchmarkClass_isInALibraryPackage() throws Exception {
+    Set<String> library = new TreeSet<>();
+    for (Path pom : libraries().values()) {
+      library.addAll(packagesUnder(pom.getParent().resolve("src/main/java")));
+    }
+    assertThat(library).contains("io.ringtail", "io.ringtail.redis");
+    List<String> shared = new ArrayList<>();
+    List<String> benchmarks = modules().stream().filter(m -> m.startsWith("benchmarks/")).toList();
+    assertThat(benchmarks).contains("benchmarks/jmh", "benchmarks/nab");
+    for (String module : benchmarks) {
+      for (String sources : List.of("src/main/java", "src/test/java")) {
+        for (String p : packagesUnder(ROOT.resolve(module).resolve(sources))) {
+          if (library.contains(p)) {
+            shared.add(module + "/" + sources + ": " + p);
+          }
+        }
+      }
+    }
+    assertThat(shared).as("benchmark packages that a library module also declares").isEmpty();
+  }
+
+  /**
    * README.md's two tables: "Use it from Maven" names every published library artifact, "Modules"
    * every module that is published or sits at the top of the reactor (a top-level aggregator's
    * entry may be its children instead: {@code examples/plain-java} for {@code examples}), with its

@@ -1,14 +1,17 @@
-package io.ringtail.anomaly;
+package io.ringtail.benchmarks.nab;
 
+import io.ringtail.anomaly.AnomalyDetector;
+import io.ringtail.anomaly.AnomalyDetectorConfig;
+import io.ringtail.internal.DetectorTuning;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * The benchmark's handle on the detector's tuned constants, for cross-validation on the NAB corpus:
- * the internal constants ({@code Tuning}, package-private in the library) and the builder's
- * history, warm-up and quiet period, by name. It lives in the library's package, in the benchmarks
- * module only; no artifact of the library holds it.
+ * the internal constants ({@link DetectorTuning}, which {@link
+ * AnomalyDetectorConfig#newDetector(DetectorTuning)} takes) and the builder's history, warm-up and
+ * quiet period, by name.
  *
  * <p>Stateless and thread-safe.
  */
@@ -17,7 +20,7 @@ public final class NabTunings {
 
   /** The shipped values, by name, in a fixed order. */
   public static Map<String, Double> defaults() {
-    Tuning t = Tuning.DEFAULTS;
+    DetectorTuning t = DetectorTuning.DEFAULTS;
     AnomalyDetectorConfig c = AnomalyDetectorConfig.defaults();
     Map<String, Double> out = new LinkedHashMap<>();
     out.put("alarm", t.alarm());
@@ -49,23 +52,23 @@ public final class NabTunings {
             .warmUp((int) get(values, "warmUp"))
             .quietPoints((int) get(values, "quietPoints"))
             .build();
-    Tuning t =
-        new Tuning(
+    DetectorTuning t =
+        new DetectorTuning(
             get(values, "alarm"),
             get(values, "rangeRelax"),
             get(values, "rangeScale"),
-            Tuning.DEFAULTS.rangeMinSd(),
+            DetectorTuning.DEFAULTS.rangeMinSd(),
             get(values, "rangeLevel"),
             get(values, "medianRelax"),
             get(values, "medianScale"),
-            Tuning.DEFAULTS.medianMinSd(),
+            DetectorTuning.DEFAULTS.medianMinSd(),
             get(values, "medianLevel"),
             (int) get(values, "cusumHorizon"),
             get(values, "cusumSlack"),
             get(values, "cusumScale"),
-            Tuning.DEFAULTS.cusumMinSd(),
+            DetectorTuning.DEFAULTS.cusumMinSd(),
             get(values, "cusumLevel"));
-    return () -> new StreamingDetector(config, t);
+    return () -> config.newDetector(t);
   }
 
   private static double get(Map<String, Double> values, String name) {

@@ -1,10 +1,14 @@
-package io.ringtail.anomaly;
+package io.ringtail.internal;
+
+import io.ringtail.anomaly.AnomalyDetectorConfig;
 
 /**
- * The internal constants of a {@link StreamingDetector}, tuned once on the Numenta Anomaly
- * Benchmark: {@link #DEFAULTS} is what every {@link AnomalyDetectorConfig} builds. Other values
+ * The internal constants of the anomaly detectors, tuned once on the Numenta Anomaly Benchmark:
+ * {@link #DEFAULTS} is what every {@link AnomalyDetectorConfig#newDetector()} builds. Other values
  * exist for the benchmark's cross-validation only (it re-tunes them on part of the corpus and
- * scores the rest); they are not public API. Immutable.
+ * scores the rest, through {@link AnomalyDetectorConfig#newDetector(DetectorTuning)}).
+ *
+ * <p>Internal: public only so that the benchmarks can reach it; not part of the API. Immutable.
  *
  * @param alarm the score from which an alarm starts the quiet period
  * @param rangeRelax values over which the range envelope forgets an old extreme
@@ -21,7 +25,7 @@ package io.ringtail.anomaly;
  * @param cusumMinSd the CUSUM likelihood's least spread
  * @param cusumLevel the CUSUM likelihood mapped to 0.5
  */
-record Tuning(
+public record DetectorTuning(
     double alarm,
     double rangeRelax,
     double rangeScale,
@@ -38,6 +42,7 @@ record Tuning(
     double cusumLevel) {
 
   /** The shipped constants. */
-  static final Tuning DEFAULTS =
-      new Tuning(0.75, 20_000, 3, 0.3, 0.5, 20_000, 8, 0.3, 0.51, 3_000, 0.5, 5, 0.003, 0.99999);
+  public static final DetectorTuning DEFAULTS =
+      new DetectorTuning(
+          0.75, 20_000, 3, 0.3, 0.5, 20_000, 8, 0.3, 0.51, 3_000, 0.5, 5, 0.003, 0.99999);
 }
