@@ -14,6 +14,18 @@ interface Scope {
   /** Whether this instance publishes {@code objective}'s fires and resolves. */
   boolean owns(ServiceLevel level, String objective);
 
+  /**
+   * Which of {@code objective}'s alerts the previous owner had fired, as it posted them (null: none
+   * posted, or this scope has no other owner): read by an instance that starts to own the
+   * objective, so that it neither pages a fire again nor leaves it unresolved.
+   */
+  default boolean[] firedBefore(ServiceLevel level, String objective) {
+    return null;
+  }
+
+  /** Posts which of {@code objective}'s alerts this owner has fired, for the next owner. */
+  default void post(ServiceLevel level, String objective, boolean[] fired) {}
+
   /** {@code in-process} or {@code fleet}. */
   String of(ServiceLevel level);
 

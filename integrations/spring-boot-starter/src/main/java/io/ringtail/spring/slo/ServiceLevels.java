@@ -10,6 +10,7 @@ import io.ringtail.slo.SloConventions;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,7 @@ public final class ServiceLevels {
   private volatile boolean shared; // the observation windows time the requests
   private volatile Map<String, ServiceLevel> levels; // null until built
   private final Map<String, boolean[][]> paged = new LinkedHashMap<>(); // guarded by this
+  private final Map<String, boolean[]> owned = new LinkedHashMap<>(); // guarded by this
   private final Map<String, String> failing = new LinkedHashMap<>(); // guarded by this
   private boolean closed; // guarded by this
 
@@ -108,6 +110,7 @@ public final class ServiceLevels {
                 d.failing,
                 level,
                 level.timeSource() == clock);
+        owned.put(d.config.name(), new boolean[d.config.objectives().size()]);
         paged.put(
             d.config.name(), new boolean[d.config.objectives().size()][d.config.alerts().size()]);
       }
@@ -173,8 +176,8 @@ public final class ServiceLevels {
   /**
    * Evaluates one service level's alerts: an alert whose condition starts to hold fires, one that
    * was fired and no longer holds resolves. A fleet-wide objective's events are published only by
-   * the instance that owns it; an instance that stops owning an objective forgets what it fired
-   * (the new owner publishes the alert's fire if it still holds).
+   * the instance that owns it, which posts what it fired; an instance that starts to own it goes on
+   * from what the previous owner posted (a fire is neither paged twice nor left unresolved).
    */
   List<ServiceLevelAlertEvent> evaluate(String name) {
     ServiceLevel level = serviceLevel(name);
@@ -192,16 +195,37 @@ public final class ServiceLevels {
       return List.of();
     }
     List<ServiceLevelAlertEvent> events = new ArrayList<>();
+    List<ObjectiveStatus> objectives = status.objectives();
+    // what the previous owners posted, for the objectives this instance starts to own (I/O: read
+    // outside the lock)
+    Map<Integer, boolean[]> before = new HashMap<>();
+    synchronized (this) {
+      boolean[] held = owned.get(name);
+      for (int o = 0; o < objectives.size(); o++) {
+        if (!held[o] && scope.owns(level, objectives.get(o).objective().name())) {
+          before.put(o, null);
+        }
+      }
+    }
+    for (Integer o : before.keySet()) {
+      before.put(o, scope.firedBefore(level, objectives.get(o).objective().name()));
+    }
+    Map<String, boolean[]> posts = new LinkedHashMap<>();
     synchronized (this) {
       if (closed) {
         return List.of();
       }
       failing.remove(name);
       boolean[][] fired = paged.get(name);
-      List<ObjectiveStatus> objectives = status.objectives();
+      boolean[] held = owned.get(name);
       for (int o = 0; o < objectives.size(); o++) {
         ObjectiveStatus s = objectives.get(o);
         boolean owner = scope.owns(level, s.objective().name());
+        if (owner && !held[o] && before.get(o) != null) {
+          System.arraycopy(before.get(o), 0, fired[o], 0, fired[o].length);
+        }
+        held[o] = owner;
+        boolean changed = false;
         List<AlertStatus> alerts = s.alerts();
         for (int a = 0; a < alerts.size(); a++) {
           AlertStatus alert = alerts.get(a);
@@ -209,14 +233,20 @@ public final class ServiceLevels {
             fired[o][a] = false;
           } else if (alert.firing() && !fired[o][a]) {
             fired[o][a] = true;
+            changed = true;
             events.add(event(ServiceLevelAlertEvent.Type.FIRED, name, s, alert));
           } else if (!alert.firing() && fired[o][a]) {
             fired[o][a] = false;
+            changed = true;
             events.add(event(ServiceLevelAlertEvent.Type.RESOLVED, name, s, alert));
           }
         }
+        if (changed) {
+          posts.put(s.objective().name(), fired[o].clone());
+        }
       }
     }
+    posts.forEach((objective, fired) -> scope.post(level, objective, fired));
     for (ServiceLevelAlertEvent e : events) {
       LOG.log(Level.WARNING, e.toString());
       publisher.accept(e);

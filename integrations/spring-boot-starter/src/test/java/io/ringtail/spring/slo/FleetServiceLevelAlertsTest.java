@@ -1,5 +1,6 @@
 package io.ringtail.spring.slo;
 
+import static io.ringtail.spring.slo.ServiceLevelAlertEvent.Type.FIRED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ringtail.ManualTimeSource;
@@ -117,6 +118,8 @@ class FleetServiceLevelAlertsTest {
     return pod;
   }
 
+  private ConfigurableApplicationContext first; // own[0] counts its requests, own[1] the other's
+
   private static RedisServiceLevel slo(ConfigurableApplicationContext pod) {
     return (RedisServiceLevel) pod.getBean(ServiceLevels.class).serviceLevel("checkout");
   }
@@ -150,12 +153,13 @@ class FleetServiceLevelAlertsTest {
    */
   private List<ServiceLevelAlertEvent> second(long[] sent, long[] own) throws Exception {
     for (int i = 0; i < 10; i++) {
-      int p = i % 2;
+      int p = i % pods.size();
       ConfigurableApplicationContext pod = pods.get(p);
       get(pod, "/orders/" + (sent[0] % 10));
       sent[0]++;
-      own[p]++;
-      await("request recorded", () -> status(pod).recorded().total() == own[p]);
+      int index = pod == first ? 0 : 1;
+      own[index]++;
+      await("request recorded", () -> status(pod).recorded().total() == own[index]);
       TIME.advance(Duration.ofMillis(100));
     }
     for (ConfigurableApplicationContext pod : pods) {
@@ -180,6 +184,7 @@ class FleetServiceLevelAlertsTest {
   void twoInstances_seeOneBudget_andAFaultPagesOnceForTheFleet() throws Exception {
     ConfigurableApplicationContext podA = pod();
     ConfigurableApplicationContext podB = pod();
+    first = podA;
     long[] sent = new long[1];
     long[] own = new long[2];
     for (int s = 0; s < 60; s++) {
@@ -233,5 +238,48 @@ class FleetServiceLevelAlertsTest {
         .satisfies(e -> assertThat(e.type()).isEqualTo(ServiceLevelAlertEvent.Type.RESOLVED));
     assertThat(owner.getBean(Events.class).seen).hasSize(2);
     assertThat(other.getBean(Events.class).seen).isEmpty();
+  }
+
+  @Test
+  void whenTheOwnerStops_theNextOwnerGoesOnFromItsFire_neitherPagingItAgainNorLeavingIt()
+      throws Exception {
+    ConfigurableApplicationContext podA = pod();
+    ConfigurableApplicationContext podB = pod();
+    first = podA;
+    long[] sent = new long[1];
+    long[] own = new long[2];
+    for (int s = 0; s < 60; s++) {
+      assertThat(second(sent, own)).as("events in the quiet minute").isEmpty();
+    }
+    await(
+        "one owner of the objective",
+        () -> slo(podA).owns("available") != slo(podB).owns("available"));
+    ConfigurableApplicationContext owner = slo(podA).owns("available") ? podA : podB;
+    ConfigurableApplicationContext survivor = owner == podA ? podB : podA;
+    App.FAILING.set(true);
+    List<ServiceLevelAlertEvent> fired = new ArrayList<>();
+    for (int seconds = 0; fired.isEmpty() && seconds < 60; seconds++) {
+      fired.addAll(second(sent, own));
+    }
+    assertThat(fired).singleElement().satisfies(e -> assertThat(e.type()).isEqualTo(FIRED));
+
+    // the owner stops while the page fires: the survivor takes the objective over, fault going on
+    pods.remove(owner);
+    owner.close();
+    List<ServiceLevelAlertEvent> later = new ArrayList<>();
+    for (int s = 0; s < 3; s++) {
+      later.addAll(second(sent, own));
+    }
+    await("the survivor owns the objective", () -> slo(survivor).owns("available"));
+    later.addAll(second(sent, own));
+    assertThat(later).as("the fire is not paged again").isEmpty();
+    App.FAILING.set(false);
+    for (int seconds = 0; later.isEmpty() && seconds < 60; seconds++) {
+      later.addAll(second(sent, own));
+    }
+    assertThat(later)
+        .singleElement()
+        .satisfies(e -> assertThat(e.type()).isEqualTo(ServiceLevelAlertEvent.Type.RESOLVED));
+    assertThat(survivor.getBean(Events.class).seen).containsExactlyElementsOf(later);
   }
 }
