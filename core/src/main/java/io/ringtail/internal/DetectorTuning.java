@@ -1,12 +1,10 @@
 package io.ringtail.internal;
 
-import io.ringtail.anomaly.AnomalyDetectorConfig;
-
 /**
  * The internal constants of the anomaly detectors, tuned once on the Numenta Anomaly Benchmark:
- * {@link #DEFAULTS} is what every {@link AnomalyDetectorConfig#newDetector()} builds. Other values
+ * {@link #DEFAULTS} is what every {@code AnomalyDetectorConfig.newDetector()} builds. Other values
  * exist for the benchmark's cross-validation only (it re-tunes them on part of the corpus and
- * scores the rest, through {@link AnomalyDetectorConfig#newDetector(DetectorTuning)}).
+ * scores the rest, through {@code AnomalyDetectorConfig.newDetector(DetectorTuning)}).
  *
  * <p>Internal: public only so that the benchmarks can reach it; not part of the API. Immutable.
  *

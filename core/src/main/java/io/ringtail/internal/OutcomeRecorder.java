@@ -1,10 +1,7 @@
 package io.ringtail.internal;
 
-import io.ringtail.TimeSource;
-import io.ringtail.slo.Objective;
-import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * The record path every service level shares: a request is classified against all objectives at
@@ -29,7 +26,7 @@ public final class OutcomeRecorder {
     long close(long now);
   }
 
-  private final TimeSource time;
+  private final LongSupplier nanoTime;
   private final long[] latencyLimits;
   private final int failureMask;
   private final CountStripes stripes;
@@ -38,28 +35,23 @@ public final class OutcomeRecorder {
   private volatile long nextEdge;
 
   /**
-   * A recorder of {@code objectives}' outcomes on {@code time}, its stripes growing up to {@code
-   * growthBound}, the live interval ending at {@code firstEdge}; {@code intervals} closes each.
+   * A recorder of objectives' outcomes: objective {@code i} counts a request bad when its latency
+   * is above {@code latencyLimits[i]} ({@code Long.MAX_VALUE}: never) or, if bit {@code i} of
+   * {@code failureMask} is set, when it failed. Times are read from {@code nanoTime}; the stripes
+   * grow up to {@code growthBound}; the live interval ends at {@code firstEdge}, and {@code
+   * intervals} closes each.
    */
   public OutcomeRecorder(
-      List<Objective> objectives,
-      TimeSource time,
+      long[] latencyLimits,
+      int failureMask,
+      LongSupplier nanoTime,
       int growthBound,
       Intervals intervals,
       long firstEdge) {
-    int n = objectives.size();
-    this.time = time;
-    this.latencyLimits = new long[n];
-    int failures = 0;
-    for (int i = 0; i < n; i++) {
-      Objective o = objectives.get(i);
-      latencyLimits[i] = o.threshold().map(Duration::toNanos).orElse(Long.MAX_VALUE);
-      if (o.kind() == Objective.Kind.AVAILABILITY) {
-        failures |= 1 << i;
-      }
-    }
-    this.failureMask = failures;
-    this.stripes = new CountStripes(n + 1, growthBound);
+    this.latencyLimits = latencyLimits.clone();
+    this.failureMask = failureMask;
+    this.nanoTime = nanoTime;
+    this.stripes = new CountStripes(latencyLimits.length + 1, growthBound);
     this.intervals = intervals;
     this.nextEdge = firstEdge;
   }
@@ -82,7 +74,7 @@ public final class OutcomeRecorder {
   private void tryAdvance(long timeNanos) {
     if (lock.tryLock()) {
       try {
-        long now = time.nanoTime();
+        long now = nanoTime.getAsLong();
         advanceLocked(timeNanos - now > 0 ? now : timeNanos);
       } finally {
         lock.unlock();

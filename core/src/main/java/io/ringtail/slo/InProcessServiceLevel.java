@@ -83,7 +83,13 @@ final class InProcessServiceLevel implements ServiceLevel {
       rings[r] = new CountRing(windows.get(r).toNanos(), BUCKETS, n + 1, now);
     }
     this.recorder =
-        new OutcomeRecorder(objectives, time, growthBound, this::rotate, nextEdgeAfter(now));
+        new OutcomeRecorder(
+            Objective.latencyLimits(objectives),
+            Objective.failureMask(objectives),
+            time::nanoTime,
+            growthBound,
+            this::rotate,
+            nextEdgeAfter(now));
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.ringtail.slo;
 
 import io.ringtail.internal.Checks;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -100,6 +101,31 @@ public final class Objective {
   /** A latency objective's threshold; empty for availability. */
   public Optional<Duration> threshold() {
     return Optional.ofNullable(threshold);
+  }
+
+  /**
+   * Per objective of {@code objectives}, the latency above which an event is bad: its threshold in
+   * nanoseconds, or {@code Long.MAX_VALUE} for an availability objective.
+   */
+  public static long[] latencyLimits(List<Objective> objectives) {
+    long[] limits = new long[objectives.size()];
+    for (int i = 0; i < limits.length; i++) {
+      limits[i] = objectives.get(i).thresholdNanos;
+    }
+    return limits;
+  }
+
+  /**
+   * The bits of {@code objectives} (bit {@code i}: objective {@code i}) that a failed event misses.
+   */
+  public static int failureMask(List<Objective> objectives) {
+    int mask = 0;
+    for (int i = 0; i < objectives.size(); i++) {
+      if (objectives.get(i).kind == Kind.AVAILABILITY) {
+        mask |= 1 << i;
+      }
+    }
+    return mask;
   }
 
   /** Whether an event of this latency, failed or not, is good for this objective. */

@@ -145,7 +145,12 @@ public final class RedisServiceLevel implements ServiceLevel {
     }
     this.recorder =
         new OutcomeRecorder(
-            objectives, time, CountStripes.GROWTH_BOUND, this::closeLocked, nextEdgeAfter());
+            Objective.latencyLimits(objectives),
+            Objective.failureMask(objectives),
+            time::nanoTime,
+            CountStripes.GROWTH_BOUND,
+            this::closeLocked,
+            nextEdgeAfter());
     for (int t = 0; t < tiers.length; t++) {
       int tier = t;
       tiers[t].windows.feed((at, sink) -> drainInto(tier, at, sink));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.redis.testkit.RedisProcess;
 import io.ringtail.slo.AlertStatus;
@@ -279,5 +280,49 @@ class RedisServiceLevelTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("publishInterval");
     slo.close();
+  }
+
+  /** What docs/slo.md shows of a fleet-wide service level, run on a real server. */
+  @Test
+  void theDocsExample_recordsLocally_readsTheFleet_andOneProcessPages() throws Exception {
+    ServiceLevelConfig checkout =
+        ServiceLevelConfig.builder("checkout")
+            .latency("fast", Duration.ofMillis(300), 0.99)
+            .alerts(BurnRateAlert.page(14.4, Duration.ofMinutes(1), Duration.ofSeconds(6)))
+            .period(Duration.ofHours(1))
+            .build();
+    RedisClient client = RedisClient.create();
+    client.setOptions(RedisBackend.failFastClientOptions(TIMEOUT));
+    clients.add(client);
+    StatefulRedisConnection<String, String> connection = client.connect(server.uri());
+    List<List<AlertStatus>> pages = new ArrayList<>();
+    Pager pager = pages::add;
+    long latencyNanos = 900_000_000L; // every request too slow: a burn rate of 100
+    boolean failed = false;
+    // docs:fleet-slo:start
+    RedisBackend redis = RedisBackend.builder(connection).build();
+    RedisServiceLevel slo =
+        redis.serviceLevel(checkout); // or serviceLevelBuilder(checkout)...build()
+    slo.record(latencyNanos, failed); // local: no Redis call, no lock, no allocation
+    ObjectiveStatus fast = slo.status().objective("fast"); // the fleet's, one MGET per tier
+    if (!fast.firing().isEmpty() && slo.owns("fast")) {
+      pager.page(fast.firing()); // one process of the fleet pages
+    }
+    // docs:fleet-slo:end
+    assertThat(slo.flush(TIMEOUT)).isTrue();
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (slo.status().objective("fast").periodCounts().total() < 1
+        && System.nanoTime() < deadline) {
+      slo.flush(TIMEOUT);
+    }
+    assertThat(slo.status().objective("fast").periodCounts().total()).isEqualTo(1);
+    assertThat(slo.status().objective("fast").periodCounts().good()).isZero();
+    slo.close();
+  }
+
+  /** Whoever is told of a page: what the docs' example calls. */
+  @FunctionalInterface
+  interface Pager {
+    void page(List<AlertStatus> firing);
   }
 }

@@ -5,7 +5,6 @@ import io.ringtail.RollingWindow;
 import io.ringtail.WindowConventions;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.keyed.KeyedWindows;
-import io.ringtail.spring.slo.ServiceLevels;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -23,9 +22,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * (every {@link RollingWindow} and {@link KeyedWindows} bean, and the observation windows), and
  * {@code /actuator/ringtail/{name}} shows one window's snapshot as of now. With anomaly alerts
  * ({@link EndpointAnomalies}) the list also shows each watched endpoint's measures under {@code
- * anomalies}, and with service levels declared by {@code ringtail.slo.*} ({@link ServiceLevels})
- * each one's objectives, budget, burn rates and alerts under {@code serviceLevels}. Like every
- * Actuator endpoint but health, it is not exposed over HTTP until {@code
+ * anomalies}, and with service levels declared by {@code ringtail.slo.*} (a {@link
+ * RingtailEndpointSection}) each one's objectives, budget, burn rates and alerts under {@code
+ * serviceLevels}. Like every Actuator endpoint but health, it is not exposed over HTTP until {@code
  * management.endpoints.web.exposure.include} names it.
  *
  * <p>Values are as recorded (nanoseconds for latency windows); statistics of an empty window are
@@ -92,10 +91,10 @@ public class RingtailEndpoint {
     if (anomalies != null) {
       result.put("anomalies", anomalies(anomalies));
     }
-    ServiceLevels serviceLevels = beans.getBeanProvider(ServiceLevels.class).getIfAvailable();
-    if (serviceLevels != null) {
-      result.put("serviceLevels", serviceLevels.report());
-    }
+    beans
+        .getBeanProvider(RingtailEndpointSection.class)
+        .orderedStream()
+        .forEach(section -> result.put(section.sectionName(), section.section()));
     return result;
   }
 

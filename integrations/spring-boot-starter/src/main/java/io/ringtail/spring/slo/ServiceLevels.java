@@ -1,12 +1,14 @@
 package io.ringtail.spring.slo;
 
 import io.ringtail.TimeSource;
+import io.ringtail.internal.Checks;
 import io.ringtail.slo.AlertStatus;
 import io.ringtail.slo.BurnRateAlert;
 import io.ringtail.slo.ObjectiveStatus;
 import io.ringtail.slo.ServiceLevel;
 import io.ringtail.slo.ServiceLevelStatus;
 import io.ringtail.slo.SloConventions;
+import io.ringtail.spring.RingtailEndpointSection;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,7 +38,7 @@ import java.util.function.Consumer;
  *
  * <p>Thread-safe.
  */
-public final class ServiceLevels {
+public final class ServiceLevels implements RingtailEndpointSection {
   /** The name of the optional {@link TimeSource} bean the service levels read. */
   public static final String TIME_SOURCE = "ringtailSloTimeSource";
 
@@ -82,8 +84,8 @@ public final class ServiceLevels {
   public ServiceLevel serviceLevel(String name) {
     ServiceLevel level = serviceLevels().get(name);
     if (level == null) {
-      throw new IllegalArgumentException(
-          "no service level " + name + " (declared: " + serviceLevels().keySet() + ")");
+      throw Checks.invalid(
+          "name", "a declared service level (" + serviceLevels().keySet() + ")", name);
     }
     return level;
   }
@@ -268,6 +270,17 @@ public final class ServiceLevels {
         alert.shortWindow(),
         a.longBurnRate(),
         a.shortBurnRate());
+  }
+
+  @Override
+  public String sectionName() {
+    return "serviceLevels";
+  }
+
+  /** {@link #report()}: the {@code serviceLevels} section of the {@code ringtail} endpoint. */
+  @Override
+  public Object section() {
+    return report();
   }
 
   /**

@@ -61,6 +61,28 @@ class ServiceLevelAlertsTest {
     }
   }
 
+  /** Whoever is told of a page: what the docs' listener calls. */
+  @FunctionalInterface
+  interface Pager {
+    void page(String what);
+  }
+
+  /** The docs' listener: pages the fires of page alerts. */
+  static final class Pages {
+    final List<String> paged = new CopyOnWriteArrayList<>();
+    final Pager pager = paged::add;
+
+    // docs:slo-event-listener:start
+    @EventListener
+    void onBurn(ServiceLevelAlertEvent e) {
+      if (e.type() == ServiceLevelAlertEvent.Type.FIRED
+          && e.severity() == BurnRateAlert.Severity.PAGE) {
+        pager.page(e.serviceLevel() + "/" + e.objective() + " " + e.alert());
+      }
+    }
+    // docs:slo-event-listener:end
+  }
+
   @SpringBootConfiguration
   @EnableAutoConfiguration
   @RestController
@@ -70,6 +92,11 @@ class ServiceLevelAlertsTest {
     @Bean(ServiceLevels.TIME_SOURCE)
     static TimeSource sloTime() {
       return time;
+    }
+
+    @Bean
+    static Pages pages() {
+      return new Pages();
     }
 
     @Bean
@@ -203,6 +230,7 @@ class ServiceLevelAlertsTest {
               assertThat(e.shortBurnRate()).isBetween(25.0, 35.0);
             });
     assertThat(app.getBean(Events.class).seen).containsExactlyElementsOf(fired);
+    assertThat(app.getBean(Pages.class).paged).containsExactly("checkout/available page-1m");
 
     // the state where users look: the gauges and the actuator endpoint
     MeterRegistry registry = app.getBean(MeterRegistry.class);
