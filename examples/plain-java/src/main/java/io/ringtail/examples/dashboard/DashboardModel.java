@@ -152,6 +152,11 @@ final class DashboardModel {
     }
   }
 
+  /** The service level the page shows. */
+  DashboardSlo slo() {
+    return slo;
+  }
+
   /** The latest sample, or null before the first. */
   Point latest() {
     return latest;
