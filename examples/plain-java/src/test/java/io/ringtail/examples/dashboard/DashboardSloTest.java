@@ -76,7 +76,28 @@ class DashboardSloTest {
 
   @Test
   void config_isTheWorkbookThousandTimesShorter_andFitsFleetBuckets() {
+    // docs:dashboard-slo:start
+    List<BurnRateAlert> alerts = new ArrayList<>();
+    for (BurnRateAlert a : BurnRateAlert.workbook()) { // every window 1000 times shorter
+      alerts.add(
+          BurnRateAlert.of(
+              a.severity(),
+              a.factor(),
+              a.longWindow().dividedBy(1000),
+              a.shortWindow().dividedBy(1000)));
+    }
+    ServiceLevelConfig checkout =
+        ServiceLevelConfig.builder("checkout")
+            .latency("fast", Duration.ofMillis(250), 0.99) // 99 % at most --slo-ms
+            .availability("available", 0.999) // 99.9 % not failed
+            .period(Duration.ofDays(30).dividedBy(1000)) // 43 min 12 s
+            .alerts(alerts)
+            .build();
+    // docs:dashboard-slo:end
     ServiceLevelConfig c = DashboardSlo.config("checkout", 250);
+    assertThat(c.toString()).isEqualTo(checkout.toString());
+    assertThat(c.objectives()).isEqualTo(checkout.objectives());
+    assertThat(c.alerts()).isEqualTo(checkout.alerts());
 
     assertThat(c.period()).isEqualTo(Duration.ofMillis(2_592_000));
     assertThat(c.alerts())
