@@ -3,6 +3,7 @@ package io.ringtail.examples.dashboard;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ringtail.TimeSource;
+import io.ringtail.micrometer.SloMetrics;
 import io.ringtail.micrometer.WindowMetrics;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -47,6 +48,9 @@ final class Dashboard implements AutoCloseable {
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     WindowMetrics.monitor(registry, windows.shortView(), "10s", "service", "checkout");
     WindowMetrics.monitor(registry, windows.longView(), "60s", "service", "checkout");
+    SloMetrics.monitor(registry, windows.serviceLevelView(), "service", "checkout");
+    DashboardSlo slo =
+        new DashboardSlo(windows.serviceLevelView(), windows.serviceLevelScope(), windows::pagerOf);
     DashboardAlerts alerts =
         new DashboardAlerts(windows.shortView(), windows.longView(), options.sloMillis(), time);
     // the simulation starts once the slow set-up above (class loading, mostly) is done
@@ -59,6 +63,7 @@ final class Dashboard implements AutoCloseable {
               service,
               windows.forWorker(i),
               windows.routesForWorker(i),
+              windows.serviceLevelForWorker(i),
               (double) options.rate() / options.workers(),
               startNanos,
               1_000 + i));
@@ -72,6 +77,7 @@ final class Dashboard implements AutoCloseable {
             windows.routesView(),
             service,
             alerts,
+            slo,
             time,
             startNanos,
             startEpochMillis + (startNanos - createdNanos) / 1_000_000,
@@ -92,8 +98,21 @@ final class Dashboard implements AutoCloseable {
                         options.fleet(),
                         options.workers(),
                         options.rate(),
-                        options.rawFleetWindow()))
-            .orElseGet(() -> DashboardWindows.inProcess(options.workers(), time));
+                        options.rawFleetWindow(),
+                        options.sloMillis()))
+            .orElseGet(
+                () ->
+                    DashboardWindows.inProcess(
+                        options.workers(),
+                        time,
+                        DashboardSlo.config("checkout", options.sloMillis())));
+    return create(options, windows, time, startEpochMillis);
+  }
+
+  /** Builds the dashboard on {@code windows}, which it closes; the server is not started. */
+  static Dashboard create(
+      Options options, DashboardWindows windows, TimeSource time, long startEpochMillis)
+      throws IOException {
     try {
       return new Dashboard(options, windows, time, startEpochMillis);
     } catch (IOException | RuntimeException e) {
@@ -203,7 +222,8 @@ final class Dashboard implements AutoCloseable {
     WindowStats l = p.longWindow();
     return String.format(
         Locale.ROOT,
-        "%4d/%d s [%s%s] %-9s | last %s: %s req  mean %s  p95 %s  p99 %s | last %s p95 %s | alert %s",
+        "%4d/%d s [%s%s] %-9s | last %s: %s req  mean %s  p95 %s  p99 %s | last %s p95 %s | alert %s"
+            + " | slo %s",
         elapsed,
         total,
         "#".repeat(filled),
@@ -216,7 +236,8 @@ final class Dashboard implements AutoCloseable {
         Format.millis(l.p99Millis()),
         DashboardModel.label(SHORT),
         Format.millis(p.shortWindow().p95Millis()),
-        p.alertFiring() ? "FIRING" : "ok");
+        p.alertFiring() ? "FIRING" : "ok",
+        p.sloState().equals("ok") ? "ok" : p.sloState().toUpperCase(Locale.ROOT));
   }
 
   private static Runnable guarded(Runnable r) {

@@ -10,6 +10,8 @@ import io.ringtail.WindowSnapshot;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.redis.RedisHistogramSnapshot;
 import io.ringtail.redis.RedisKeyedHistogramWindows;
+import io.ringtail.slo.ObjectiveStatus;
+import io.ringtail.slo.ServiceLevelStatus;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -20,8 +22,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * What the dashboard shows: a history of once-a-second samples of a short and a long rolling
- * window, the simulated regime and the alert state. Thread-safe: one thread samples, any thread
- * reads.
+ * window, the simulated regime, the alert state and the service level. Thread-safe: one thread
+ * samples, any thread reads.
  */
 final class DashboardModel {
   static final int MAX_POINTS = 900;
@@ -33,6 +35,7 @@ final class DashboardModel {
   private final KeyedWindows routes;
   private final SimulatedService service;
   private final DashboardAlerts alerts;
+  private final DashboardSlo slo;
   private final TimeSource time;
   private final long startNanos;
   private final long startEpochMillis;
@@ -52,6 +55,7 @@ final class DashboardModel {
       KeyedWindows routes,
       SimulatedService service,
       DashboardAlerts alerts,
+      DashboardSlo slo,
       TimeSource time,
       long startNanos,
       long startEpochMillis,
@@ -64,12 +68,16 @@ final class DashboardModel {
     this.routes = routes;
     this.service = service;
     this.alerts = alerts;
+    this.slo = slo;
     this.time = time;
     this.startNanos = startNanos;
     this.startEpochMillis = startEpochMillis;
   }
 
-  /** Takes one sample of both windows and the alert, appends it to the history and returns it. */
+  /**
+   * Takes one sample of both windows, the alerts and the service level, appends it to the history
+   * and returns it.
+   */
   synchronized Point sample() {
     long now = time.nanoTime();
     long elapsed = now - startNanos;
@@ -92,6 +100,10 @@ final class DashboardModel {
       routeViews = List.copyOf(views);
     }
     List<String> events = alerts.evaluate(elapsed);
+    List<String> sloEvents = new java.util.ArrayList<>();
+    ServiceLevelStatus status = slo.sample(elapsed, sloEvents);
+    List<String> pointEvents = new java.util.ArrayList<>(events);
+    sloEvents.forEach(e -> pointEvents.add("slo " + e));
     Point p =
         new Point(
             startEpochMillis + elapsed / 1_000_000,
@@ -100,7 +112,9 @@ final class DashboardModel {
             s,
             l,
             alerts.anyFiring(),
-            events);
+            List.copyOf(pointEvents),
+            status,
+            slo.state());
     if (history.size() == MAX_POINTS) {
       history.removeFirst();
     }
@@ -136,6 +150,11 @@ final class DashboardModel {
     static RouteView of(String route, WindowSnapshot s) {
       return new RouteView(route, WindowStats.of(s));
     }
+  }
+
+  /** The service level the page shows. */
+  DashboardSlo slo() {
+    return slo;
   }
 
   /** The latest sample, or null before the first. */
@@ -219,6 +238,8 @@ final class DashboardModel {
       events.add(e);
     }
 
+    root.set("slo", slo.toJson(f));
+
     ObjectNode series = root.putObject("series");
     ArrayNode t = series.putArray("time");
     ArrayNode regime = series.putArray("regime");
@@ -230,6 +251,18 @@ final class DashboardModel {
     }
     series.set("short", seriesJson(f, Point::shortWindow));
     series.set("long", seriesJson(f, Point::longWindow));
+    ObjectNode budget = series.putObject("sloBudgetRemaining");
+    for (io.ringtail.slo.Objective o : slo.config().objectives()) {
+      ArrayNode column = budget.putArray(o.name());
+      for (Point q : history) {
+        ObjectiveStatus s = q.slo().objective(o.name());
+        column.add(s.budgetRemaining());
+      }
+    }
+    ArrayNode sloState = series.putArray("slo");
+    for (Point q : history) {
+      sloState.add(q.sloState());
+    }
     return root;
   }
 

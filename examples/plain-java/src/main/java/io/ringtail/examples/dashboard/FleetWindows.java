@@ -10,6 +10,8 @@ import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.RedisHistogramWindow;
 import io.ringtail.redis.RedisKeyedHistogramWindows;
 import io.ringtail.redis.RedisRollingWindow;
+import io.ringtail.redis.RedisServiceLevel;
+import io.ringtail.slo.ServiceLevelConfig;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,9 +20,11 @@ import java.util.List;
 /**
  * Fleet mode: the dashboard's windows live in Redis. Each simulated worker gets its own connection
  * and its own window objects, as separate processes would; all of them, and the reader behind the
- * page, name the same windows, so the page shows the fleet-wide statistics. The windows are {@link
- * RedisHistogramWindow}s (per-bucket histograms merged in Redis, any rate) unless the raw-sample
- * {@link RedisRollingWindow} is asked for. Thread-safe.
+ * page, name the same windows, so the page shows the fleet-wide statistics. So with the service
+ * level: each worker records into its own {@link RedisServiceLevel} of one configuration, and the
+ * page reads the fleet's counts through the reader's. The windows are {@link RedisHistogramWindow}s
+ * (per-bucket histograms merged in Redis, any rate) unless the raw-sample {@link
+ * RedisRollingWindow} is asked for. Thread-safe.
  */
 final class FleetWindows extends DashboardWindows {
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
@@ -36,24 +40,11 @@ final class FleetWindows extends DashboardWindows {
   private final List<StatefulRedisConnection<String, String>> connections;
   private final List<RollingWindow> recording;
   private final List<RedisKeyedHistogramWindows> keyed;
-
-  private FleetWindows(
-      String mode,
-      RollingWindow shortView,
-      RollingWindow longView,
-      List<List<RollingWindow>> perWorker,
-      RedisClient client,
-      List<StatefulRedisConnection<String, String>> connections,
-      List<RollingWindow> recording) {
-    super(mode, shortView, longView, perWorker);
-    this.client = client;
-    this.connections = connections;
-    this.recording = recording;
-    this.keyed = List.of();
-  }
+  private final List<RedisServiceLevel> serviceLevels;
 
   /**
-   * Histogram windows, and keyed histogram windows per route: the reader's last in {@code keyed}.
+   * Keyed histogram windows per route (the reader's last in {@code keyed}; none for raw windows),
+   * and the workers' service levels, the reader's last in {@code serviceLevels}.
    */
   private FleetWindows(
       String mode,
@@ -63,37 +54,48 @@ final class FleetWindows extends DashboardWindows {
       RedisClient client,
       List<StatefulRedisConnection<String, String>> connections,
       List<RollingWindow> recording,
-      List<RedisKeyedHistogramWindows> keyed) {
+      List<RedisKeyedHistogramWindows> keyed,
+      List<RedisServiceLevel> serviceLevels) {
     super(
         mode,
         shortView,
         longView,
         perWorker,
-        keyed.get(keyed.size() - 1),
-        List.<KeyedWindows>copyOf(keyed.subList(0, keyed.size() - 1)));
+        keyed.isEmpty() ? null : keyed.get(keyed.size() - 1),
+        keyed.isEmpty() ? null : List.<KeyedWindows>copyOf(keyed.subList(0, keyed.size() - 1)),
+        serviceLevels.get(serviceLevels.size() - 1),
+        serviceLevels.subList(0, serviceLevels.size() - 1));
     this.client = client;
     this.connections = connections;
     this.recording = recording;
     this.keyed = keyed;
+    this.serviceLevels = serviceLevels;
   }
 
-  /** {@link #connect(URI, String, int, int, boolean)} with histogram windows. */
+  /**
+   * {@link #connect(URI, String, int, int, boolean, double)} with histogram windows and the default
+   * latency target.
+   */
   static FleetWindows connect(URI redis, String fleet, int workers, int rate) {
-    return connect(redis, fleet, workers, rate, false);
+    return connect(redis, fleet, workers, rate, false, Options.defaults().sloMillis());
   }
 
   /**
    * Connects to {@code redis} and builds the fleet windows {@code <fleet>:10s} and {@code
    * <fleet>:60s}: one connection per worker plus one for the reader; raw-sample windows if {@code
-   * raw}, else histogram windows.
+   * raw}, else histogram windows. The service level, {@code <fleet>:checkout}, holds requests to
+   * {@code sloMillis}.
    */
-  static FleetWindows connect(URI redis, String fleet, int workers, int rate, boolean raw) {
+  static FleetWindows connect(
+      URI redis, String fleet, int workers, int rate, boolean raw, double sloMillis) {
     RedisClient client = RedisClient.create(RedisURI.create(redis));
     client.setOptions(RedisBackend.failFastClientOptions(TIMEOUT));
     List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
+    List<RedisServiceLevel> serviceLevels = new ArrayList<>();
+    ServiceLevelConfig slo = DashboardSlo.config(fleet + ":checkout", sloMillis);
     try {
       if (!raw) {
-        return histogram(redis, fleet, workers, client, connections);
+        return histogram(redis, fleet, workers, client, connections, slo, serviceLevels);
       }
       int maxSamples = (int) Math.min(10_000_000, Math.max(100_000, 2L * rate * LONG.toSeconds()));
       List<List<RollingWindow>> perWorker = new ArrayList<>();
@@ -107,8 +109,10 @@ final class FleetWindows extends DashboardWindows {
         perWorker.add(List.of(s, l));
         recording.add(s);
         recording.add(l);
+        serviceLevels.add(backend.serviceLevel(slo));
       }
       RedisBackend reader = backend(client, connections);
+      serviceLevels.add(reader.serviceLevel(slo));
       RedisRollingWindow shortView =
           reader
               .window(fleet + ":10s")
@@ -131,8 +135,18 @@ final class FleetWindows extends DashboardWindows {
               + ", "
               + workers
               + " workers on their own connections)";
-      return new FleetWindows(mode, shortView, longView, perWorker, client, connections, recording);
+      return new FleetWindows(
+          mode,
+          shortView,
+          longView,
+          perWorker,
+          client,
+          connections,
+          recording,
+          List.of(),
+          serviceLevels);
     } catch (RuntimeException e) {
+      serviceLevels.forEach(RedisServiceLevel::close);
       connections.forEach(StatefulRedisConnection::close);
       client.shutdown();
       throw e;
@@ -144,7 +158,9 @@ final class FleetWindows extends DashboardWindows {
       String fleet,
       int workers,
       RedisClient client,
-      List<StatefulRedisConnection<String, String>> connections) {
+      List<StatefulRedisConnection<String, String>> connections,
+      ServiceLevelConfig slo,
+      List<RedisServiceLevel> serviceLevels) {
     WindowConfig shortConfig = WindowConfig.builder().length(SHORT).buckets(10).build();
     WindowConfig longConfig = WindowConfig.builder().length(LONG).buckets(60).build();
     List<List<RollingWindow>> perWorker = new ArrayList<>();
@@ -158,9 +174,11 @@ final class FleetWindows extends DashboardWindows {
       recording.add(s);
       recording.add(l);
       keyed.add(backend.keyedHistogramWindows(fleet + ":routes").config(ROUTE_WINDOW).build());
+      serviceLevels.add(backend.serviceLevel(slo));
     }
     RedisBackend reader = backend(client, connections);
     keyed.add(reader.keyedHistogramWindows(fleet + ":routes").config(ROUTE_WINDOW).build());
+    serviceLevels.add(reader.serviceLevel(slo));
     RedisHistogramWindow shortView =
         reader.histogramWindow(fleet + ":10s").config(shortConfig).build();
     RedisHistogramWindow longView =
@@ -174,7 +192,7 @@ final class FleetWindows extends DashboardWindows {
             + workers
             + " workers on their own connections, windows per route)";
     return new FleetWindows(
-        mode, shortView, longView, perWorker, client, connections, recording, keyed);
+        mode, shortView, longView, perWorker, client, connections, recording, keyed, serviceLevels);
   }
 
   private static String where(URI redis) {
@@ -217,12 +235,32 @@ final class FleetWindows extends DashboardWindows {
     for (RedisKeyedHistogramWindows k : keyed) {
       done &= k.flush(Duration.ofSeconds(10));
     }
+    for (RedisServiceLevel s : serviceLevels) {
+      done &= s.flush(Duration.ofSeconds(10));
+    }
     return done;
+  }
+
+  @Override
+  String serviceLevelScope() {
+    return "fleet-wide, every process merged in Redis";
+  }
+
+  /** The worker whose service level holds {@code objective}'s merger lease: the fleet's pager. */
+  @Override
+  Integer pagerOf(String objective) {
+    for (int i = 0; i < serviceLevels.size() - 1; i++) {
+      if (serviceLevels.get(i).owns(objective)) {
+        return i;
+      }
+    }
+    return null;
   }
 
   @Override
   public void close() {
     flush();
+    serviceLevels.forEach(RedisServiceLevel::close);
     keyed.forEach(RedisKeyedHistogramWindows::close);
     connections.forEach(StatefulRedisConnection::close);
     client.shutdown();

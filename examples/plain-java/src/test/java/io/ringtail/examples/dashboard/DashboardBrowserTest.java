@@ -1,7 +1,9 @@
 package io.ringtail.examples.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.ringtail.ManualTimeSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -57,6 +60,65 @@ class DashboardBrowserTest {
     assertThat(Pattern.compile("class=\"uplot").matcher(dom).results().count()).isEqualTo(4);
     assertThat(Pattern.compile("<canvas").matcher(dom).results().count()).isGreaterThanOrEqualTo(4);
     assertThat(dom).contains("ALERT FIRING", "degraded", "300 req/s");
+  }
+
+  /**
+   * The SLO panel shows each objective's SLI and budget bar as the JSON has them: at 25 s the
+   * degraded phase has overspent both budgets (an empty bar) and only the ticket fires.
+   */
+  @Test
+  void page_drawsTheSloPanel_withTheJsonsValues() throws Exception {
+    String dom = chromium("--virtual-time-budget=5000", "--dump-dom", dashboard.url());
+
+    assertSloPanel(dom, dashboard.model().toJson().get("slo"));
+    assertThat(attribute(dom, "data-slo-state")).isEqualTo("ticket");
+    assertThat(dom).contains("TICKET FIRING", "period 43 min 12 s", "1000× shorter");
+  }
+
+  /** Before the fault both budgets are partly spent: the bars are drawn part full. */
+  @Test
+  void page_budgetBarsArePartFull_beforeTheFault(@TempDir Path other) throws Exception {
+    ManualTimeSource t = new ManualTimeSource(0);
+    try (Dashboard normal =
+        Dashboard.create(
+            Options.parse("--duration", "60", "--rate", "2000"), t, 1_780_000_000_000L)) {
+      normal.startServer();
+      DashboardEndpointsTest.drive(normal, t, 10);
+      JsonNode slo = normal.model().toJson().get("slo");
+      for (JsonNode o : slo.get("objectives")) {
+        assertThat(o.get("budgetRemaining").asDouble()).as(o.toString()).isBetween(0.5, 0.9999);
+      }
+
+      String dom = chromium(other, "--virtual-time-budget=5000", "--dump-dom", normal.url());
+
+      assertSloPanel(dom, slo);
+      assertThat(attribute(dom, "data-slo-state")).isEqualTo("ok");
+    }
+  }
+
+  private static void assertSloPanel(String dom, JsonNode slo) {
+    assertThat(attribute(dom, "data-slo")).isEqualTo("2");
+    for (JsonNode o : slo.get("objectives")) {
+      String name = o.get("name").asText();
+      Matcher row =
+          Pattern.compile(
+                  "<tr data-objective=\""
+                      + name
+                      + "\">.*?data-sli=\"([^\"]+)\".*?class=\"budget-bar[^\"]*\""
+                      + " data-budget=\"([^\"]+)\" style=\"width: ([\\d.]+)%;?\".*?</tr>")
+              .matcher(dom);
+      assertThat(row.find()).as("a row for %s in%n%s", name, dom).isTrue();
+      double sli = o.get("sli").asDouble();
+      double budget = o.get("budgetRemaining").asDouble();
+      assertThat(Double.parseDouble(row.group(1))).as(name + " SLI").isEqualTo(sli);
+      assertThat(Double.parseDouble(row.group(2))).as(name + " budget").isEqualTo(budget);
+      assertThat(Double.parseDouble(row.group(3)))
+          .as(name + " bar width, percent")
+          .isCloseTo(Math.max(0, Math.min(100, 100 * budget)), within(0.005));
+      assertThat(row.group())
+          .contains(String.format(Locale.ROOT, "%.3f %%", 100 * sli))
+          .contains(String.format(Locale.ROOT, "%.1f %%", 100 * budget));
+    }
   }
 
   @Test

@@ -196,6 +196,13 @@ class DashboardEndpointsTest {
     assertThat(body).contains("service=\"checkout\"");
     assertThat(body)
         .containsPattern("(?m)^ringtail_window_\\w+\\{[^}]*window=\"60s\"[^}]*} 2000(\\.0)?$");
+    for (JsonNode o : dashboard.model().toJson().at("/slo/objectives")) {
+      String objective = "objective=\"" + o.get("name").asText() + "\"";
+      assertThat(metric(body, "ringtail_slo_budget_remaining", objective, "slo=\"checkout\""))
+          .as(objective)
+          .isCloseTo(o.get("budgetRemaining").asDouble(), within(1e-9));
+      assertThat(metric(body, "ringtail_slo_events_total", objective)).isEqualTo(2000);
+    }
   }
 
   @Test

@@ -176,6 +176,53 @@ class FleetDashboardTest {
   }
 
   /**
+   * The page's service level is the fleet's: every worker records into its own RedisServiceLevel,
+   * and the reader, which records nothing, reads all their requests; one worker is the pager.
+   */
+  @Test
+  void fleet_sloPanelCountsEveryWorkersRequests() throws Exception {
+    ManualTimeSource time = new ManualTimeSource(0);
+    String fleet = "slo-" + System.nanoTime();
+    try (Dashboard dashboard = Dashboard.create(fleetOptions(fleet, "150", "3"), time, 0)) {
+      dashboard.startServer();
+      for (int i = 0; i < 20; i++) {
+        time.advance(Duration.ofMillis(100));
+        dashboard.serveDue();
+      }
+      assertThat(dashboard.flush()).as("every request reached Redis").isTrue();
+
+      JsonNode slo = awaitSlo(dashboard, 300);
+
+      assertThat(slo.get("name").asText()).isEqualTo(fleet + ":checkout");
+      assertThat(slo.get("scope").asText()).isEqualTo("fleet-wide, every process merged in Redis");
+      for (JsonNode o : slo.get("objectives")) {
+        assertThat(o.get("total").asLong()).as(o.toString()).isEqualTo(300);
+        assertThat(o.get("good").asLong()).isBetween(0L, 300L);
+        assertThat(o.get("sli").asDouble())
+            .isCloseTo(o.get("good").asDouble() / 300, within(1e-12));
+        assertThat(o.get("pagerWorker").asInt()).as("one worker pages").isBetween(0, 2);
+      }
+    }
+  }
+
+  /** Samples until the fleet's service level counts {@code total} and has a pager, within 10 s. */
+  private static JsonNode awaitSlo(Dashboard dashboard, long total) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (true) {
+      dashboard.sample();
+      JsonNode slo = dashboard.model().toJson().get("slo");
+      boolean settled = true;
+      for (JsonNode o : slo.get("objectives")) {
+        settled &= o.get("total").asLong() == total && !o.get("pagerWorker").isNull();
+      }
+      if (settled || System.nanoTime() > deadline) {
+        return slo;
+      }
+      Thread.sleep(50); // the mergers' tickers run in real time
+    }
+  }
+
+  /**
    * Two dashboards (two "processes") given one fleet name see one window: each shows both's
    * requests.
    */
