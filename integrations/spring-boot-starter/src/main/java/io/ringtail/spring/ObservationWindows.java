@@ -11,6 +11,7 @@ import io.ringtail.WindowConventions;
 import io.ringtail.internal.Checks;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.micrometer.KeyedWindowMetrics;
+import io.ringtail.spring.internal.StartTimes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -83,7 +84,7 @@ public final class ObservationWindows
   private final int maximumKeys;
   private final Consumer<KeyedWindows> closer;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final StartTimes starts = new StartTimes(256);
+  private final StartTimes starts = new StartTimes(256, ObservationKeys.SCRATCH);
   private final Meters meters;
   private volatile Supplier<? extends List<SharedTiming>> sharing = List::of;
 
@@ -334,7 +335,7 @@ public final class ObservationWindows
     String name = context.getName();
     int observed = name == null ? -1 : indexOf(name);
     if (observed >= 0) {
-      context.put(StartTimes.Start.class, starts.take(time.nanoTime(), context, observed));
+      context.put(starts, starts.take(time.nanoTime(), context, observed));
     }
   }
 
@@ -350,7 +351,7 @@ public final class ObservationWindows
 
   @Override
   public void onStop(Observation.Context context) {
-    StartTimes.Start start = context.get(StartTimes.Start.class);
+    StartTimes.Start start = context.get(starts);
     if (start == null || start.owner != context) {
       return; // not observed, or stopped before
     }

@@ -214,7 +214,7 @@ public class RingtailProperties {
 
     /**
      * Longest a fleet window's sample waits in the instance before it is sent to Redis, 1 ms to 1
-     * minute (a scrape publishes first as well).
+     * minute (closing the context publishes what is left).
      */
     private Duration publishInterval = Duration.ofSeconds(1);
 

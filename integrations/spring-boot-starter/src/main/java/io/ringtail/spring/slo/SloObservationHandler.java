@@ -3,6 +3,7 @@ package io.ringtail.spring.slo;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.ringtail.TimeSource;
+import io.ringtail.spring.internal.StartTimes;
 
 /**
  * Records each stopped observation of a declared service level's observation into every service
@@ -26,7 +27,7 @@ final class SloObservationHandler implements ObservationHandler<Observation.Cont
   private final ServiceLevels levels;
   private final String[] observations; // interned: Spring's names are constants, matched by ==
   private final TimeSource clock;
-  private final Starts starts = new Starts(256);
+  private final StartTimes starts = new StartTimes(256);
 
   SloObservationHandler(ServiceLevels levels) {
     this.levels = levels;
@@ -51,7 +52,7 @@ final class SloObservationHandler implements ObservationHandler<Observation.Cont
     }
     for (int i = 0; i < observations.length; i++) {
       if (observations[i] == name || observations[i].equals(name)) {
-        context.put(Starts.Start.class, starts.take(clock.nanoTime(), context, i));
+        context.put(starts, starts.take(clock.nanoTime(), context, i));
         return;
       }
     }
@@ -59,7 +60,7 @@ final class SloObservationHandler implements ObservationHandler<Observation.Cont
 
   @Override
   public void onStop(Observation.Context context) {
-    Starts.Start start = context.get(Starts.Start.class);
+    StartTimes.Start start = context.get(starts);
     if (start == null || start.owner != context) {
       return; // not observed, or stopped before
     }

@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

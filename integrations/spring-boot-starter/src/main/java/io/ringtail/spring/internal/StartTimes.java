@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -8,9 +8,13 @@ import java.lang.invoke.VarHandle;
  * that timing a request allocates nothing once the pool is warm. A holder goes back to the pool
  * when its observation stops, on whichever thread; a holder no slot can take is left to the garbage
  * collector, and one no slot can give is allocated. Each slot sits on a cache line of its own, and
- * a thread uses the slot its id hashes to, so request threads rarely meet. Thread-safe, lock-free.
+ * a thread uses the slot its id hashes to, so request threads rarely meet. A pool is also the key
+ * its handler puts its holders under in an observation's context ({@code context.put(pool,
+ * holder)}), so that two handlers' holders never meet. Thread-safe, lock-free.
+ *
+ * <p>Internal: shared by the starter's observation handlers; not part of the API.
  */
-final class StartTimes {
+public final class StartTimes {
   /** A slot's holder, by a field handle: no per-call array type checks. */
   private static final VarHandle HELD;
 
@@ -23,16 +27,25 @@ final class StartTimes {
   }
 
   /**
-   * When an observation started, on the windows' time source, which one owns it, and which of the
+   * When an observation started, on the handler's time source, which one owns it, and which of the
    * handler's observed names it started with (the stopping thread need not look it up again).
    */
-  static final class Start {
-    long nanos;
-    Object owner;
-    int observed;
+  public static final class Start {
+    /** The reading of the handler's time source at the start. */
+    public long nanos;
+
+    /** The observation's context that owns the holder; null while pooled. */
+    public Object owner;
+
+    /** Which of the handler's observed names it started with. */
+    public int observed;
 
     /** Scratch space for the stopping thread while it owns the holder. */
-    final String[] scratch = new String[ObservationKeys.SCRATCH];
+    public final String[] scratch;
+
+    Start(int scratch) {
+      this.scratch = new String[scratch];
+    }
   }
 
   /** One pooled holder at most, padded so that two slots do not share a cache line. */
@@ -44,9 +57,21 @@ final class StartTimes {
 
   private final Slot[] slots;
   private final int mask;
+  private final int scratch;
 
-  /** A pool of {@code size} holders at most (rounded up to a power of two). */
-  StartTimes(int size) {
+  /**
+   * A pool of {@code size} holders at most (rounded up to a power of two), without scratch space.
+   */
+  public StartTimes(int size) {
+    this(size, 0);
+  }
+
+  /**
+   * A pool of {@code size} holders at most (rounded up to a power of two), each with {@code
+   * scratch} strings of scratch space.
+   */
+  public StartTimes(int size, int scratch) {
+    this.scratch = scratch;
     int n = Integer.highestOneBit(Math.max(1, size - 1)) << 1;
     this.slots = new Slot[n];
     for (int i = 0; i < n; i++) {
@@ -59,10 +84,10 @@ final class StartTimes {
    * A holder of {@code nanos} and {@code observed}, from the pool or new, owned by {@code owner}
    * until given back.
    */
-  Start take(long nanos, Object owner, int observed) {
+  public Start take(long nanos, Object owner, int observed) {
     Start s = (Start) HELD.getAndSet(slots[index()], (Start) null);
     if (s == null) {
-      s = new Start();
+      s = new Start(scratch);
     }
     s.nanos = nanos;
     s.owner = owner;
@@ -74,7 +99,7 @@ final class StartTimes {
    * Gives {@code start} back if {@code owner} still owns it, and returns whether it did: a second
    * stop of one observation finds the holder given back (or another's) and gives nothing twice.
    */
-  boolean give(Start start, Object owner) {
+  public boolean give(Start start, Object owner) {
     if (start.owner != owner) {
       return false;
     }
