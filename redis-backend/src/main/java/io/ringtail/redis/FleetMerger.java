@@ -153,10 +153,10 @@ final class FleetMerger {
 
   /**
    * Merges group {@code g}'s inbox, or joins the merge of it this process is running; in a ticker's
-   * round ({@code tick}) the holder also writes the group's summary again where it is due. The
-   * future completes with true once the inbox was found empty or the commit landed, false if Redis
-   * failed or refused a call or other merges kept committing first (the fields then wait for the
-   * next merge).
+   * round or a flush ({@code tick}) the holder also writes the group's summary again where it is
+   * due. The future completes with true once the inbox was found empty or the commit landed, false
+   * if Redis failed or refused a call or other merges kept committing first (the fields then wait
+   * for the next merge).
    */
   CompletableFuture<Boolean> merge(int g, boolean tick) {
     CompletableFuture<Boolean> current = running.get(g);

@@ -264,7 +264,8 @@ final class KeyedDeltaPublisher implements FleetPublisher.Source {
                 g,
                 before == null ? CompletableFuture.completedFuture(true) : before,
                 flushing,
-                round == FleetPublisher.Round.TICK));
+                // a tick or a flush also writes a due summary again; a read does not
+                round != FleetPublisher.Round.READ));
       }
     }
   }

@@ -254,6 +254,30 @@ class FleetSummariesTest {
    * without a read. When it closes, another process's next tick takes the lease over and owns the
    * key, with the same numbers.
    */
+  /**
+   * What another process merged by its flush is in the summary once the holder flushes, as after
+   * its tick: with time standing still, no bucket closes to make the summary due otherwise.
+   */
+  @Test
+  void aNonHoldersFlush_isInTheSummaryAfterTheHoldersFlush() throws Exception {
+    ManualTimeSource time = new ManualTimeSource(T0);
+    String name = RedisTestSupport.uniqueName("flushes");
+    RedisKeyedHistogramWindows a = quiet(name, time).build();
+    RedisKeyedHistogramWindows b = quiet(name, time).build();
+    a.record("k", 5);
+    assertThat(a.flush(TIMEOUT)).isTrue(); // a sends first: a takes the lease, summarises
+    assertThat(a.owns("k")).isTrue();
+    assertThat(b.summary("k").count()).isEqualTo(1);
+    for (int round = 1; round <= 3; round++) {
+      b.record("k", 7);
+      assertThat(b.flush(TIMEOUT)).isTrue(); // b merges its batch; the summary is a's to write
+      assertThat(b.owns("k")).isFalse();
+      assertThat(a.flush(TIMEOUT)).isTrue();
+      assertThat(b.summary("k").count()).as("after round %d", round).isEqualTo(1 + round);
+      assertThat(a.ownedSummaries().get("k").count()).isEqualTo(1 + round);
+    }
+  }
+
   @Test
   void oneProcessOwnsEachKey_andTheOwnershipMovesWhenItCloses() throws Exception {
     ManualTimeSource time = new ManualTimeSource(T0);
