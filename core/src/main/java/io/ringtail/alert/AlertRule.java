@@ -156,7 +156,8 @@ public final class AlertRule {
   /**
    * An {@link #anomaly(String, RollingWindow, Measure, AnomalyDetectorConfig) anomaly} rule on the
    * window of one {@code key} of {@code windows}, with a detector of its own: add one rule per key
-   * to watch each key's series separately. While the key holds nothing its window is empty.
+   * to watch each key's series separately. The rule reads {@link KeyedWindows#window
+   * windows.window(key)}: while the key holds nothing its window is empty.
    */
   public static Builder anomaly(
       String name,
@@ -164,7 +165,7 @@ public final class AlertRule {
       String key,
       Measure measure,
       AnomalyDetectorConfig detector) {
-    return anomaly(name, new KeyedWindowView(windows, key), measure, detector);
+    return anomaly(name, Checks.requireNonNull("windows", windows).window(key), measure, detector);
   }
 
   /** The rule's name, unique within a monitor. */

@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -118,6 +119,13 @@ final class CaffeineKeyedWindows implements KeyedWindows {
     return (held == null ? empty : held.window).snapshot();
   }
 
+  /** The key's window; it reads the key's share of the footprint and its cumulative histogram. */
+  @Override
+  public RollingWindow window(String key) {
+    Checks.requireNonEmpty("key", key);
+    return new HeldKeyWindow(key);
+  }
+
   @Override
   public Map<String, WindowSnapshot> snapshots() {
     Map<String, WindowSnapshot> out = new LinkedHashMap<>();
@@ -164,6 +172,25 @@ final class CaffeineKeyedWindows implements KeyedWindows {
   public KeyRecorder recorder(String key) {
     Checks.requireNonEmpty("key", key);
     return new BoundRecorder(key);
+  }
+
+  /** A key's window that reads the key's held window quietly (without keeping the key alive). */
+  private final class HeldKeyWindow extends KeyWindow {
+    HeldKeyWindow(String key) {
+      super(CaffeineKeyedWindows.this, key);
+    }
+
+    @Override
+    public Optional<CumulativeHistogram> cumulativeHistogram() {
+      Held held = windows.policy().getIfPresentQuietly(key);
+      return (held == null ? empty : held.window).cumulativeHistogram();
+    }
+
+    @Override
+    public long footprintBytes() {
+      Held held = windows.policy().getIfPresentQuietly(key);
+      return held == null ? 0 : held.window.footprintBytes();
+    }
   }
 
   /**

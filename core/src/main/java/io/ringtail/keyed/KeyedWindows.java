@@ -107,6 +107,24 @@ public interface KeyedWindows {
   /** The window of {@code key} as of now; empty if the key holds nothing. */
   WindowSnapshot snapshot(String key);
 
+  /**
+   * The window of {@code key} as a {@link RollingWindow}, for code that takes one window (an alert
+   * rule, a binder): it records into {@code key} as {@link #recordAt} does and its snapshot is
+   * {@link #snapshot(String) snapshot(key)}, so other keys are untouched; its length and time
+   * source are these windows'. It holds nothing itself and stays valid for the life of these
+   * windows: the key may expire or be evicted in between, as with {@link #record}. Its {@link
+   * RollingWindow#footprintBytes()} is the key's share of {@link #footprintBytes()}, and its {@link
+   * RollingWindow#cumulativeHistogram()} the key's, where the implementation can tell them cheaply
+   * (the in-process windows can); otherwise 0 and empty.
+   *
+   * @throws NullPointerException if the key is null
+   * @throws IllegalArgumentException if the key is empty
+   */
+  default RollingWindow window(String key) {
+    Checks.requireNonEmpty("key", key);
+    return new KeyWindow(this, key);
+  }
+
   /** A snapshot of every key currently held, as of now. */
   Map<String, WindowSnapshot> snapshots();
 

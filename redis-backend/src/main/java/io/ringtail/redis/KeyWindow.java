@@ -6,9 +6,9 @@ import java.time.Duration;
 
 /**
  * One key of {@link RedisKeyedHistogramWindows} as a {@link RollingWindow}: records into and reads
- * that key ({@link RedisKeyedHistogramWindows#window}, and the single window's one key). Its
- * snapshot publishes first, as {@link RedisKeyedHistogramWindows#snapshot(String)} does.
- * Thread-safe.
+ * that key (its {@link RedisKeyedHistogramWindows#window override} of {@code KeyedWindows.window},
+ * and the single window's one key). Its snapshot publishes first, as {@link
+ * RedisKeyedHistogramWindows#snapshot(String)} does. Thread-safe.
  */
 final class KeyWindow implements RollingWindow {
   private final RedisKeyedHistogramWindows windows;

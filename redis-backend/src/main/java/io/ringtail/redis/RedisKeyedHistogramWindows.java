@@ -188,9 +188,11 @@ public final class RedisKeyedHistogramWindows implements KeyedWindows {
   }
 
   /**
-   * The window of one key as a {@link RollingWindow}: records into and reads that key. What core's
-   * window contract checks, per key.
+   * The window of one key as a {@link RollingWindow}: records into and reads that key. Its snapshot
+   * publishes first, as {@link #snapshot(String)} does; its footprint is the key's in-process
+   * share. What core's window contract checks, per key.
    */
+  @Override
   public RollingWindow window(String key) {
     Checks.requireNonEmpty("key", key);
     return new KeyWindow(this, key);

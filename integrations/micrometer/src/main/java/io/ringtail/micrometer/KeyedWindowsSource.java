@@ -1,5 +1,6 @@
 package io.ringtail.micrometer;
 
+import io.ringtail.CumulativeHistogram;
 import io.ringtail.RollingWindow;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowSnapshot;
@@ -7,6 +8,7 @@ import io.ringtail.keyed.KeyedWindows;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -16,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * snapshots every key. Those snapshots are not wasted: each is kept for the key's gauges and handed
  * out once, if no older than the binder's maximum snapshot age, so a scrape that reads {@code
  * P.keys} before a key's gauges takes one snapshot per key in all. Otherwise the key's gauges take
- * their own with {@link KeyedWindows#snapshot(String)}.
+ * their own through the key's {@link KeyedWindows#window(String) window}.
  *
  * <p>Thread-safe.
  */
@@ -50,11 +52,17 @@ final class KeyedWindowsSource {
     return adapters.computeIfAbsent(key, KeyWindow::new);
   }
 
+  /**
+   * The key's window ({@link KeyedWindows#window}), whose snapshot is the one {@link #current}
+   * listed for the key, once and while fresh enough.
+   */
   private final class KeyWindow implements RollingWindow {
     private final String key;
+    private final RollingWindow window;
 
     KeyWindow(String key) {
       this.key = key;
+      this.window = keyed.window(key);
     }
 
     @Override
@@ -63,32 +71,37 @@ final class KeyedWindowsSource {
       if (s != null && keyed.timeSource().nanoTime() - listedAt <= maxAgeNanos) {
         return s;
       }
-      return keyed.snapshot(key);
+      return window.snapshot();
     }
 
     @Override
     public void record(long value) {
-      keyed.record(key, value);
+      window.record(value);
     }
 
     @Override
     public void recordAt(long value, long timeNanos) {
-      keyed.recordAt(key, value, timeNanos);
+      window.recordAt(value, timeNanos);
+    }
+
+    @Override
+    public Optional<CumulativeHistogram> cumulativeHistogram() {
+      return window.cumulativeHistogram();
     }
 
     @Override
     public Duration length() {
-      return keyed.windowConfig().length();
+      return window.length();
     }
 
     @Override
     public TimeSource timeSource() {
-      return keyed.timeSource();
+      return window.timeSource();
     }
 
     @Override
     public long footprintBytes() {
-      return 0;
+      return window.footprintBytes();
     }
   }
 }
