@@ -46,8 +46,32 @@ final class MeterSpec {
    * Each registered window's scrape snapshot, kept as long as its first meter lives: counters hold
    * their object weakly, and a binding of totals alone has no gauge to hold it strongly.
    */
-  private static final java.util.Map<Meter, ScrapeSnapshot<?>> SCRAPES =
-      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+  private static final java.util.Set<Kept> SCRAPES =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private static final java.lang.ref.ReferenceQueue<Meter> GONE =
+      new java.lang.ref.ReferenceQueue<>();
+
+  /**
+   * A scrape snapshot kept while its meter lives, by the meter's identity: meters are equal by id,
+   * and the same id registered in two registries (or again after a removal) must not let one
+   * binding's snapshot go.
+   */
+  private static final class Kept extends java.lang.ref.WeakReference<Meter> {
+    final ScrapeSnapshot<?> scrape;
+
+    Kept(Meter meter, ScrapeSnapshot<?> scrape) {
+      super(meter, GONE);
+      this.scrape = scrape;
+    }
+  }
+
+  private static void keep(Meter meter, ScrapeSnapshot<?> scrape) {
+    for (java.lang.ref.Reference<?> r = GONE.poll(); r != null; r = GONE.poll()) {
+      SCRAPES.remove(r);
+    }
+    SCRAPES.add(new Kept(meter, scrape));
+  }
 
   MeterSpec(
       String prefix,
@@ -226,7 +250,7 @@ final class MeterSpec {
                 t -> t.sum() * toSeconds));
       }
     }
-    SCRAPES.put(meters.get(0), scrape);
+    keep(meters.get(0), scrape);
     return meters;
   }
 

@@ -102,6 +102,30 @@ class WindowMetricsTest {
   }
 
   /**
+   * One window's totals bound in two registries (as Spring binds every registry it has): meters of
+   * one id in both, and each registry's counters keep their own scrape snapshot after collections.
+   */
+  @Test
+  void meters_totalsAloneInTwoRegistries_eachKeepsReading() throws Exception {
+    SimpleMeterRegistry first = new SimpleMeterRegistry();
+    SimpleMeterRegistry second = new SimpleMeterRegistry();
+    RollingWindow window = window();
+    for (SimpleMeterRegistry r : List.of(first, second)) {
+      WindowMetrics.builder(window, "checkout").meters(WindowMeters.TOTALS).build().bindTo(r);
+    }
+    for (int i = 1; i <= 7; i++) {
+      window.record(ms(i));
+    }
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+      Thread.sleep(10); // a reference queue is processed by the collector's own thread
+    }
+    for (SimpleMeterRegistry r : List.of(first, second)) {
+      assertThat(r.get("ringtail.window.recorded").functionCounter().count()).isEqualTo(7.0);
+    }
+  }
+
+  /**
    * A binding of the totals alone registers the three counters and no gauge, and its counters keep
    * reading the window after collections (counters hold their object weakly, and no gauge holds the
    * scrape snapshot here); one of the statistics alone registers the gauges and no counter.
