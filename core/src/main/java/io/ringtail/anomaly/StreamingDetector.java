@@ -84,13 +84,13 @@ final class StreamingDetector implements AnomalyDetector {
     double out = 0.0;
     if (range != null) {
       double raw = range.next(x, recent.median());
-      out = Math.max(out, atLevel(rangeLikelihood.next(raw), rangeLevel));
+      out = Math.max(out, term(rangeLikelihood, raw, rangeLevel));
     }
     if (cusum != null) {
-      out = Math.max(out, atLevel(cusumLikelihood.next(cusum.next(x)), cusumLevel));
+      out = Math.max(out, term(cusumLikelihood, cusum.next(x), cusumLevel));
     }
     if (robust) {
-      out = Math.max(out, atLevel(robustLikelihood.next(robustRaw(x)), MAD_LEVEL));
+      out = Math.max(out, term(robustLikelihood, robustRaw(x), MAD_LEVEL));
     }
     if (recent != null) {
       recent.add(x);
@@ -100,7 +100,7 @@ final class StreamingDetector implements AnomalyDetector {
       // value reveals
       double median = recent.median();
       double raw = medianRange.next(median, median);
-      out = Math.max(out, atLevel(medianLikelihood.next(raw), medianLevel));
+      out = Math.max(out, term(medianLikelihood, raw, medianLevel));
     }
     if (!(out >= 0.0)) {
       out = 0.0; // NaN from a degenerate state scores nothing
@@ -121,6 +121,17 @@ final class StreamingDetector implements AnomalyDetector {
     double floor = 1e-3 * (recent.max() - recent.min()) + 1e-9 * Math.abs(median) + 1e-12;
     double z = Math.abs(x - median) / Math.max(spread, floor);
     return Double.isInfinite(z) ? 1.0 : z / (z + MAD_SCALE);
+  }
+
+  /**
+   * One scorer's part of the score: its likelihood mapped {@linkplain #atLevel at its level}, or 0
+   * for a raw score of 0 (nothing novel, no drift), which the likelihood still learns. Without
+   * that, a steady series, whose raw scores are all 0 and so all at their mean, would score the
+   * likelihood of its mean, 0.5, and sit at the alarm level.
+   */
+  private static double term(Likelihood likelihood, double raw, double level) {
+    double l = likelihood.next(raw);
+    return raw > 0.0 ? atLevel(l, level) : 0.0;
   }
 
   /** Maps a likelihood so that {@code level} lands on 0.5, linearly on either side. */
