@@ -1,5 +1,9 @@
 package io.ringtail;
 
+import io.ringtail.internal.Checks;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -92,5 +96,42 @@ public interface WindowSnapshot {
   /** Whether no sample fell in the interval. */
   default boolean isEmpty() {
     return count() == 0;
+  }
+
+  /**
+   * The samples of {@code parts} as one snapshot (several keys of an endpoint, several windows):
+   * count, sum and rejected add, min and max combine, the interval spans them all, totals add when
+   * every part carries them. In-process snapshots ({@link HistogramSnapshot}) {@linkplain
+   * HistogramSnapshot#merge merge} exactly; any other mix gives a view whose percentiles are
+   * searched by bisection over the parts' {@link #fractionAbove}, as exact as the parts' resolution
+   * (a fleet summary's: exact at its carried percentiles, an upper bound between them). One part is
+   * returned as it is.
+   *
+   * @throws IllegalArgumentException if {@code parts} is empty
+   * @throws NullPointerException if it is null or holds null
+   */
+  static WindowSnapshot pooled(Collection<? extends WindowSnapshot> parts) {
+    Checks.requireNonNull("parts", parts);
+    if (parts.isEmpty()) {
+      throw Checks.invalid("parts", "at least one snapshot", parts);
+    }
+    List<WindowSnapshot> list = new ArrayList<>(parts.size());
+    boolean histograms = true;
+    for (WindowSnapshot p : parts) {
+      Checks.requireNonNull("each of parts", p);
+      list.add(p);
+      histograms &= p instanceof HistogramSnapshot;
+    }
+    if (list.size() == 1) {
+      return list.get(0);
+    }
+    if (!histograms) {
+      return new PooledSnapshot(list);
+    }
+    HistogramSnapshot merged = (HistogramSnapshot) list.get(0);
+    for (int i = 1; i < list.size(); i++) {
+      merged = merged.merge((HistogramSnapshot) list.get(i));
+    }
+    return merged;
   }
 }

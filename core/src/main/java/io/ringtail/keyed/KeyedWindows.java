@@ -6,6 +6,9 @@ import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.internal.Checks;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -123,6 +126,25 @@ public interface KeyedWindows {
   default RollingWindow window(String key) {
     Checks.requireNonEmpty("key", key);
     return new KeyWindow(this, key);
+  }
+
+  /**
+   * The keys in {@code keys} pooled as one snapshot ({@link WindowSnapshot#pooled}): an endpoint's
+   * keys that differ only in their status, say. A key that holds nothing adds nothing.
+   *
+   * @throws IllegalArgumentException if {@code keys} is empty
+   * @throws NullPointerException if it is null or holds null
+   */
+  default WindowSnapshot pooledSnapshot(Collection<String> keys) {
+    Checks.requireNonNull("keys", keys);
+    if (keys.isEmpty()) {
+      throw Checks.invalid("keys", "at least one key", keys);
+    }
+    List<WindowSnapshot> parts = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      parts.add(snapshot(Checks.requireNonNull("each of keys", key)));
+    }
+    return WindowSnapshot.pooled(parts);
   }
 
   /** A snapshot of every key currently held, as of now. */
