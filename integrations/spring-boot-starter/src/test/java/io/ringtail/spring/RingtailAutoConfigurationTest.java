@@ -14,6 +14,8 @@ import io.ringtail.alert.AlertMonitor;
 import io.ringtail.alert.AlertRule;
 import io.ringtail.alert.Measure;
 import io.ringtail.keyed.KeyedWindows;
+import io.ringtail.spring.observation.RingtailMeterBinder;
+import io.ringtail.spring.observation.RingtailObservationAutoConfiguration;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -38,7 +40,8 @@ class RingtailAutoConfigurationTest {
                     BootAutoConfigurations.SIMPLE_EXPORT,
                     BootAutoConfigurations.COMPOSITE_REGISTRY
                   },
-                  RingtailAutoConfiguration.class));
+                  RingtailAutoConfiguration.class,
+                  RingtailObservationAutoConfiguration.class));
 
   @Configuration(proxyBeanMethods = false)
   static class Windows {
@@ -182,7 +185,9 @@ class RingtailAutoConfigurationTest {
   @Test
   void withoutMicrometer_theWindowsStillStart_andNothingIsBound() {
     new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(RingtailAutoConfiguration.class))
+        .withConfiguration(
+            AutoConfigurations.of(
+                RingtailAutoConfiguration.class, RingtailObservationAutoConfiguration.class))
         .withClassLoader(new FilteredClassLoader(MeterRegistry.class))
         .withUserConfiguration(Windows.class)
         .run(
