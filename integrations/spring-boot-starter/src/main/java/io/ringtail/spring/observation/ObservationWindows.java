@@ -1,6 +1,7 @@
 package io.ringtail.spring.observation;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.Observation;
@@ -70,8 +71,6 @@ public final class ObservationWindows
         SmartInitializingSingleton,
         AutoCloseable {
   private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*");
-  private static final char SEPARATOR = ObservationKeys.SEPARATOR;
-  private static final String NO_TAGS = ObservationKeys.NO_TAGS;
 
   private final Set<String> names;
   private final String[] nameArray; // the same (interned), for the request path: no hashing
@@ -319,11 +318,9 @@ public final class ObservationWindows
 
   /** The key values a key of these windows stands for. */
   public static Tags tagsOf(String key) {
-    if (key.equals(NO_TAGS)) {
-      return Tags.empty();
-    }
-    String[] parts = key.split(String.valueOf(SEPARATOR), -1);
-    return Tags.of(parts);
+    List<Tag> tags = new ArrayList<>();
+    ObservedWindows.keyValues(key).forEach((name, value) -> tags.add(Tag.of(name, value)));
+    return Tags.of(tags);
   }
 
   /**
