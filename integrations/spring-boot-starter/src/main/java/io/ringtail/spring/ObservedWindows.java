@@ -14,8 +14,8 @@ import java.util.Map;
  */
 public interface ObservedWindows {
   /**
-   * What joins a key's names and values: {@code name, value, name, value...} in key-name order (the
-   * character in a name or value is replaced by {@code '_'}).
+   * What joins a key's names and values, {@code name, value, name, value...} in name order (U+001F,
+   * the unit separator; where a name or value holds it, it is replaced by {@code '_'}).
    */
   char SEPARATOR = '\u001f';
 

@@ -7,6 +7,7 @@ import io.micrometer.observation.Observation;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowConfig;
 import io.ringtail.keyed.KeyedWindows;
+import io.ringtail.spring.ObservedWindows;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The request path's key resolution (ObservationKeys) against a naive join on random contexts, its
- * allocation per request, and the handler's record from many threads on one endpoint.
+ * keys read back by the root's reader, its allocation per request, and the handler's record from
+ * many threads on one endpoint.
  */
 class ObservationKeysTest {
   private static final Set<String> EXCLUDED = Set.of("exception", "error", "window", "phi");
@@ -45,6 +47,26 @@ class ObservationKeysTest {
           .append(e.getValue().replace('\u001f', '_'));
     }
     return key.length() == 0 ? "-" : key.toString();
+  }
+
+  @Test
+  void aKeysValues_readBack_asTheRootsReaderReadsThem() {
+    Map<String, String> keyValues = new TreeMap<>();
+    keyValues.put("uri", "/orders/{id}");
+    keyValues.put("method", "GET");
+    keyValues.put("status", "");
+    keyValues.put("region", "eu\u001fwest");
+    keyValues.put("exception", "none");
+    List<KeyValue> sorted = new ArrayList<>();
+    keyValues.forEach((k, v) -> sorted.add(KeyValue.of(k, v)));
+
+    assertThat(ObservedWindows.keyValues(ObservationKeys.joined(sorted, EXCLUDED)))
+        .containsExactly(
+            Map.entry("method", "GET"),
+            Map.entry("region", "eu_west"),
+            Map.entry("status", ""),
+            Map.entry("uri", "/orders/{id}"));
+    assertThat(ObservedWindows.keyValues(ObservationKeys.joined(List.of(), EXCLUDED))).isEmpty();
   }
 
   private static Observation.Context context(Map<String, String> keyValues) {
