@@ -48,7 +48,7 @@ import org.springframework.web.server.WebFilter;
  * mappings among them) exists, before the server takes requests. Nothing is configured while no
  * limit is, by property or annotation.
  */
-@AutoConfiguration(after = RingtailRedisAutoConfiguration.class)
+@AutoConfiguration(afterName = "io.ringtail.spring.redis.RingtailRedisAutoConfiguration")
 @ConditionalOnWebApplication
 @Conditional(RingtailLimitsAutoConfiguration.OnLimits.class)
 @EnableConfigurationProperties({RingtailLimitProperties.class, RingtailProperties.class})

@@ -296,7 +296,7 @@ public class RingtailProperties {
    *
    * @throws IllegalArgumentException if one breaks the conventions' rules
    */
-  static WindowConventions conventionsOf(List<Double> percentiles, int maximumKeys) {
+  public static WindowConventions conventionsOf(List<Double> percentiles, int maximumKeys) {
     double[] ps =
         Objects.requireNonNull(percentiles, "percentiles").stream()
             .mapToDouble(Double::doubleValue)

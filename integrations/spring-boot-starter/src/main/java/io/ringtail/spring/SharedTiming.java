@@ -6,13 +6,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A recording that shares the observation windows' timing of a request ({@link
- * ObservationWindows}): a bean of this type on the windows' clock is offered the windows'
- * observations when they are built; if it takes them, it is asked once per key of an observation
- * (its low-cardinality key values, the ignored ones left out) for what records that key's requests,
- * and that is called with each request's duration, measured once by the windows. A request then
- * costs one clock reading and one key lookup, whatever records it. The starter's service levels
- * ({@code ringtail.slo.*}) share this way.
+ * A recording that shares the observation windows' timing of a request ({@link ObservedWindows}): a
+ * bean of this type on the windows' clock is offered the windows' observations when they are built;
+ * if it takes them, it is asked once per key of an observation (its low-cardinality key values, the
+ * ignored ones left out) for what records that key's requests, and that is called with each
+ * request's duration, measured once by the windows. A request then costs one clock reading and one
+ * key lookup, whatever records it. The starter's service levels ({@code ringtail.slo.*}) share this
+ * way.
  *
  * <p>Implementations are thread-safe; {@link KeyRecording#record} runs on the request's thread and
  * must neither block nor throw.

@@ -1,8 +1,10 @@
 /**
- * Spring Boot auto-configuration for Ringtail: every {@code RollingWindow} and {@code KeyedWindows}
- * bean bound to the application's {@code MeterRegistry} under its bean name, a {@code RedisBackend}
- * on the application's Lettuce client when {@code ringtail.redis.enabled=true}, and {@code
- * AlertRule} beans evaluated on a scheduler the context manages. Settings: {@link
- * io.ringtail.spring.RingtailProperties ringtail.*}.
+ * Spring Boot auto-configuration for Ringtail, one package per job ({@code .observation}, {@code
+ * .redis}, {@code .actuate}, {@code .anomaly}, {@code .slo}, the limits). This package holds what
+ * they share: the settings {@code ringtail.*} ({@link io.ringtail.spring.RingtailProperties}), the
+ * window conventions and the evaluation of {@code AlertRule} beans ({@link
+ * io.ringtail.spring.RingtailAutoConfiguration}), and the interfaces through which one part serves
+ * another without importing it ({@link io.ringtail.spring.ObservedWindows}, {@link
+ * io.ringtail.spring.SharedTiming}, {@link io.ringtail.spring.RingtailEndpointSection}).
  */
 package io.ringtail.spring;

@@ -8,22 +8,22 @@ import org.springframework.util.ClassUtils;
  * Spring Boot's own auto-configurations by role, under their Boot 4 names or, on Boot 3.5 (the
  * starter's {@code boot3} test leg), their Boot 3 ones: Boot 4 moved them to new modules.
  */
-final class BootAutoConfigurations {
+public final class BootAutoConfigurations {
   private BootAutoConfigurations() {}
 
-  static final String[] METRICS = {
+  public static final String[] METRICS = {
     "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
     "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration"
   };
-  static final String[] SIMPLE_EXPORT = {
+  public static final String[] SIMPLE_EXPORT = {
     "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
     "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration"
   };
-  static final String[] COMPOSITE_REGISTRY = {
+  public static final String[] COMPOSITE_REGISTRY = {
     "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
     "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"
   };
-  static final String[] DATA_REDIS = {
+  public static final String[] DATA_REDIS = {
     "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
     "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"
   };
@@ -31,13 +31,13 @@ final class BootAutoConfigurations {
   /**
    * Whether the Boot on the classpath is 4 (its health API is in org.springframework.boot.health).
    */
-  static boolean boot4() {
+  public static boolean boot4() {
     return ClassUtils.isPresent(
         "org.springframework.boot.health.contributor.HealthIndicator", null);
   }
 
   /** The first class of each role present, with the given classes, as auto-configurations. */
-  static AutoConfigurations of(String[][] roles, Class<?>... ours) {
+  public static AutoConfigurations of(String[][] roles, Class<?>... ours) {
     Class<?>[] all = Arrays.copyOf(ours, ours.length + roles.length);
     for (int i = 0; i < roles.length; i++) {
       all[ours.length + i] = first(roles[i]);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.DecisionCounts;
 import io.ringtail.keyed.KeyedWindows;
+import io.ringtail.spring.observation.ObservationWindows;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

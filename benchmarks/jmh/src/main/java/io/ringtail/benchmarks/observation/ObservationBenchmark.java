@@ -7,7 +7,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.ringtail.TimeSource;
 import io.ringtail.WindowConfig;
-import io.ringtail.spring.ObservationWindows;
+import io.ringtail.spring.observation.ObservationWindows;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;

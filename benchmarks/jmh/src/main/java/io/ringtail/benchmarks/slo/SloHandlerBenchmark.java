@@ -4,6 +4,7 @@ import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.ringtail.spring.RingtailAutoConfiguration;
+import io.ringtail.spring.observation.RingtailObservationAutoConfiguration;
 import io.ringtail.spring.slo.RingtailSloAutoConfiguration;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,7 +90,11 @@ public class SloHandlerBenchmark {
 
   /** The starter's auto-configurations that handle observations, and nothing else. */
   @Configuration(proxyBeanMethods = false)
-  @ImportAutoConfiguration({RingtailAutoConfiguration.class, RingtailSloAutoConfiguration.class})
+  @ImportAutoConfiguration({
+    RingtailAutoConfiguration.class,
+    RingtailObservationAutoConfiguration.class,
+    RingtailSloAutoConfiguration.class
+  })
   static class Starter {}
 
   private ConfigurableApplicationContext app;

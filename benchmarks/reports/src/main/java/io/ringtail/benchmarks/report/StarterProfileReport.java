@@ -143,7 +143,7 @@ public final class StarterProfileReport {
     Map<String, Predicate<String>> groups = new LinkedHashMap<>();
     groups.put(
         "the starter's observation handler (`ObservationWindows`, with what it calls)",
-        c -> c.equals("io.ringtail.spring.ObservationWindows"));
+        c -> c.equals("io.ringtail.spring.observation.ObservationWindows"));
     groups.put(
         "the starter's limit filter (`RingtailLimitFilter`, with what it calls)",
         c -> c.equals("io.ringtail.spring.RingtailLimitFilter"));

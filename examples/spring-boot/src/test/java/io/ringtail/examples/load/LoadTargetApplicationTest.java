@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.redis.testkit.RedisProcess;
-import io.ringtail.spring.ObservationWindows;
+import io.ringtail.spring.observation.ObservationWindows;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -33,7 +33,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * RedisBackend} ({@code ringtail.redis.enabled=true}), in-process otherwise. A bad declaration
  * fails the start, naming the property.
  */
-@AutoConfiguration(afterName = "io.ringtail.spring.RingtailRedisAutoConfiguration")
+@AutoConfiguration(afterName = "io.ringtail.spring.redis.RingtailRedisAutoConfiguration")
 @ConditionalOnClass(ObservationHandler.class)
 @Conditional(RingtailSloAutoConfiguration.OnDeclared.class)
 @EnableConfigurationProperties(RingtailSloProperties.class)
