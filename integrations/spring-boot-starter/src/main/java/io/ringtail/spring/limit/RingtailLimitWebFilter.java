@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

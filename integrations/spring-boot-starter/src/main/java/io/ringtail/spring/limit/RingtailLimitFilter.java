@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import io.ringtail.internal.Checks;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.internal.Checks;
 import io.ringtail.micrometer.DecisionMetrics;
 import io.ringtail.redis.RedisBackend;
+import io.ringtail.spring.RingtailProperties;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -48,7 +49,7 @@ import org.springframework.web.server.WebFilter;
  * mappings among them) exists, before the server takes requests. Nothing is configured while no
  * limit is, by property or annotation.
  */
-@AutoConfiguration(after = RingtailRedisAutoConfiguration.class)
+@AutoConfiguration(afterName = "io.ringtail.spring.redis.RingtailRedisAutoConfiguration")
 @ConditionalOnWebApplication
 @Conditional(RingtailLimitsAutoConfiguration.OnLimits.class)
 @EnableConfigurationProperties({RingtailLimitProperties.class, RingtailProperties.class})

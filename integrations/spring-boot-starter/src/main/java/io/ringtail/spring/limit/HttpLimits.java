@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import io.ringtail.decision.CountsDecisions;
 import java.lang.System.Logger.Level;
