@@ -1,190 +1,86 @@
 package io.ringtail.spring.limit;
 
-import io.ringtail.decision.RateDecision;
-import io.ringtail.decision.RateLimitConfig;
+import io.ringtail.decision.CountsDecisions;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.decision.SumCap;
-import io.ringtail.decision.SumCapConfig;
-import io.ringtail.decision.SumDecision;
 import io.ringtail.internal.Checks;
+import io.ringtail.spring.limit.RingtailLimitProperties.Kind;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import org.springframework.expression.Expression;
-import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.standard.SpelExpressionParser;
-import org.springframework.expression.spel.support.SimpleEvaluationContext;
 import org.springframework.http.server.PathContainer;
-import org.springframework.web.util.pattern.PathPattern;
-import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
- * One limit of {@link HttpLimits}, configured ({@code ringtail.limits.<name>}) or annotated ({@link
- * RingtailLimit}): which requests it names, their key and amount, its decision, and its answer.
- * Built once, checking its settings and naming the property or attribute at fault. Thread-safe.
+ * One limit of {@link HttpLimits}, of one {@link Kind}: its settings and the decider of its kind,
+ * whose decision it answers ({@link LimitAnswer}). Built once by {@link #of}; thread-safe.
  */
-final class HttpLimit {
-  private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_.-]*");
-  private static final Pattern METHOD = Pattern.compile("[A-Z]+");
-
-  final String name;
-  final String source;
-  final List<HttpLimits.Route> routes;
-  final Function<LimitedRequest, String> key;
-  final boolean needsPrincipal;
-  final Function<LimitedRequest, Object> amount;
-  final String amountSource;
-  final Object decision;
-  final String policy;
-  final String quoted;
+abstract sealed class HttpLimit permits HttpLimit.Requests, HttpLimit.SumCapped {
+  final LimitSettings settings;
+  final RateLimitFields.Policy policy;
 
   /** Requests answered 503 because this limit's decision could not be made. */
   final LongAdder unavailable = new LongAdder();
 
-  /** A limit of {@code p}'s path and methods, or of {@code routes} when not null. */
-  HttpLimit(
-      String name,
-      RingtailLimitProperties.Limit p,
-      LimitDecisions decisions,
-      UnaryOperator<String> at,
-      List<HttpLimits.Route> routes) {
-    if (!NAME.matcher(name).matches()) {
-      throw invalid(
-          at.apply("name"), "a name of lowercase letters, digits, '_', '.' and '-'", name);
-    }
-    this.name = name;
-    this.source = at.apply("");
-    this.quoted = "\"" + name + "\"";
-    this.routes = routes != null ? List.copyOf(routes) : routesOf(at, p);
-    String keySpec = p.getKey() == null ? "" : p.getKey().trim();
-    this.needsPrincipal = keySpec.equals("principal") || keySpec.startsWith("expression:");
-    this.key = keyOf(at.apply("key"), keySpec);
-    BigDecimal limit = p.getLimit();
-    if (limit == null || limit.signum() <= 0) {
-      throw invalid(at.apply("limit"), "a positive number", limit);
-    }
-    if (p.getWindow() == null || p.getWindow().isNegative() || p.getWindow().isZero()) {
-      throw invalid(at.apply("window"), "a positive duration", p.getWindow());
-    }
-    long window = HttpLimits.seconds(p.getWindow());
-    RingtailLimitProperties.Kind kind =
-        p.getKind() == null ? RingtailLimitProperties.Kind.SLIDING_LOG : p.getKind();
-    if (kind == RingtailLimitProperties.Kind.SUM_CAP) {
-      this.amountSource = p.getAmount() == null ? "" : p.getAmount().trim();
-      this.amount = amountSourceOf(at.apply("amount"), amountSource);
-      SumCapConfig config;
-      try {
-        config =
-            SumCapConfig.builder()
-                .cap(limit)
-                .scale(p.getScale())
-                .window(p.getWindow())
-                .timeSource(decisions.timeSource())
-                .build();
-      } catch (IllegalArgumentException e) {
-        throw Checks.atProperty(at.apply(""), e);
-      }
-      this.decision = built(at, () -> decisions.sumCap(name, config, p.getMaximumKeys()));
-      this.policy =
-          quoted + ";q=" + limit.setScale(0, RoundingMode.DOWN).toPlainString() + ";w=" + window;
-    } else {
-      if (p.getAmount() != null) {
-        throw invalid(
-            at.apply("amount"),
-            "unset for kind "
-                + kind.name().toLowerCase(Locale.ROOT).replace('_', '-')
-                + " (it is for kind sum-cap)",
-            p.getAmount());
-      }
-      this.amountSource = null;
-      this.amount = null;
-      int requests;
-      try {
-        requests = limit.intValueExact();
-      } catch (ArithmeticException e) {
-        throw invalid(at.apply("limit"), "a whole number of requests", limit);
-      }
-      RateLimitConfig config;
-      try {
-        config =
-            RateLimitConfig.builder()
-                .limit(requests)
-                .window(p.getWindow())
-                .timeSource(decisions.timeSource())
-                .build();
-      } catch (IllegalArgumentException e) {
-        throw Checks.atProperty(at.apply(""), e);
-      }
-      boolean bucketed = kind == RingtailLimitProperties.Kind.BUCKETED;
-      this.decision =
-          built(at, () -> decisions.rateLimiter(name, config, bucketed, p.getMaximumKeys()));
-      this.policy = quoted + ";q=" + requests + ";w=" + window;
-    }
-  }
-
-  private static List<HttpLimits.Route> routesOf(
-      UnaryOperator<String> at, RingtailLimitProperties.Limit p) {
-    List<String> paths = new ArrayList<>();
-    if (p.getPath() != null) {
-      paths.addAll(p.getPath());
-    }
-    if (p.getPaths() != null) {
-      paths.addAll(p.getPaths());
-    }
-    if (paths.isEmpty()) {
-      throw invalid(at.apply("path"), "at least one path pattern (path or paths)", p.getPath());
-    }
-    Set<String> methods =
-        p.getMethods() == null
-            ? Set.of()
-            : p.getMethods().stream()
-                .map(m -> m.trim().toUpperCase(Locale.ROOT))
-                .collect(Collectors.toUnmodifiableSet());
-    for (String m : methods) {
-      if (!METHOD.matcher(m).matches()) {
-        throw invalid(at.apply("methods"), "HTTP methods like GET, POST", p.getMethods());
-      }
-    }
-    List<HttpLimits.Route> routes = new ArrayList<>();
-    for (String path : paths) {
-      PathPattern pattern;
-      try {
-        pattern = PathPatternParser.defaultInstance.parse(path);
-      } catch (RuntimeException e) {
-        throw invalid(
-            at.apply("path"), "a path pattern like /api/** (" + e.getMessage() + ")", path);
-      }
-      routes.add(new HttpLimits.Route(pattern, methods, List.of()));
-    }
-    return routes;
+  private HttpLimit(LimitSettings settings) {
+    this.settings = settings;
+    this.policy = settings.policy();
   }
 
   /**
-   * The decision {@code build} makes, its own checks naming the limit; a check of {@code
-   * maximumKeys} names the property ({@code maximum-keys}) or attribute.
+   * The limit {@code settings} describe, its decider from {@code decisions}; a check the decider
+   * makes names the limit, or the property or attribute of {@code maximumKeys}.
    */
-  private static Object built(UnaryOperator<String> at, Supplier<Object> build) {
+  static HttpLimit of(LimitSettings settings, LimitDecisions decisions) {
+    String name = settings.name();
+    long maximumKeys = settings.maximumKeys();
+    return switch (settings.kind()) {
+      case SLIDING_LOG ->
+          new SlidingLog(
+              settings,
+              built(settings, () -> decisions.slidingLog(name, settings.requests(), maximumKeys)));
+      case BUCKETED ->
+          new Bucketed(
+              settings,
+              built(settings, () -> decisions.bucketed(name, settings.requests(), maximumKeys)));
+      case SUM_CAP ->
+          new SumCapped(
+              settings,
+              built(settings, () -> decisions.sumCap(name, settings.amounts(), maximumKeys)));
+    };
+  }
+
+  private static <T> T built(LimitSettings settings, Supplier<T> build) {
     try {
       return build.get();
     } catch (IllegalArgumentException e) {
       String message = e.getMessage() == null ? "" : e.getMessage();
       throw message.startsWith("maximumKeys ")
-          ? Checks.asProperty("maximumKeys", at.apply("maximumKeys"), e)
-          : Checks.atProperty(at.apply(""), e);
+          ? Checks.asProperty("maximumKeys", settings.at().apply("maximumKeys"), e)
+          : Checks.atProperty(settings.source(), e);
     }
   }
 
-  boolean matches(String method, PathContainer path) {
-    for (HttpLimits.Route r : routes) {
+  /** This limit's kind. */
+  abstract Kind kind();
+
+  /** The decider, as its meters read it. */
+  abstract CountsDecisions counts();
+
+  /**
+   * Decides {@code request}, after the limits decided {@code before}: its answer, with their header
+   * field members and this limit's.
+   *
+   * @throws RuntimeException when no decision can be made (the key cannot be read, the decider
+   *     cannot decide)
+   */
+  abstract LimitAnswer decide(LimitedRequest request, RateLimitFields before);
+
+  final String name() {
+    return settings.name();
+  }
+
+  final boolean matches(String method, PathContainer path) {
+    for (HttpLimits.Route r : settings.routes()) {
       if (r.matches(method, path)) {
         return true;
       }
@@ -192,145 +88,98 @@ final class HttpLimit {
     return false;
   }
 
-  /** Decides; adds this limit's RateLimit member to {@code states}; the denial, or null. */
-  HttpLimits.Answer decide(LimitedRequest request, List<String> states) {
-    String k = key.apply(request);
-    if (k == null || k.isEmpty()) {
-      k = HttpLimits.NO_KEY;
+  /** A limit on the number of requests per key: a sliding log or a bucketed limiter. */
+  abstract static sealed class Requests extends HttpLimit permits SlidingLog, Bucketed {
+    final RateLimiter limiter;
+
+    private Requests(LimitSettings settings, RateLimiter limiter) {
+      super(settings);
+      this.limiter = limiter;
     }
-    if (decision instanceof RateLimiter limiter) {
-      RateDecision d = limiter.tryAcquire(k);
-      if (d.allowed()) {
-        // nothing remains: t, the seconds until the key's next request would be admitted
-        states.add(
-            quoted
-                + ";r="
-                + d.remaining()
-                + (d.remaining() == 0
-                    ? ";t=" + Math.max(1, HttpLimits.seconds(d.retryAfter()))
-                    : ""));
-        return null;
+
+    @Override
+    final CountsDecisions counts() {
+      return (CountsDecisions) limiter; // every limiter LimitDecisions builds counts
+    }
+
+    @Override
+    final LimitAnswer decide(LimitedRequest request, RateLimitFields before) {
+      return LimitAnswer.of(policy, limiter.tryAcquire(settings.keyOf(request)), before);
+    }
+  }
+
+  /** {@code sliding-log}: exact, the last {@code limit} admitted times per key. */
+  static final class SlidingLog extends Requests {
+    SlidingLog(LimitSettings settings, RateLimiter limiter) {
+      super(settings, limiter);
+    }
+
+    @Override
+    Kind kind() {
+      return Kind.SLIDING_LOG;
+    }
+  }
+
+  /** {@code bucketed}: counters by sub-window per key, whatever the limit. */
+  static final class Bucketed extends Requests {
+    Bucketed(LimitSettings settings, RateLimiter limiter) {
+      super(settings, limiter);
+    }
+
+    @Override
+    Kind kind() {
+      return Kind.BUCKETED;
+    }
+  }
+
+  /** {@code sum-cap}: at most {@code limit} of the requests' amounts per key. */
+  static final class SumCapped extends HttpLimit {
+    final SumCap cap;
+
+    SumCapped(LimitSettings settings, SumCap cap) {
+      super(settings);
+      this.cap = cap;
+    }
+
+    @Override
+    Kind kind() {
+      return Kind.SUM_CAP;
+    }
+
+    @Override
+    CountsDecisions counts() {
+      return (CountsDecisions) cap; // every sum cap LimitDecisions builds counts
+    }
+
+    @Override
+    LimitAnswer decide(LimitedRequest request, RateLimitFields before) {
+      String key = settings.keyOf(request);
+      String source = settings.amount().source();
+      Object v = settings.amount().read().apply(request);
+      if (v == null) {
+        return LimitAnswer.badAmount(
+            policy, "missing amount (" + source + ") for " + policy.quoted, before);
       }
-      long retry = Math.max(1, HttpLimits.seconds(d.retryAfter()));
-      states.add(quoted + ";r=0;t=" + retry);
-      return new HttpLimits.Answer(
-          429,
-          null,
-          null,
-          retry,
-          "rate limit \""
-              + name
-              + "\" of "
-              + d.limit()
-              + " requests reached; retry in "
-              + retry
-              + " s\n");
+      BigDecimal a;
+      try {
+        a = v instanceof BigDecimal b ? b : new BigDecimal(v.toString().trim());
+      } catch (NumberFormatException e) {
+        return bad(" is not a number: " + v, before);
+      }
+      if (a.signum() < 0) {
+        return bad(" is negative: " + a, before);
+      }
+      try {
+        cap.config().toUnits(a);
+      } catch (IllegalArgumentException e) {
+        return bad(": " + e.getMessage(), before);
+      }
+      return LimitAnswer.of(policy, cap.tryAdd(key, a), before);
     }
-    SumCap cap = (SumCap) decision;
-    BigDecimal a = amountOf(request);
-    SumDecision d = cap.tryAdd(k, a);
-    String remaining = d.remaining().setScale(0, RoundingMode.DOWN).toPlainString();
-    if (d.allowed()) {
-      states.add(quoted + ";r=" + remaining);
-      return null;
-    }
-    if (d.exceedsCap()) {
-      states.add(quoted + ";r=" + remaining);
-      return new HttpLimits.Answer(
-          429,
-          null,
-          null,
-          -1,
-          "amount " + d.amount() + " is above the cap " + d.cap() + " of \"" + name + "\"\n");
-    }
-    long retry = Math.max(1, HttpLimits.seconds(d.retryAfter().orElseThrow()));
-    states.add(quoted + ";r=" + remaining + ";t=" + retry);
-    return new HttpLimits.Answer(
-        429,
-        null,
-        null,
-        retry,
-        "cap \"" + name + "\" of " + d.cap() + " reached; retry in " + retry + " s\n");
-  }
 
-  private BigDecimal amountOf(LimitedRequest request) {
-    Object v = amount.apply(request);
-    if (v == null) {
-      throw new BadAmount("missing amount (" + amountSource + ") for \"" + name + "\"\n");
-    }
-    BigDecimal a;
-    try {
-      a = v instanceof BigDecimal b ? b : new BigDecimal(v.toString().trim());
-    } catch (NumberFormatException e) {
-      throw new BadAmount(
-          "amount (" + amountSource + ") for \"" + name + "\" is not a number: " + v + "\n");
-    }
-    if (a.signum() < 0) {
-      throw new BadAmount(
-          "amount (" + amountSource + ") for \"" + name + "\" is negative: " + a + "\n");
-    }
-    try {
-      ((SumCap) decision).config().toUnits(a);
-    } catch (IllegalArgumentException e) {
-      throw new BadAmount(
-          "amount (" + amountSource + ") for \"" + name + "\": " + e.getMessage() + "\n");
-    }
-    return a;
-  }
-
-  private static Function<LimitedRequest, String> keyOf(String at, String spec) {
-    if (spec.equals("ip")) {
-      return LimitedRequest::getRemoteAddress;
-    }
-    if (spec.equals("principal")) {
-      return LimitedRequest::getPrincipal;
-    }
-    if (spec.startsWith("header:") && spec.length() > "header:".length()) {
-      String header = spec.substring("header:".length()).trim();
-      return r -> r.header(header);
-    }
-    if (spec.startsWith("expression:") && spec.length() > "expression:".length()) {
-      Expression e = parse(at, spec.substring("expression:".length()));
-      SimpleEvaluationContext context =
-          SimpleEvaluationContext.forReadOnlyDataBinding().withInstanceMethods().build();
-      return r -> {
-        Object v = e.getValue(context, r);
-        return v == null ? null : v.toString();
-      };
-    }
-    throw invalid(at, "ip, principal, header:NAME or expression:SPEL", spec);
-  }
-
-  private static Function<LimitedRequest, Object> amountSourceOf(String at, String spec) {
-    if (spec.startsWith("header:") && spec.length() > "header:".length()) {
-      String header = spec.substring("header:".length()).trim();
-      return r -> r.header(header);
-    }
-    if (spec.startsWith("attribute:") && spec.length() > "attribute:".length()) {
-      String attribute = spec.substring("attribute:".length()).trim();
-      return r -> r.attribute(attribute);
-    }
-    throw invalid(at, "header:NAME or attribute:NAME (a sum cap needs an amount)", spec);
-  }
-
-  private static Expression parse(String at, String expression) {
-    try {
-      return new SpelExpressionParser().parseExpression(expression);
-    } catch (ParseException e) {
-      throw invalid(at, "a SpEL expression (" + e.getMessage() + ")", expression);
-    }
-  }
-
-  private static IllegalArgumentException invalid(String at, String expected, Object was) {
-    return Checks.invalid(at, expected, was);
-  }
-
-  /** An amount a request carries that a sum cap cannot take. */
-  static final class BadAmount extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    BadAmount(String message) {
-      super(message, null, false, false);
+    private LimitAnswer bad(String problem, RateLimitFields before) {
+      String of = "amount (" + settings.amount().source() + ") for " + policy.quoted;
+      return LimitAnswer.badAmount(policy, of + problem, before);
     }
   }
 }

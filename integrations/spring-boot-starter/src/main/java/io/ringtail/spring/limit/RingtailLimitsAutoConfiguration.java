@@ -98,7 +98,7 @@ public class RingtailLimitsAutoConfiguration {
           return k;
         }
       }
-      throw Checks.invalid("kind", "sliding-log, bucketed or sum-cap", source);
+      throw Checks.invalid("kind", LimitSettings.KINDS, source);
     }
   }
 
