@@ -1,5 +1,6 @@
 package io.ringtail.spring.limit;
 
+import io.ringtail.TimeSource;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.SumCapConfig;
 import io.ringtail.internal.Checks;
@@ -62,7 +63,7 @@ record LimitSettings(
   static LimitSettings of(
       String name,
       RingtailLimitProperties.Limit p,
-      io.ringtail.TimeSource time,
+      TimeSource time,
       UnaryOperator<String> at,
       List<HttpLimits.Route> routes) {
     if (!NAME.matcher(name).matches()) {
