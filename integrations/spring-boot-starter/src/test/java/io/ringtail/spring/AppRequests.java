@@ -9,13 +9,13 @@ import java.util.Optional;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** Requests of the starter's tests to an application on its random port; stateless. */
-final class AppRequests {
+public final class AppRequests {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private AppRequests() {}
 
   /** {@code method} {@code path} to {@code app}, with {@code headers} (name, value, ...). */
-  static HttpResponse<String> send(
+  public static HttpResponse<String> send(
       ConfigurableApplicationContext app, String method, String path, String... headers)
       throws Exception {
     int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
@@ -30,7 +30,7 @@ final class AppRequests {
   }
 
   /** The first value of the answer's header field {@code name}. */
-  static Optional<String> header(HttpResponse<?> r, String name) {
+  public static Optional<String> header(HttpResponse<?> r, String name) {
     return r.headers().firstValue(name);
   }
 }

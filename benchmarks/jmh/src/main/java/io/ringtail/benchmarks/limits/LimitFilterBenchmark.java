@@ -1,7 +1,7 @@
 package io.ringtail.benchmarks.limits;
 
-import io.ringtail.spring.RingtailLimitFilter;
-import io.ringtail.spring.RingtailLimitsAutoConfiguration;
+import io.ringtail.spring.limit.RingtailLimitFilter;
+import io.ringtail.spring.limit.RingtailLimitsAutoConfiguration;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletOutputStream;

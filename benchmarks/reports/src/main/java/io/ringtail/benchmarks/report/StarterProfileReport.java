@@ -146,7 +146,7 @@ public final class StarterProfileReport {
         c -> c.equals("io.ringtail.spring.observation.ObservationWindows"));
     groups.put(
         "the starter's limit filter (`RingtailLimitFilter`, with what it calls)",
-        c -> c.equals("io.ringtail.spring.RingtailLimitFilter"));
+        c -> c.equals("io.ringtail.spring.limit.RingtailLimitFilter"));
     groups.put(
         "any Ringtail frame (`io.ringtail`, the load target's own aside)",
         c -> c.startsWith("io.ringtail.") && !c.startsWith("io.ringtail.examples."));

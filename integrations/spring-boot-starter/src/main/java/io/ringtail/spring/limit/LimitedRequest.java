@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 /**
  * The request a {@code ringtail.limits} entry decides about, the same for Spring MVC and WebFlux:

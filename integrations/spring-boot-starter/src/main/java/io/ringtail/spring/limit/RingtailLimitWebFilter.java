@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -57,7 +57,7 @@ public final class RingtailLimitWebFilter implements WebFilter, Ordered {
         name -> {
           Reactive request = new Reactive(exchange, path.value(), name.isEmpty() ? null : name);
           // an Optional, not an empty Mono, for "no limit": the chain's own Mono<Void> is empty
-          Mono<Optional<HttpLimits.Answer>> answer =
+          Mono<Optional<LimitAnswer>> answer =
               limits.remote()
                   ? Mono.fromCallable(() -> Optional.ofNullable(limits.decide(request, path)))
                       .subscribeOn(Schedulers.boundedElastic())
@@ -67,21 +67,27 @@ public final class RingtailLimitWebFilter implements WebFilter, Ordered {
         });
   }
 
-  private Mono<Void> answer(
-      ServerWebExchange exchange, WebFilterChain chain, HttpLimits.Answer answer) {
+  private Mono<Void> answer(ServerWebExchange exchange, WebFilterChain chain, LimitAnswer answer) {
+    HttpHeaders headers = exchange.getResponse().getHeaders();
+    RateLimitFields fields = answer.fields();
+    headers.set(RateLimitFields.POLICY_FIELD, fields.policy());
+    String state = fields.state(); // none for a 400 of the first limit's bad amount
+    if (state != null) {
+      headers.set(RateLimitFields.STATE_FIELD, state);
+    }
+    return answer instanceof LimitAnswer.Refusal refusal
+        ? refuse(exchange, refusal)
+        : chain.filter(exchange);
+  }
+
+  /** Answers the exchange itself, under its route. */
+  private Mono<Void> refuse(ServerWebExchange exchange, LimitAnswer.Refusal refusal) {
     ServerHttpResponse response = exchange.getResponse();
     HttpHeaders headers = response.getHeaders();
-    headers.set("RateLimit-Policy", answer.policyField());
-    if (!answer.states().isEmpty()) { // none for a 400 of the first limit's bad amount
-      headers.set("RateLimit", answer.stateField());
+    if (refusal.retryAfter() >= 0) {
+      headers.set(HttpHeaders.RETRY_AFTER, Long.toString(refusal.retryAfter()));
     }
-    if (answer.status() == 0) {
-      return chain.filter(exchange);
-    }
-    if (answer.retryAfter() >= 0) {
-      headers.set(HttpHeaders.RETRY_AFTER, Long.toString(answer.retryAfter()));
-    }
-    response.setStatusCode(HttpStatus.valueOf(answer.status()));
+    response.setStatusCode(HttpStatus.valueOf(refusal.status()));
     headers.setContentType(new MediaType("text", "plain", StandardCharsets.UTF_8));
     return routes
         .apply(exchange)
@@ -89,7 +95,9 @@ public final class RingtailLimitWebFilter implements WebFilter, Ordered {
             Mono.defer(
                 () -> {
                   DataBuffer body =
-                      response.bufferFactory().wrap(answer.body().getBytes(StandardCharsets.UTF_8));
+                      response
+                          .bufferFactory()
+                          .wrap(refusal.body().getBytes(StandardCharsets.UTF_8));
                   return response.writeWith(Mono.just(body));
                 }));
   }

@@ -1,8 +1,7 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import io.ringtail.decision.CountsDecisions;
 import java.lang.System.Logger.Level;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -20,8 +19,9 @@ import org.springframework.web.util.pattern.PathPattern;
 
 /**
  * The engine behind the {@code ringtail.limits} filters of Spring MVC and WebFlux: which limits a
- * request falls under, its key and amount, the decisions, and what the client is answered. Built
- * once from the properties, which it checks, naming the property at fault. Thread-safe.
+ * request falls under, their decisions in order, and what the client is answered ({@link
+ * LimitAnswer}). Built once from the properties ({@link LimitSettings}), which it checks, naming
+ * the property at fault. Thread-safe.
  *
  * <p>A request's limits are decided in their configured order; the first that denies ends it (the
  * later ones count nothing). Every answer to a limited request carries {@code RateLimit-Policy} and
@@ -35,9 +35,6 @@ import org.springframework.web.util.pattern.PathPattern;
  */
 final class HttpLimits {
   private static final System.Logger LOG = System.getLogger(HttpLimits.class.getName());
-
-  /** The key of requests that have none (no such header, no principal). */
-  static final String NO_KEY = "-";
 
   private final LimitDecisions decisions;
   private final boolean remote;
@@ -57,12 +54,19 @@ final class HttpLimits {
     Objects.requireNonNull(byName, "limits");
     this.decisions = decisions;
     List<HttpLimit> built = new ArrayList<>();
-    byName.forEach(
-        (name, limit) ->
-            built.add(new HttpLimit(name, limit, decisions, propertiesOf(name), null)));
+    byName.forEach((name, limit) -> built.add(build(name, limit, propertiesOf(name), null)));
     this.state = new State(built, annotated);
     this.remote = decisions.remote();
-    this.unavailableRetryAfterSeconds = seconds(decisions.unavailableRetryAfter());
+    this.unavailableRetryAfterSeconds = RateLimitFields.seconds(decisions.unavailableRetryAfter());
+  }
+
+  private HttpLimit build(
+      String name,
+      RingtailLimitProperties.Limit settings,
+      UnaryOperator<String> at,
+      List<Route> routes) {
+    return HttpLimit.of(
+        LimitSettings.of(name, settings, decisions.timeSource(), at, routes), decisions);
   }
 
   /**
@@ -84,7 +88,7 @@ final class HttpLimits {
       if (s.pending != null) {
         List<HttpLimit> all = new ArrayList<>(s.limits);
         for (Definition d : s.pending.get()) {
-          all.add(new HttpLimit(d.name(), d.settings(), decisions, d.at(), d.routes()));
+          all.add(build(d.name(), d.settings(), d.at(), d.routes()));
         }
         s = new State(all, null);
         state = s;
@@ -99,7 +103,7 @@ final class HttpLimits {
 
   /** The names of the limits built so far (without building the annotated ones). */
   List<String> names() {
-    return state.limits.stream().map(l -> l.name).toList();
+    return state.limits.stream().map(HttpLimit::name).toList();
   }
 
   @Override
@@ -114,7 +118,8 @@ final class HttpLimits {
   private record State(
       List<HttpLimit> limits, boolean needsPrincipal, Supplier<List<Definition>> pending) {
     State(List<HttpLimit> limits, Supplier<List<Definition>> pending) {
-      this(List.copyOf(limits), limits.stream().anyMatch(l -> l.needsPrincipal), pending);
+      this(
+          List.copyOf(limits), limits.stream().anyMatch(l -> l.settings.needsPrincipal()), pending);
     }
   }
 
@@ -173,14 +178,14 @@ final class HttpLimits {
   /** The decisions by limit name, for meters. */
   Map<String, CountsDecisions> decisions() {
     Map<String, CountsDecisions> byName = new LinkedHashMap<>();
-    limits().forEach(l -> byName.put(l.name, (CountsDecisions) l.decision));
+    limits().forEach(l -> byName.put(l.name(), l.counts()));
     return Collections.unmodifiableMap(byName);
   }
 
   /** The requests answered 503 (the decision could not be made) by limit name, for meters. */
   Map<String, LongAdder> unavailable() {
     Map<String, LongAdder> byName = new LinkedHashMap<>();
-    limits().forEach(l -> byName.put(l.name, l.unavailable));
+    limits().forEach(l -> byName.put(l.name(), l.unavailable));
     return Collections.unmodifiableMap(byName);
   }
 
@@ -194,77 +199,44 @@ final class HttpLimits {
     return false;
   }
 
-  /** Decides {@code request} under every limit it falls under; null if none does. */
-  Answer decide(LimitedRequest request, PathContainer path) {
-    List<String> policies = null;
-    List<String> states = null;
+  /**
+   * Decides {@code request} under every limit it falls under, in order, until one refuses it: the
+   * answer of the last limit decided, with every decided limit's header field members; null if no
+   * limit names the request.
+   */
+  LimitAnswer decide(LimitedRequest request, PathContainer path) {
+    LimitAnswer answer = null;
     for (HttpLimit l : limits()) {
       if (!l.matches(request.getMethod(), path)) {
         continue;
       }
-      if (policies == null) {
-        policies = new ArrayList<>(2);
-        states = new ArrayList<>(2);
-      }
-      policies.add(l.policy);
-      Answer denied;
+      RateLimitFields before = answer == null ? RateLimitFields.NONE : answer.fields();
       try {
-        denied = l.decide(request, states);
-        if (failing.get()) {
-          failing.set(false);
-          LOG.log(Level.INFO, l.source + ": decisions are made again");
-        }
-      } catch (HttpLimit.BadAmount e) {
-        return new Answer(400, policies, states, -1, e.getMessage());
+        answer = l.decide(request, before);
       } catch (RuntimeException e) {
-        l.unavailable.increment();
-        // nothing can be admitted before the retry: the member says so, as Retry-After does
-        states.add(l.quoted + ";r=0;t=" + unavailableRetryAfterSeconds);
-        if (failing.compareAndSet(false, true)) {
-          LOG.log(
-              Level.WARNING,
-              l.source + ": the decision could not be made; answering 503 until one can be",
-              e);
-        }
-        return new Answer(
-            503,
-            policies,
-            states,
-            unavailableRetryAfterSeconds,
-            "limit \""
-                + l.name
-                + "\" cannot be decided now; retry in "
-                + unavailableRetryAfterSeconds
-                + " s\n");
+        return unavailable(l, before, e);
       }
-      if (denied != null) {
-        return new Answer(429, policies, states, denied.retryAfter(), denied.body());
+      if (failing.get()
+          && !(answer instanceof LimitAnswer.BadAmount)) { // a bad amount: no decision
+        failing.set(false);
+        LOG.log(Level.INFO, l.settings.source() + ": decisions are made again");
+      }
+      if (answer instanceof LimitAnswer.Refusal) {
+        return answer;
       }
     }
-    return policies == null ? null : new Answer(0, policies, states, -1, null);
+    return answer;
   }
 
-  /** Whole seconds, rounded up: a client that waits this long is past the duration. */
-  static long seconds(Duration d) {
-    long nanos = d.toNanos();
-    return nanos / 1_000_000_000L + (nanos % 1_000_000_000L == 0 ? 0 : 1);
-  }
-
-  /**
-   * What a limited request is answered: status 0 to let it through, else the status to answer with;
-   * the header fields' values, and {@code Retry-After} (seconds) when not negative.
-   */
-  record Answer(
-      int status, List<String> policies, List<String> states, long retryAfter, String body) {
-
-    /** The {@code RateLimit-Policy} field value: one list member per limit applied. */
-    String policyField() {
-      return String.join(", ", policies);
+  /** {@code l} could not decide: counted, logged when decisions start failing, answered 503. */
+  private LimitAnswer unavailable(HttpLimit l, RateLimitFields before, RuntimeException e) {
+    l.unavailable.increment();
+    if (failing.compareAndSet(false, true)) {
+      LOG.log(
+          Level.WARNING,
+          l.settings.source() + ": the decision could not be made; answering 503 until one can be",
+          e);
     }
-
-    /** The {@code RateLimit} field value: one list member per limit decided. */
-    String stateField() {
-      return String.join(", ", states);
-    }
+    return LimitAnswer.unavailable(l.policy, unavailableRetryAfterSeconds, before);
   }
 }

@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ringtail.redis.RedisBackend;
 import io.ringtail.redis.testkit.RedisProcess;
+import io.ringtail.spring.Await;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.DecisionCounts;
+import io.ringtail.spring.AppRequests;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -383,7 +384,8 @@ class AnnotatedHttpLimitsTest {
     assertThat(send("GET", "/plain").statusCode()).isEqualTo(200);
   }
 
-  private static final String TUNED = "on io.ringtail.spring.AnnotatedHttpLimitsTest$Tuned.tuned()";
+  private static final String TUNED =
+      "on io.ringtail.spring.limit.AnnotatedHttpLimitsTest$Tuned.tuned()";
 
   @ParameterizedTest
   @ValueSource(
@@ -440,7 +442,7 @@ class AnnotatedHttpLimitsTest {
   @ValueSource(strings = {"servlet", "reactive"})
   void aNameOnTwoMethods_withOtherAttributes_failsTheStart(String type) {
     assertThatThrownBy(() -> start(type, List.of(Orders.class, Conflicting.class)))
-        .hasStackTraceContaining("@RingtailLimit \"orders\" on io.ringtail.spring")
+        .hasStackTraceContaining("@RingtailLimit \"orders\" on io.ringtail.spring.limit")
         .hasStackTraceContaining("AnnotatedHttpLimitsTest$Conflicting.conflicting()")
         .hasStackTraceContaining("AnnotatedHttpLimitsTest$Orders.")
         .hasStackTraceContaining(": handler methods share a limit name only with equal attributes")

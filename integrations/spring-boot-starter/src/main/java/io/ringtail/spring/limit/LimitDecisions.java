@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import io.ringtail.TimeSource;
 import io.ringtail.decision.RateLimitConfig;
@@ -13,8 +13,14 @@ import java.time.Duration;
  */
 interface LimitDecisions {
 
-  /** A limiter named {@code name} (fleet-wide: the name its instances share). */
-  RateLimiter rateLimiter(String name, RateLimitConfig config, boolean bucketed, long maximumKeys);
+  /**
+   * An exact sliding-log limiter named {@code name} (fleet-wide: the name its instances share);
+   * {@code maximumKeys} bounds an in-process one.
+   */
+  RateLimiter slidingLog(String name, RateLimitConfig config, long maximumKeys);
+
+  /** A bucketed limiter named {@code name}, as {@link #slidingLog} names it. */
+  RateLimiter bucketed(String name, RateLimitConfig config, long maximumKeys);
 
   /** A sum cap named {@code name}. */
   SumCap sumCap(String name, SumCapConfig config, long maximumKeys);
@@ -37,11 +43,13 @@ interface LimitDecisions {
   static LimitDecisions inProcess(TimeSource time) {
     return new LimitDecisions() {
       @Override
-      public RateLimiter rateLimiter(
-          String name, RateLimitConfig config, boolean bucketed, long maximumKeys) {
-        return bucketed
-            ? RateLimiter.inProcessBucketed(config, maximumKeys)
-            : RateLimiter.inProcess(config, maximumKeys);
+      public RateLimiter slidingLog(String name, RateLimitConfig config, long maximumKeys) {
+        return RateLimiter.inProcess(config, maximumKeys);
+      }
+
+      @Override
+      public RateLimiter bucketed(String name, RateLimitConfig config, long maximumKeys) {
+        return RateLimiter.inProcessBucketed(config, maximumKeys);
       }
 
       @Override

@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import io.ringtail.internal.Checks;
 import java.io.IOException;
@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -198,7 +197,7 @@ final class AnnotatedLimits {
             RingtailLimitProperties.Kind.class,
             at,
             "kind",
-            "sliding-log, bucketed or sum-cap"));
+            LimitSettings.KINDS));
     String amount = resolve(environment, a.amount(), at, "amount");
     p.setAmount(amount.isEmpty() ? null : amount);
     p.setScale(whole(environment, a.scale(), Integer.class, at, "scale"));
@@ -268,8 +267,8 @@ final class AnnotatedLimits {
   }
 
   private static String show(Object value) {
-    return value instanceof Enum<?> e
-        ? e.name().toLowerCase(Locale.ROOT).replace('_', '-')
+    return value instanceof RingtailLimitProperties.Kind k
+        ? LimitSettings.nameOf(k)
         : String.valueOf(value);
   }
 

@@ -1,9 +1,10 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ringtail.decision.DecisionCounts;
 import io.ringtail.redis.testkit.RedisProcess;
+import io.ringtail.spring.AppRequests;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;

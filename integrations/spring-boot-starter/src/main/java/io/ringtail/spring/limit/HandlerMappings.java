@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

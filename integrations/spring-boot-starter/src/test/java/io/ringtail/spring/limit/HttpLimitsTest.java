@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ringtail.ManualTimeSource;
 import io.ringtail.decision.DecisionCounts;
 import io.ringtail.keyed.KeyedWindows;
+import io.ringtail.spring.AppRequests;
+import io.ringtail.spring.Await;
 import io.ringtail.spring.observation.ObservationWindows;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -56,26 +56,35 @@ public final class RingtailLimitFilter extends OncePerRequestFilter implements O
       chain.doFilter(request, response);
       return;
     }
-    HttpLimits.Answer answer = limits.decide(new Servlet(request, within), path);
+    LimitAnswer answer = limits.decide(new Servlet(request, within), path);
     if (answer == null) {
       chain.doFilter(request, response);
       return;
     }
-    response.setHeader("RateLimit-Policy", answer.policyField());
-    if (!answer.states().isEmpty()) { // none for a 400 of the first limit's bad amount
-      response.setHeader("RateLimit", answer.stateField());
+    RateLimitFields fields = answer.fields();
+    response.setHeader(RateLimitFields.POLICY_FIELD, fields.policy());
+    String state = fields.state(); // none for a 400 of the first limit's bad amount
+    if (state != null) {
+      response.setHeader(RateLimitFields.STATE_FIELD, state);
     }
-    if (answer.status() == 0) {
+    if (answer instanceof LimitAnswer.Refusal refusal) {
+      refuse(request, response, refusal);
+    } else {
       chain.doFilter(request, response);
-      return;
     }
+  }
+
+  /** Answers {@code request} itself, under its route. */
+  private void refuse(
+      HttpServletRequest request, HttpServletResponse response, LimitAnswer.Refusal refusal)
+      throws IOException {
     routes.accept(request);
-    if (answer.retryAfter() >= 0) {
-      response.setHeader("Retry-After", Long.toString(answer.retryAfter()));
+    if (refusal.retryAfter() >= 0) {
+      response.setHeader("Retry-After", Long.toString(refusal.retryAfter()));
     }
-    response.setStatus(answer.status());
+    response.setStatus(refusal.status());
     response.setContentType("text/plain;charset=UTF-8");
-    byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+    byte[] body = refusal.body().getBytes(StandardCharsets.UTF_8);
     response.setContentLength(body.length);
     response.getOutputStream().write(body);
   }

@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import io.ringtail.TimeSource;
 import io.ringtail.decision.RateLimitConfig;
@@ -28,11 +28,13 @@ final class RedisLimitDecisions implements LimitDecisions {
   }
 
   @Override
-  public RateLimiter rateLimiter(
-      String name, RateLimitConfig config, boolean bucketed, long maximumKeys) {
-    return bucketed
-        ? backend.bucketedRateLimiter("http:" + name, config)
-        : backend.rateLimiter("http:" + name, config);
+  public RateLimiter slidingLog(String name, RateLimitConfig config, long maximumKeys) {
+    return backend.rateLimiter("http:" + name, config);
+  }
+
+  @Override
+  public RateLimiter bucketed(String name, RateLimitConfig config, long maximumKeys) {
+    return backend.bucketedRateLimiter("http:" + name, config);
   }
 
   @Override

@@ -1,4 +1,4 @@
-package io.ringtail.spring;
+package io.ringtail.spring.limit;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.ringtail.internal.Checks;
 import io.ringtail.micrometer.DecisionMetrics;
 import io.ringtail.redis.RedisBackend;
+import io.ringtail.spring.RingtailProperties;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -97,7 +98,7 @@ public class RingtailLimitsAutoConfiguration {
           return k;
         }
       }
-      throw Checks.invalid("kind", "sliding-log, bucketed or sum-cap", source);
+      throw Checks.invalid("kind", LimitSettings.KINDS, source);
     }
   }
 
