@@ -63,8 +63,9 @@ import java.time.Duration;
  *       measured value is also strictly above the baseline (a latency that drops is no alarm).
  *   <li>{@link Builder#resolveWhenBack resolveWhenBack(fraction)}: once fired, the rule resolves
  *       when the measured value is back at least {@code fraction} (0.5: half-way) of the way from
- *       the value that fired toward the baseline (or beyond it), whatever the rule's value does, or
- *       when there is no data. It replaces {@link Builder#resolveBelow resolveBelow}.
+ *       the value that fired toward the baseline (or beyond it), whatever the rule's value does. No
+ *       data is not back: the rule holds until data shows it back. It replaces {@link
+ *       Builder#resolveBelow resolveBelow}.
  * </ul>
  *
  * With either option the rule cannot fire before it has a baseline (at its first evaluation with
@@ -263,15 +264,16 @@ public final class AlertRule {
   }
 
   /**
-   * Whether a firing rule resolves: no data, or (resolving when back) the measured value back the
-   * fraction of the way from {@code fired} toward {@code baseline}, or else the value clear.
+   * Whether a firing rule resolves: resolving when back, the measured value back the fraction of
+   * the way from {@code fired} toward {@code baseline} (no data: not back); else the value clear or
+   * no data.
    */
   boolean clears(double value, double measured, double fired, double baseline) {
     if (Double.isNaN(resolveWhenBack)) {
       return clears(value);
     }
     if (Double.isNaN(measured)) {
-      return true;
+      return false;
     }
     double distance = fired - baseline;
     double bound = baseline + (1.0 - resolveWhenBack) * distance;
@@ -416,8 +418,8 @@ public final class AlertRule {
 
     /**
      * Resolves once the measured value is back at least {@code fraction} (above 0, at most 1) of
-     * the way from the value that fired toward its baseline, or beyond, or there is no data;
-     * instead of when the rule's value clears (see the class comment). Not combined with {@link
+     * the way from the value that fired toward its baseline, or beyond; instead of when the rule's
+     * value clears or there is no data (see the class comment). Not combined with {@link
      * #resolveBelow}.
      */
     public Builder resolveWhenBack(double fraction) {

@@ -95,7 +95,7 @@ class BaselineRuleTest {
       if (state == State.FIRING) {
         boolean clears;
         if (Double.isNaN(m)) {
-          clears = true;
+          clears = Double.isNaN(back); // no data is not back
         } else if (Double.isNaN(back)) {
           clears = !(value >= threshold);
         } else {
@@ -265,7 +265,7 @@ class BaselineRuleTest {
   }
 
   @Test
-  void noData_neitherFiresNorTeachesTheBaseline_andResolvesAFire() {
+  void noData_neitherFiresNorTeachesTheBaseline_norResolvesAFireThatWaitsToBeBack() {
     RollingWindow w = window();
     monitor.add(halfWay(w));
     assertThat(step(w, -1)).isEmpty();
@@ -276,6 +276,14 @@ class BaselineRuleTest {
     assertThat(monitor.snapshot("p").measured()).isNaN();
     step(w, 900);
     assertThat(monitor.state("p")).isEqualTo(State.FIRING);
+    assertThat(step(w, -1)).as("no data is not back").isEmpty();
+    assertThat(monitor.state("p")).isEqualTo(State.FIRING);
+    assertThat(step(w, 550)).extracting(AlertEvent::type).containsExactly(Type.RESOLVED);
+    // without resolveWhenBack, no data resolves as for any rule
+    monitor.remove("p");
+    monitor.add(AlertRule.threshold("q", w, Measure.max()).above(100).onlyAboveBaseline().build());
+    step(w, 200);
+    assertThat(step(w, 900)).extracting(AlertEvent::type).containsExactly(Type.FIRED);
     assertThat(step(w, -1)).extracting(AlertEvent::type).containsExactly(Type.RESOLVED);
   }
 
