@@ -229,9 +229,11 @@ public final class EndpointAnomalies {
               }
             });
     List<EndpointAnomalyEvent> events = new ArrayList<>(0);
-    List<AlertEvent> evaluated;
+    List<AlertEvent> evaluated = List.of();
     try {
-      evaluated = monitor.evaluate();
+      if (!read.isEmpty()) { // with nothing read (Redis down) every rule keeps its state anyway
+        evaluated = monitor.evaluate();
+      }
     } finally {
       unread(); // an evaluation of the monitor alone keeps every state
     }
