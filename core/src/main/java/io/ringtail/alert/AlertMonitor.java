@@ -26,6 +26,10 @@ import java.util.concurrent.TimeUnit;
  * With no rule, an evaluation returns at once, reading neither clock nor window. One evaluation
  * takes one snapshot per window, shared by every rule on that window.
  *
+ * <p>{@link #snapshot} reads where a rule stands (state, values, baseline, fired value) and {@link
+ * #add(AlertRule, RuleSnapshot)} adds a rule that goes on from such a snapshot, in this monitor or
+ * another: the hand-over of a rule from one evaluator to the next.
+ *
  * <p>Thread-safe: rules and listeners may be added and removed at any time; evaluations are
  * serialised, and listeners are called in order on the evaluating thread. A window that fails to
  * give a snapshot (a Redis window while Redis is down) is logged and its rules keep their state
