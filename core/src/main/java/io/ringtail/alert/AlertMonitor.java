@@ -26,6 +26,10 @@ import java.util.concurrent.TimeUnit;
  * With no rule, an evaluation returns at once, reading neither clock nor window. One evaluation
  * takes one snapshot per window, shared by every rule on that window.
  *
+ * <p>{@link #snapshot} reads where a rule stands (state, values, baseline, fired value) and {@link
+ * #add(AlertRule, RuleSnapshot)} adds a rule that goes on from such a snapshot, in this monitor or
+ * another: the hand-over of a rule from one evaluator to the next.
+ *
  * <p>Thread-safe: rules and listeners may be added and removed at any time; evaluations are
  * serialised, and listeners are called in order on the evaluating thread. A window that fails to
  * give a snapshot (a Redis window while Redis is down) is logged and its rules keep their state
@@ -68,14 +72,34 @@ public final class AlertMonitor {
    * @throws IllegalArgumentException if a rule of the same name is already added
    */
   public synchronized AlertMonitor add(AlertRule rule) {
-    Checks.requireNonNull("rule", rule);
+    requireNewName(Checks.requireNonNull("rule", rule));
+    rules.add(new RuleState(rule));
+    return this;
+  }
+
+  /**
+   * Adds a rule that goes on from where {@code from} says it stood (in this monitor or another):
+   * the hand-over of a rule from one evaluator to the next. The state, values, baseline and fired
+   * value continue; a pending period starts again now; what {@link RuleSnapshot} does not hold
+   * (cooldown, detector, deviation history) starts afresh. A fire handed over is not announced
+   * again, and its resolve is announced here.
+   *
+   * @throws IllegalArgumentException if a rule of the same name is already added, or {@code from}
+   *     is of another rule, or is firing without the finite baseline and fired value that {@link
+   *     AlertRule.Builder#resolveWhenBack resolveWhenBack} needs
+   */
+  public synchronized AlertMonitor add(AlertRule rule, RuleSnapshot from) {
+    requireNewName(Checks.requireNonNull("rule", rule));
+    rules.add(new RuleState(rule, from, time.nanoTime()));
+    return this;
+  }
+
+  private void requireNewName(AlertRule rule) {
     for (RuleState r : rules) {
       if (r.rule().name().equals(rule.name())) {
         throw Checks.invalid("rule name", "unique in a monitor", rule.name());
       }
     }
-    rules.add(new RuleState(rule));
-    return this;
   }
 
   /** Removes the rule of this name, with its state, without an event; whether there was one. */
@@ -107,6 +131,16 @@ public final class AlertMonitor {
    */
   public synchronized double lastValue(String ruleName) {
     return ruleState(ruleName).lastValue();
+  }
+
+  /**
+   * Where the rule of this name stands after its last evaluation, with its baseline and fired
+   * value: to show, or to hand over to another monitor with {@link #add(AlertRule, RuleSnapshot)}.
+   *
+   * @throws IllegalArgumentException if no rule has this name
+   */
+  public synchronized RuleSnapshot snapshot(String ruleName) {
+    return ruleState(ruleName).snapshot();
   }
 
   private RuleState ruleState(String ruleName) {

@@ -48,6 +48,29 @@ import java.time.Duration;
  * threshold by default; set it lower to get a hysteresis band) or there is no data. After resolving
  * it cannot fire again for {@link Builder#cooldown cooldown}. A value of NaN (an empty window,
  * fewer than {@link Builder#minimumSamples minimumSamples}) never breaches.
+ *
+ * <h2>Baseline: fire only above it, resolve half-way back</h2>
+ *
+ * A score says that a series changed, not whether it got worse, and it calms down while the change
+ * lasts. Two options compare the rule's <em>measured value</em> instead (the measure of the window;
+ * for a ratio rule the ratio, for an SLO burn rule the burn rate) with its <em>baseline</em>, an
+ * exponentially weighted mean of the measured values of the evaluations at which the rule neither
+ * was firing nor fired: the first such value starts it, each later one moves it by {@link
+ * Builder#baselineWeight baselineWeight} (0.1 unless set) of the difference.
+ *
+ * <ul>
+ *   <li>{@link Builder#onlyAboveBaseline onlyAboveBaseline}: the rule breaches only while the
+ *       measured value is also strictly above the baseline (a latency that drops is no alarm).
+ *   <li>{@link Builder#resolveWhenBack resolveWhenBack(fraction)}: once fired, the rule resolves
+ *       when the measured value is back at least {@code fraction} (0.5: half-way) of the way from
+ *       the value that fired toward the baseline (or beyond it), whatever the rule's value does. No
+ *       data is not back: the rule holds until data shows it back. It replaces {@link
+ *       Builder#resolveBelow resolveBelow}.
+ * </ul>
+ *
+ * With either option the rule cannot fire before it has a baseline (at its first evaluation with
+ * data). The baseline keeps learning through a cooldown and a pending period. {@link
+ * AlertMonitor#snapshot AlertMonitor.snapshot} reads the baseline and the fired value.
  */
 public final class AlertRule {
   enum Kind {
@@ -71,6 +94,9 @@ public final class AlertRule {
   private final long baselineNanos;
   private final int minimumBaselinePoints;
   private final AnomalyDetectorConfig detector;
+  private final boolean onlyAboveBaseline;
+  private final double baselineWeight;
+  private final double resolveWhenBack;
 
   private AlertRule(Builder b) {
     this.name = b.name;
@@ -87,6 +113,9 @@ public final class AlertRule {
     this.baselineNanos = b.kind == Kind.DEVIATION ? b.baselinePeriod.toNanos() : 0;
     this.minimumBaselinePoints = b.minimumBaselinePoints;
     this.detector = b.detector;
+    this.onlyAboveBaseline = b.onlyAboveBaseline;
+    this.baselineWeight = b.baselineWeight;
+    this.resolveWhenBack = b.resolveWhenBack;
   }
 
   /** A rule on {@code measure} of {@code window} against a fixed threshold. */
@@ -215,9 +244,54 @@ public final class AlertRule {
     return inclusive ? value >= threshold : value > threshold;
   }
 
+  /**
+   * Whether the rule breaches: its value at the threshold and, with a baseline, a baseline known
+   * and (only above it) the measured value above it.
+   */
+  boolean breaches(double value, double measured, double baseline) {
+    if (!breaches(value)) {
+      return false;
+    }
+    if (!tracksBaseline()) {
+      return true;
+    }
+    return !Double.isNaN(baseline) && (!onlyAboveBaseline || measured > baseline);
+  }
+
   boolean clears(double value) {
     return Double.isNaN(value)
         || (Double.isNaN(resolveBelow) ? !breaches(value) : value < resolveBelow);
+  }
+
+  /**
+   * Whether a firing rule resolves: resolving when back, the measured value back the fraction of
+   * the way from {@code fired} toward {@code baseline} (no data: not back); else the value clear or
+   * no data.
+   */
+  boolean clears(double value, double measured, double fired, double baseline) {
+    if (Double.isNaN(resolveWhenBack)) {
+      return clears(value);
+    }
+    if (Double.isNaN(measured)) {
+      return false;
+    }
+    double distance = fired - baseline;
+    double bound = baseline + (1.0 - resolveWhenBack) * distance;
+    return distance > 0 ? measured <= bound : distance < 0 ? measured >= bound : true;
+  }
+
+  /** Whether the rule keeps a baseline of its measured values. */
+  boolean tracksBaseline() {
+    return onlyAboveBaseline || !Double.isNaN(resolveWhenBack);
+  }
+
+  boolean resolvesWhenBack() {
+    return !Double.isNaN(resolveWhenBack);
+  }
+
+  /** The baseline after taking in {@code measured}. */
+  double nextBaseline(double baseline, double measured) {
+    return Double.isNaN(baseline) ? measured : baseline + baselineWeight * (measured - baseline);
   }
 
   /** {@code measure} of {@code s}, or NaN when it holds fewer than {@code minimumSamples}. */
@@ -249,6 +323,9 @@ public final class AlertRule {
                 + minimumBaselinePoints
             : "")
         + (kind == Kind.ANOMALY ? ", detector=" + detector : "")
+        + (onlyAboveBaseline ? ", onlyAboveBaseline" : "")
+        + (Double.isNaN(resolveWhenBack) ? "" : ", resolveWhenBack=" + resolveWhenBack)
+        + (tracksBaseline() ? ", baselineWeight=" + baselineWeight : "")
         + "]";
   }
 
@@ -273,6 +350,11 @@ public final class AlertRule {
     private long minimumSamples = 0;
     private int minimumBaselinePoints = 10;
     private AnomalyDetectorConfig detector;
+    private boolean onlyAboveBaseline;
+    private double baselineWeight = 0.1;
+    private boolean baselineWeightSet;
+    private double resolveWhenBack = Double.NaN;
+    private boolean resolveWhenBackSet;
 
     private Builder(
         String name,
@@ -317,6 +399,46 @@ public final class AlertRule {
       return this;
     }
 
+    /**
+     * Breaches only while the measured value is also strictly above its baseline (see the class
+     * comment): a change for the better is no alarm. Off unless set.
+     */
+    public Builder onlyAboveBaseline() {
+      this.onlyAboveBaseline = true;
+      return this;
+    }
+
+    /**
+     * Resolves once the measured value is back half-way from the value that fired toward its
+     * baseline: {@link #resolveWhenBack(double) resolveWhenBack(0.5)}.
+     */
+    public Builder resolveWhenBack() {
+      return resolveWhenBack(0.5);
+    }
+
+    /**
+     * Resolves once the measured value is back at least {@code fraction} (above 0, at most 1) of
+     * the way from the value that fired toward its baseline, or beyond; instead of when the rule's
+     * value clears or there is no data (see the class comment). Not combined with {@link
+     * #resolveBelow}.
+     */
+    public Builder resolveWhenBack(double fraction) {
+      this.resolveWhenBack = fraction;
+      this.resolveWhenBackSet = true;
+      return this;
+    }
+
+    /**
+     * The weight (above 0, at most 1) of each new measured value in the baseline, an exponentially
+     * weighted mean: about the inverse of the number of evaluations it remembers; 0.1 unless set.
+     * Only with {@link #onlyAboveBaseline} or {@link #resolveWhenBack}.
+     */
+    public Builder baselineWeight(double weight) {
+      this.baselineWeight = weight;
+      this.baselineWeightSet = true;
+      return this;
+    }
+
     /** Fires only after breaching at every evaluation for this long; zero (at once) unless set. */
     public Builder fireAfter(Duration fireAfter) {
       this.fireAfter = fireAfter;
@@ -350,11 +472,13 @@ public final class AlertRule {
      * Validates and returns the rule. Durations must fit in a {@code long} of nanoseconds (about
      * 292 years).
      *
-     * @throws IllegalStateException if no threshold was set
+     * @throws IllegalStateException if no threshold was set, or a baseline weight without an option
+     *     that uses the baseline
      * @throws NullPointerException if a duration was set to null
      * @throws IllegalArgumentException if a value is out of range (a threshold or resolve level
      *     that is not finite, a resolve level above the threshold, a negative or too long duration,
-     *     a deviation rule's baseline period that is not positive), naming it
+     *     a deviation rule's baseline period that is not positive, a baseline weight or resolve
+     *     fraction outside (0, 1], a resolve fraction with a resolve level), naming it
      */
     public AlertRule build() {
       if (!thresholdSet) {
@@ -375,7 +499,26 @@ public final class AlertRule {
       if (kind == Kind.DEVIATION) {
         Checks.requirePositiveNanos("baselinePeriod", baselinePeriod);
       }
+      requireFraction("baselineWeight", baselineWeight);
+      boolean whenBack = resolveWhenBackSet;
+      if (whenBack) {
+        requireFraction("resolveWhenBack", resolveWhenBack);
+        if (resolveBelowSet) {
+          throw Checks.invalid(
+              "resolveWhenBack", "not combined with resolveBelow", resolveWhenBack);
+        }
+      }
+      if (baselineWeightSet && !onlyAboveBaseline && !whenBack) {
+        throw new IllegalStateException(
+            "baselineWeight needs onlyAboveBaseline() or resolveWhenBack() for rule " + name);
+      }
       return new AlertRule(this);
+    }
+
+    private static void requireFraction(String name, double value) {
+      if (!(value > 0.0 && value <= 1.0)) {
+        throw Checks.invalid(name, "above 0 and at most 1", value);
+      }
     }
   }
 }

@@ -3,6 +3,7 @@ package io.ringtail.alert;
 import io.ringtail.RollingWindow;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.anomaly.AnomalyDetector;
+import io.ringtail.internal.Checks;
 import java.util.ArrayDeque;
 import java.util.function.Function;
 
@@ -18,6 +19,9 @@ final class RuleState {
   private final ArrayDeque<Point> history;
   private final AnomalyDetector detector;
   private double lastValue = Double.NaN;
+  private double measured = Double.NaN;
+  private double baseline = Double.NaN;
+  private double firedValue = Double.NaN;
 
   private record Point(long timeNanos, double value) {}
 
@@ -25,6 +29,33 @@ final class RuleState {
     this.rule = rule;
     this.history = rule.kind() == AlertRule.Kind.DEVIATION ? new ArrayDeque<>() : null;
     this.detector = rule.newDetector();
+  }
+
+  /**
+   * A state continuing from {@code from} at {@code now}: its state (a pending period starting now),
+   * values, baseline (if the rule keeps one) and fired value.
+   *
+   * @throws IllegalArgumentException if {@code from} is of another rule, or is firing without the
+   *     baseline and fired value that resolving when back needs
+   */
+  RuleState(AlertRule rule, RuleSnapshot from, long now) {
+    this(rule);
+    Checks.requireNonNull("from", from);
+    if (!from.rule().equals(rule.name())) {
+      throw Checks.invalid("from", "a snapshot of rule " + rule.name(), from.rule());
+    }
+    if (from.firing()
+        && rule.resolvesWhenBack()
+        && !(Double.isFinite(from.baseline()) && Double.isFinite(from.firedValue()))) {
+      throw Checks.invalid(
+          "from", "a firing snapshot with a finite baseline and fired value", from);
+    }
+    this.state = from.state();
+    this.pendingSince = now;
+    this.lastValue = from.value();
+    this.measured = from.measured();
+    this.baseline = rule.tracksBaseline() ? from.baseline() : Double.NaN;
+    this.firedValue = from.firedValue();
   }
 
   AlertRule rule() {
@@ -40,20 +71,37 @@ final class RuleState {
     return lastValue;
   }
 
+  /** Where the rule stands now. */
+  RuleSnapshot snapshot() {
+    return new RuleSnapshot(rule.name(), state, lastValue, measured, baseline, firedValue);
+  }
+
   /** Evaluates at {@code now}; returns the event it caused, or null. */
   AlertEvent evaluate(long now, Function<RollingWindow, WindowSnapshot> snapshots) {
     WindowSnapshot s = snapshots.apply(rule.window());
     WindowSnapshot b =
         rule.kind() == AlertRule.Kind.RATIO ? snapshots.apply(rule.baseline()) : null;
+    double m =
+        rule.kind() == AlertRule.Kind.RATIO
+            ? ratio(rule.measured(s), rule.measured(b))
+            : rule.measured(s);
     double value =
         switch (rule.kind()) {
-          case THRESHOLD -> rule.measured(s);
-          case RATIO -> ratio(rule.measured(s), rule.measured(b));
-          case DEVIATION -> deviation(now, rule.measured(s));
-          case ANOMALY -> anomalyScore(rule.measured(s));
+          case THRESHOLD, RATIO -> m;
+          case DEVIATION -> deviation(now, m);
+          case ANOMALY -> anomalyScore(m);
         };
     lastValue = value;
-    return transition(now, value, s, b);
+    measured = m;
+    boolean wasFiring = state == AlertMonitor.State.FIRING;
+    AlertEvent event = transition(now, value, m, s, b);
+    if (rule.tracksBaseline()
+        && !wasFiring
+        && state != AlertMonitor.State.FIRING
+        && !Double.isNaN(m)) {
+      baseline = rule.nextBaseline(baseline, m);
+    }
+    return event;
   }
 
   private static double ratio(double m, double baseline) {
@@ -95,14 +143,15 @@ final class RuleState {
     return z;
   }
 
-  private AlertEvent transition(long now, double value, WindowSnapshot s, WindowSnapshot b) {
-    boolean breach = rule.breaches(value);
+  private AlertEvent transition(
+      long now, double value, double m, WindowSnapshot s, WindowSnapshot b) {
+    boolean breach = rule.breaches(value, m, baseline);
     switch (state) {
       case OK -> {
         boolean coolingDown = resolvedOnce && now - resolvedAt < rule.cooldownNanos();
         if (breach && !coolingDown) {
           if (rule.fireAfterNanos() == 0) {
-            return fire(now, value, s, b);
+            return fire(now, value, m, s, b);
           }
           state = AlertMonitor.State.PENDING;
           pendingSince = now;
@@ -112,11 +161,11 @@ final class RuleState {
         if (!breach) {
           state = AlertMonitor.State.OK;
         } else if (now - pendingSince >= rule.fireAfterNanos()) {
-          return fire(now, value, s, b);
+          return fire(now, value, m, s, b);
         }
       }
       case FIRING -> {
-        if (rule.clears(value)) {
+        if (rule.clears(value, m, firedValue, baseline)) {
           state = AlertMonitor.State.OK;
           resolvedAt = now;
           resolvedOnce = true;
@@ -127,8 +176,9 @@ final class RuleState {
     return null;
   }
 
-  private AlertEvent fire(long now, double value, WindowSnapshot s, WindowSnapshot b) {
+  private AlertEvent fire(long now, double value, double m, WindowSnapshot s, WindowSnapshot b) {
     state = AlertMonitor.State.FIRING;
+    firedValue = m;
     return new AlertEvent(rule, AlertEvent.Type.FIRED, value, s, b, now);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Anomaly-detection hooks over rolling windows: {@link io.ringtail.alert.AlertRule}s (threshold,
- * SLO burn, ratio to a baseline, deviation from a baseline) evaluated by an {@link
+ * SLO burn, ratio to a baseline, deviation from a baseline, anomaly score) evaluated by an {@link
  * io.ringtail.alert.AlertMonitor} that tells {@link io.ringtail.alert.AlertListener}s when a rule
  * fires or resolves.
  *

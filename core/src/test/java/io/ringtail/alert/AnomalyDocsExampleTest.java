@@ -57,6 +57,50 @@ class AnomalyDocsExampleTest {
   }
 
   @Test
+  void baselineOptions_pageOnlyARise_andHoldItUntilHalfWayBack() {
+    KeyedWindows perEndpoint = KeyedWindows.builder().timeSource(time).build();
+    AnomalyDetectorConfig detector = AnomalyDetectorConfig.defaults();
+    AlertMonitor monitor = AlertMonitor.create(time);
+    // docs:anomaly-baseline:start
+    monitor.add(
+        AlertRule.anomaly(
+                "slower:/checkout", perEndpoint, "/checkout", Measure.percentile(95), detector)
+            .atLeast(0.5)
+            .onlyAboveBaseline() // a P95 that drops is no alarm
+            .resolveWhenBack() // resolve once P95 is half-way back to its baseline
+            .build());
+    // monitor.snapshot("slower:/checkout").baseline(): the usual P95 (weighted mean, weight 0.1)
+    // docs:anomaly-baseline:end
+    for (int i = 0; i < 300; i++) {
+      minute(perEndpoint, 200);
+      monitor.evaluate();
+    }
+    minute(perEndpoint, 50);
+    assertThat(monitor.evaluate()).as("faster").isEmpty();
+    for (int i = 0; i < 300; i++) {
+      minute(perEndpoint, 200);
+      monitor.evaluate();
+    }
+    minute(perEndpoint, 400);
+    assertThat(monitor.evaluate())
+        .extracting(AlertEvent::type)
+        .containsExactly(AlertEvent.Type.FIRED);
+    for (int i = 0; i < 60; i++) {
+      minute(perEndpoint, 400); // the score calms down; the P95 has not come back
+      assertThat(monitor.evaluate()).isEmpty();
+    }
+    RuleSnapshot slow = monitor.snapshot("slower:/checkout");
+    assertThat(slow.baseline()).isBetween(200e6, 240e6);
+    assertThat(slow.firedValue()).isBetween(400e6, 440e6);
+    minute(perEndpoint, 330); // not yet half-way back
+    assertThat(monitor.evaluate()).isEmpty();
+    minute(perEndpoint, 250);
+    assertThat(monitor.evaluate())
+        .extracting(AlertEvent::type)
+        .containsExactly(AlertEvent.Type.RESOLVED);
+  }
+
+  @Test
   void aDetectorOnItsOwn_scoresOneValueAtATime() {
     double[] queueDepths = new double[400];
     for (int i = 0; i < queueDepths.length; i++) {

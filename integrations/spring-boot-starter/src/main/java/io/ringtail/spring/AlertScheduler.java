@@ -2,19 +2,22 @@ package io.ringtail.spring;
 
 import io.ringtail.alert.AlertMonitor;
 import io.ringtail.internal.Checks;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.springframework.context.SmartLifecycle;
 
 /**
  * Evaluates an {@link AlertMonitor} every interval while the context runs: started with the
  * context, stopped (the schedule cancelled) when it closes.
  *
- * <p>The two-argument constructor gives the scheduler a thread of its own ({@code ringtail-alerts},
- * a daemon), created on start and ended on stop. It is deliberately not a bean: a {@code
+ * <p>The starter's schedulers share one thread, {@link AlertThread} ({@code ringtail-alerts}). The
+ * two-argument constructor gives a scheduler a thread of its own (of the same name, a daemon),
+ * created on start and ended on stop. Neither is a bean of a scheduler type: a {@code
  * TaskScheduler} or {@code ScheduledExecutorService} bean would make Spring Boot's own {@code
  * taskScheduler} back off, and the application's {@code @Scheduled} methods would then run on
  * Ringtail's thread.
@@ -22,7 +25,10 @@ import org.springframework.context.SmartLifecycle;
  * <p>Thread-safe.
  */
 public final class AlertScheduler implements SmartLifecycle {
+  private static final System.Logger LOG = System.getLogger(AlertScheduler.class.getName());
+
   private final AlertMonitor monitor;
+  private final Runnable evaluation;
   private final ScheduledExecutorService shared;
   private final Duration interval;
   private ScheduledExecutorService owned;
@@ -44,7 +50,23 @@ public final class AlertScheduler implements SmartLifecycle {
    */
   public AlertScheduler(
       AlertMonitor monitor, ScheduledExecutorService scheduler, Duration interval) {
+    this(monitor, Objects.requireNonNull(monitor, "monitor")::evaluate, scheduler, interval);
+  }
+
+  /**
+   * Runs {@code evaluation}, a step that evaluates {@code monitor} (the endpoint anomaly alerts
+   * read their windows first), on {@code scheduler}, which the caller owns. A step that throws is
+   * logged and the schedule goes on.
+   *
+   * @throws IllegalArgumentException if interval is not positive
+   */
+  public AlertScheduler(
+      AlertMonitor monitor,
+      Runnable evaluation,
+      ScheduledExecutorService scheduler,
+      Duration interval) {
     this.monitor = Objects.requireNonNull(monitor, "monitor");
+    this.evaluation = Objects.requireNonNull(evaluation, "evaluation");
     this.shared = scheduler;
     this.interval = Objects.requireNonNull(interval, "interval");
     if (interval.isNegative() || interval.isZero()) {
@@ -66,7 +88,16 @@ public final class AlertScheduler implements SmartLifecycle {
                 });
         scheduler = owned;
       }
-      schedule = monitor.scheduleWith(scheduler, interval);
+      long nanos = interval.toNanos();
+      schedule = scheduler.scheduleAtFixedRate(this::step, nanos, nanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private void step() {
+    try {
+      evaluation.run();
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Evaluating " + monitor + " failed; the schedule goes on", e);
     }
   }
 

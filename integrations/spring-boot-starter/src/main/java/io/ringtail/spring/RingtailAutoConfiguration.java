@@ -19,8 +19,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * What the starter's parts share: the settings {@code ringtail.*} ({@link RingtailProperties}), the
  * {@link WindowConventions} every binding follows, and the evaluation of {@link AlertRule} beans on
- * a scheduler the context manages ({@link AlertScheduler}). Each bean backs off when the
- * application defines one of the same type.
+ * a scheduler the context manages ({@link AlertScheduler}, on the starter's one {@link
+ * AlertThread}). Each bean backs off when the application defines one of the same type.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(RingtailProperties.class)
@@ -41,6 +41,16 @@ public class RingtailAutoConfiguration {
           ? Checks.asProperty("maximumKeys", "ringtail.metrics.maximum-keys", e)
           : Checks.asProperty("percentiles", "ringtail.metrics.percentiles", e);
     }
+  }
+
+  /**
+   * The one thread every alert schedule of the starter runs on ({@code ringtail-alerts}); started
+   * by the first schedule, ended when the context closes.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  AlertThread ringtailAlertThread() {
+    return new AlertThread();
   }
 
   /** Alert evaluation, when the application declares AlertRule beans. */
@@ -67,8 +77,9 @@ public class RingtailAutoConfiguration {
 
     @Bean
     AlertScheduler ringtailAlertScheduler(
-        AlertMonitor ringtailAlertMonitor, RingtailProperties properties) {
-      return new AlertScheduler(ringtailAlertMonitor, properties.getAlerts().getInterval());
+        AlertMonitor ringtailAlertMonitor, AlertThread thread, RingtailProperties properties) {
+      return new AlertScheduler(
+          ringtailAlertMonitor, thread.scheduler(), properties.getAlerts().getInterval());
     }
   }
 }

@@ -1,20 +1,26 @@
 package io.ringtail.spring.anomaly;
 
-import static java.lang.Double.NaN;
-
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.ringtail.RollingWindow;
+import io.ringtail.TimeSource;
 import io.ringtail.WindowSnapshot;
+import io.ringtail.alert.AlertEvent;
+import io.ringtail.alert.AlertMonitor;
+import io.ringtail.alert.AlertRule;
+import io.ringtail.alert.RuleSnapshot;
 import io.ringtail.anomaly.AnomalyDetector;
 import io.ringtail.anomaly.AnomalyDetectorConfig;
 import io.ringtail.internal.Checks;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.spring.ObservedWindows;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,41 +30,47 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Anomaly alerts on every endpoint of the {@link ObservedWindows}, by configuration: at each {@link
- * #evaluate()} every endpoint's measures (its P95, its share of 5xx answers, its request rate) are
- * read from the observation's keyed window and scored by a detector of the endpoint's own (core's
- * {@link AnomalyDetector}, built from one {@link AnomalyDetectorConfig}).
+ * Anomaly alerts on every endpoint of the {@link ObservedWindows}, by configuration: each
+ * endpoint's measures (its P95, its share of 5xx answers, its request rate) are core {@linkplain
+ * AlertRule#anomaly anomaly rules}, one per endpoint and measure, on one core {@link AlertMonitor}
+ * ({@link #monitor()}); each rule's detector (core's {@link AnomalyDetector}, built from one {@link
+ * AnomalyDetectorConfig}) scores its measure at every {@link #evaluate()}.
  *
  * <p>An endpoint is a combination of the configured key values ({@code method} and {@code uri} by
  * default); the keys that differ only in other values ({@code status}, {@code outcome}) are pooled
- * into it. At most {@code maximumEndpoints} endpoints per observation are watched, each with one
- * detector (about 1.5 KiB) and two gauges per measure.
+ * into it ({@link WindowSnapshot#pooled}). At most {@code maximumEndpoints} endpoints per
+ * observation are watched, each with one detector (about 1.5 KiB) and two gauges per measure. Each
+ * evaluation reads each observation's keys once and pools them, then evaluates the monitor: a
+ * rule's window is a view of its endpoint's pooled keys as read at that evaluation.
  *
- * <p><b>Firing and resolving.</b> A measure fires when its score reaches the alarm level and (for
- * P95 and the error ratio) it is above its baseline, an exponentially weighted mean of its values
- * while not firing. It resolves once it is back at least half-way from the value that fired to the
- * baseline. Each fire and resolve is published as an {@link EndpointAnomalyEvent} to {@code
- * publisher} and logged at WARNING; the score is the gauge {@code ringtail.anomaly.score} and the
- * state the gauge {@code ringtail.anomaly.firing} (tags {@code window}, {@code measure} and the
- * endpoint's key values).
+ * <p><b>Firing and resolving</b> are the rules': {@link AlertRule.Builder#atLeast atLeast(level)}
+ * on the score, {@link AlertRule.Builder#onlyAboveBaseline onlyAboveBaseline} for P95 and the error
+ * ratio (a measure fires only above its baseline, an exponentially weighted mean of its values
+ * while not firing), and {@link AlertRule.Builder#resolveWhenBack() resolveWhenBack} (it resolves
+ * once back at least half-way from the value that fired to the baseline). Each fire and resolve
+ * (core's {@link AlertEvent}) is published as an {@link EndpointAnomalyEvent} to {@code publisher}
+ * and logged at WARNING; the score is the gauge {@code ringtail.anomaly.score} and the state the
+ * gauge {@code ringtail.anomaly.firing} (tags {@code window}, {@code measure} and the endpoint's
+ * key values).
  *
  * <p><b>Fleet.</b> With fleet-wide windows each endpoint is evaluated once for the fleet: by the
  * instance that merges the group of the endpoint's first key (in key order), which reads the
  * fleet's summaries (one small read per evaluation, no distribution) and posts its measures' states
- * to a Redis {@code StateBoard}; every other instance shows those states ({@link #states()}, {@code
- * /actuator/ringtail}) and exports no gauge for the endpoint, so each gauge exists once in the
- * fleet. When the group's lease moves, the next evaluator continues from the posted state
- * (baseline, firing, paged: a fire is paged once and resolved once) while its own detector warms up
- * again. {@code pager} decides whether a fire is paged: {@link Pager#always()} in-process, a
- * fleet-wide claim (one per endpoint and measure per dedupe period, from a Redis rate limiter) with
- * a fleet, for the moment of a handover when two instances may both evaluate; an instance whose
- * claim is refused keeps the state but publishes neither the fire nor its resolve.
+ * (each rule's {@link RuleSnapshot}, with whether it paged) to a Redis {@code StateBoard}; every
+ * other instance holds no rule for the endpoint, shows the posted states ({@link #states()}, {@code
+ * /actuator/ringtail}) and exports no gauge for it, so each gauge exists once in the fleet. When
+ * the group's lease moves, the next evaluator adds the endpoint's rules from the posted snapshots
+ * ({@link AlertMonitor#add(AlertRule, RuleSnapshot)}: baseline, firing, fired value; and paged: a
+ * fire is paged once and resolved once) while their detectors warm up again. {@code pager} decides
+ * whether a fire is paged: {@link Pager#always()} in-process, a fleet-wide claim (one per endpoint
+ * and measure per dedupe period, from a Redis rate limiter) with a fleet, for the moment of a
+ * handover when two instances may both evaluate; an instance whose claim is refused keeps the state
+ * but publishes neither the fire nor its resolve.
  *
  * <p>Thread-safe: evaluations are serialised; {@link #states()} may be called from any thread.
  */
 public final class EndpointAnomalies {
   private static final System.Logger LOG = System.getLogger(EndpointAnomalies.class.getName());
-  private static final double BASELINE_WEIGHT = 0.1;
 
   /** What is measured per endpoint. */
   public enum Measure {
@@ -114,49 +126,6 @@ public final class EndpointAnomalies {
       long evaluations,
       boolean here) {}
 
-  /**
-   * How the endpoints of one kind of window are read, who evaluates each, and where the
-   * evaluations' states are shared: in-process, this instance reads and evaluates all of them;
-   * fleet-wide, each endpoint is evaluated by one instance and its state posted for the others.
-   */
-  interface Sharing {
-    /** Reads and evaluates everything, shares nothing: windows this instance holds itself. */
-    Sharing IN_PROCESS =
-        new Sharing() {
-          @Override
-          public Map<String, ? extends WindowSnapshot> read(KeyedWindows keyed) {
-            return keyed.snapshots();
-          }
-
-          @Override
-          public boolean evaluates(KeyedWindows keyed, String key) {
-            return true;
-          }
-
-          @Override
-          public void post(String observation, Map<String, String> states) {}
-
-          @Override
-          public Map<String, String> posted(String observation) {
-            return Map.of();
-          }
-        };
-
-    /** Every key's numbers in the window now. */
-    Map<String, ? extends WindowSnapshot> read(KeyedWindows keyed);
-
-    /**
-     * Whether this instance evaluates the endpoint whose first key in {@code keyed} is {@code key}.
-     */
-    boolean evaluates(KeyedWindows keyed, String key);
-
-    /** Posts the states of the measures this instance evaluated, by {@link Watch#key}. */
-    void post(String observation, Map<String, String> states);
-
-    /** The states posted by the instances that evaluate {@code observation}'s endpoints. */
-    Map<String, String> posted(String observation);
-  }
-
   private final Supplier<Map<String, KeyedWindows>> windows;
   private final List<Measure> measures;
   private final List<String> endpointTags;
@@ -167,8 +136,10 @@ public final class EndpointAnomalies {
   private final Pager pager;
   private final Consumer<EndpointAnomalyEvent> publisher;
   private final MeterRegistry registry;
-  private final Sharing sharing;
+  private final AnomalySharing sharing;
+  private final AlertMonitor monitor = AlertMonitor.create();
   private final Map<String, Map<String, Endpoint>> watched = new LinkedHashMap<>();
+  private final Map<String, Watch> byRule = new HashMap<>();
   private boolean fullLogged;
 
   /**
@@ -184,7 +155,7 @@ public final class EndpointAnomalies {
       Pager pager,
       Consumer<EndpointAnomalyEvent> publisher,
       MeterRegistry registry) {
-    this(windows, properties, pager, publisher, registry, Sharing.IN_PROCESS);
+    this(windows, properties, pager, publisher, registry, AnomalySharing.IN_PROCESS);
   }
 
   /** As above, the endpoints read, evaluated and shared as {@code sharing} says. */
@@ -194,7 +165,7 @@ public final class EndpointAnomalies {
       Pager pager,
       Consumer<EndpointAnomalyEvent> publisher,
       MeterRegistry registry,
-      Sharing sharing) {
+      AnomalySharing sharing) {
     this.sharing = Objects.requireNonNull(sharing, "sharing");
     this.windows = Objects.requireNonNull(windows, "windows");
     this.measures = List.copyOf(properties.getMeasures());
@@ -229,17 +200,27 @@ public final class EndpointAnomalies {
   }
 
   /**
-   * Scores every endpoint's measures now, publishes what fired or resolved, and returns those
-   * events (the ones this instance paged), in order.
+   * The monitor holding one anomaly rule per endpoint measure that this instance evaluates (named
+   * {@code "<observation> <endpoint> <measure>"}): read a rule's state with {@link
+   * AlertMonitor#snapshot}, or hear core's events with a listener. Evaluate it only through {@link
+   * #evaluate()}, which reads the windows first: evaluated alone, every rule keeps its state.
+   */
+  public AlertMonitor monitor() {
+    return monitor;
+  }
+
+  /**
+   * Reads every endpoint's keys, evaluates the monitor, publishes what fired or resolved, and
+   * returns those events (the ones this instance paged), in order.
    */
   public synchronized List<EndpointAnomalyEvent> evaluate() {
-    List<EndpointAnomalyEvent> events = new ArrayList<>(0);
+    Map<String, List<Endpoint>> read = new LinkedHashMap<>();
     windows
         .get()
         .forEach(
             (observation, keyed) -> {
               try {
-                evaluate(observation, keyed, events);
+                read.put(observation, read(observation, keyed));
               } catch (RuntimeException e) {
                 LOG.log(
                     Level.WARNING,
@@ -247,6 +228,23 @@ public final class EndpointAnomalies {
                     e);
               }
             });
+    List<EndpointAnomalyEvent> events = new ArrayList<>(0);
+    List<AlertEvent> evaluated = List.of();
+    try {
+      if (!read.isEmpty()) { // with nothing read (Redis down) every rule keeps its state anyway
+        evaluated = monitor.evaluate();
+      }
+    } finally {
+      unread(); // an evaluation of the monitor alone keeps every state
+    }
+    for (AlertEvent e : evaluated) {
+      Watch w = byRule.get(e.rule().name());
+      EndpointAnomalyEvent event = w == null ? null : w.on(e);
+      if (event != null) {
+        events.add(event);
+      }
+    }
+    read.forEach(this::afterEvaluation);
     for (EndpointAnomalyEvent event : events) {
       LOG.log(Level.WARNING, event.toString());
       try {
@@ -258,10 +256,21 @@ public final class EndpointAnomalies {
     return events;
   }
 
-  private void evaluate(String observation, KeyedWindows keyed, List<EndpointAnomalyEvent> out) {
+  /** Every endpoint's window fails until read again: its rules keep their state. */
+  private void unread() {
+    watched.values().forEach(endpoints -> endpoints.values().forEach(e -> e.window.current = null));
+  }
+
+  /**
+   * Reads {@code observation}'s keys once, pools them into its endpoints (watching new ones while
+   * there is room), hands each endpoint to this instance or away from it, and shows each endpoint
+   * evaluated here its pooled keys. The endpoints evaluated here.
+   */
+  private List<Endpoint> read(String observation, KeyedWindows keyed) {
     Map<String, Endpoint> endpoints =
         watched.computeIfAbsent(observation, o -> new LinkedHashMap<>());
     Map<String, Pool> pools = new LinkedHashMap<>();
+    double windowSeconds = keyed.windowConfig().length().toNanos() / 1e9;
     for (Map.Entry<String, ? extends WindowSnapshot> e : sharing.read(keyed).entrySet()) {
       Map<String, String> tags = ObservedWindows.keyValues(e.getKey());
       Map<String, String> endpoint = new LinkedHashMap<>();
@@ -283,46 +292,41 @@ public final class EndpointAnomalies {
           }
           continue;
         }
-        endpoints.put(id, new Endpoint(observation, endpoint));
+        endpoints.put(id, new Endpoint(observation, endpoint, keyed, windowSeconds));
       }
       pools.computeIfAbsent(id, i -> new Pool()).add(e.getKey(), e.getValue(), isError(tags));
     }
-    double windowSeconds = keyed.windowConfig().length().toNanos() / 1e9;
     Map<String, String> posted = null; // read once, when an endpoint comes to this instance
-    Map<String, String> post = new LinkedHashMap<>();
+    List<Endpoint> here = new ArrayList<>();
     for (Map.Entry<String, Endpoint> e : endpoints.entrySet()) {
       Pool pool = pools.getOrDefault(e.getKey(), Pool.EMPTY);
       // the instance owning the endpoint's first key evaluates it; while it has no samples
       // anywhere, whoever evaluated it goes on (noting that it has none)
       Endpoint endpoint = e.getValue();
-      boolean here = pool.first == null ? endpoint.here : sharing.evaluates(keyed, pool.first);
-      if (!here) {
-        endpoint.here = false;
-        endpoint.watches.forEach(w -> w.exported(false));
+      boolean evaluates = pool.first == null ? endpoint.here : sharing.evaluates(keyed, pool.first);
+      if (!evaluates) {
+        endpoint.leave();
         continue;
       }
       if (!endpoint.here) {
         posted = posted != null ? posted : postedOf(observation);
-        for (Watch w : endpoint.watches) {
-          w.takeOver(posted.get(w.key));
-        }
-        endpoint.here = true;
+        endpoint.take(posted);
       }
+      endpoint.window.current = pool.snapshot();
+      endpoint.first = pool.first;
+      here.add(endpoint);
+    }
+    return here;
+  }
+
+  /** Updates the gauges and counts of the endpoints evaluated here, and posts their states. */
+  private void afterEvaluation(String observation, List<Endpoint> here) {
+    Map<String, String> post = new LinkedHashMap<>();
+    for (Endpoint endpoint : here) {
       for (Watch w : endpoint.watches) {
-        w.exported(true);
-        double value =
-            switch (w.measure) {
-              case RATE -> pool.count / windowSeconds;
-              case ERROR_RATIO ->
-                  pool.count < minimumSamples ? Double.NaN : (double) pool.errors / pool.count;
-              case P95 -> pool.count < minimumSamples ? Double.NaN : pool.percentile(0.95);
-            };
-        EndpointAnomalyEvent event = w.next(value);
-        if (event != null) {
-          out.add(event);
-        }
-        if (pool.first != null) {
-          post.put(w.key, w.encode());
+        RuleSnapshot s = w.evaluated();
+        if (endpoint.first != null) {
+          post.put(w.key, new AnomalySharing.Posted(s, w.paged, w.evaluations).encode());
         }
       }
     }
@@ -371,7 +375,10 @@ public final class EndpointAnomalies {
               posted = postedOf(observation);
             }
             for (Watch w : e.watches) {
-              out.add(e.here ? w.state() : w.stateFrom(posted.get(w.key)));
+              out.add(
+                  e.here
+                      ? w.state(monitor.snapshot(w.key), w.paged, w.evaluations, true)
+                      : w.state(AnomalySharing.Posted.decode(w.key, posted.get(w.key))));
             }
           }
         });
@@ -387,7 +394,6 @@ public final class EndpointAnomalies {
   private static final class Pool {
     static final Pool EMPTY = new Pool();
     final List<WindowSnapshot> parts = new ArrayList<>(2);
-    long count;
     long errors;
     String first; // the least key with samples: the one whose owner evaluates the endpoint
 
@@ -395,78 +401,337 @@ public final class EndpointAnomalies {
       if (s.count() > 0) {
         first = first == null || key.compareTo(first) < 0 ? key : first;
         parts.add(s);
-        count += s.count();
         errors += error ? s.count() : 0;
       }
     }
 
-    /**
-     * The nearest-rank percentile of the pooled samples: the smallest value at or below which
-     * {@code ceil(phi * count)} of them lie, searched by bisection over each part's {@link
-     * WindowSnapshot#fractionAbove} (as exact as the parts' resolution).
-     */
-    double percentile(double phi) {
-      if (parts.size() == 1) {
-        return parts.get(0).valueAtPercentile(phi * 100);
-      }
-      long rank = (long) Math.ceil(phi * count);
-      long lo = Long.MAX_VALUE;
-      long hi = Long.MIN_VALUE;
-      for (WindowSnapshot s : parts) {
-        lo = Math.min(lo, (long) Math.floor(s.min()));
-        hi = Math.max(hi, (long) Math.ceil(s.max()));
-      }
-      while (lo < hi) {
-        long mid = lo + (hi - lo) / 2;
-        long atOrBelow = 0;
-        for (WindowSnapshot s : parts) {
-          atOrBelow += Math.round(s.count() * (1.0 - s.fractionAbove(mid)));
-        }
-        if (atOrBelow >= rank) {
-          hi = mid;
-        } else {
-          lo = mid + 1;
-        }
-      }
-      return lo;
+    /** The endpoint's keys pooled, with how many of their samples were errors. */
+    Pooled snapshot() {
+      return new Pooled(parts.isEmpty() ? Empty.INSTANCE : WindowSnapshot.pooled(parts), errors);
     }
   }
 
-  /** One endpoint: its key values and one watch per measure. */
+  /** An endpoint's keys as one snapshot, and how many of its samples were errors. */
+  private record Pooled(WindowSnapshot all, long errors) implements WindowSnapshot {
+    @Override
+    public long count() {
+      return all.count();
+    }
+
+    @Override
+    public long sum() {
+      return all.sum();
+    }
+
+    @Override
+    public long rejected() {
+      return all.rejected();
+    }
+
+    @Override
+    public double min() {
+      return all.min();
+    }
+
+    @Override
+    public double max() {
+      return all.max();
+    }
+
+    @Override
+    public double valueAtPercentile(double percentile) {
+      return all.valueAtPercentile(percentile);
+    }
+
+    @Override
+    public double fractionAbove(long value) {
+      return all.fractionAbove(value);
+    }
+
+    @Override
+    public long startNanos() {
+      return all.startNanos();
+    }
+
+    @Override
+    public long endNanos() {
+      return all.endNanos();
+    }
+  }
+
+  /** No sample: an endpoint none of whose keys holds any now. */
+  private enum Empty implements WindowSnapshot {
+    INSTANCE;
+
+    @Override
+    public long count() {
+      return 0;
+    }
+
+    @Override
+    public long sum() {
+      return 0;
+    }
+
+    @Override
+    public long rejected() {
+      return 0;
+    }
+
+    @Override
+    public double min() {
+      return Double.NaN;
+    }
+
+    @Override
+    public double max() {
+      return Double.NaN;
+    }
+
+    @Override
+    public double valueAtPercentile(double percentile) {
+      return Double.NaN;
+    }
+
+    @Override
+    public long startNanos() {
+      return 0;
+    }
+
+    @Override
+    public long endNanos() {
+      return 0;
+    }
+  }
+
+  /**
+   * What a rule reads from its endpoint's pooled snapshot: one of the measures. Stateless.
+   *
+   * @param windowSeconds the window's length, for the rate
+   */
+  private record Read(Measure measure, double windowSeconds) implements io.ringtail.alert.Measure {
+    @Override
+    public double of(WindowSnapshot s) {
+      return switch (measure) {
+        case P95 -> s.valueAtPercentile(95);
+        case ERROR_RATIO ->
+            s.count() == 0 ? Double.NaN : (double) ((Pooled) s).errors() / s.count();
+        case RATE -> s.count() / windowSeconds;
+      };
+    }
+
+    @Override
+    public String toString() {
+      return measure.label();
+    }
+  }
+
+  /**
+   * An endpoint's keys as a window, read-only, for its rules: its snapshot is what the current
+   * evaluation read, or (when the read failed) a failure that keeps the rules' state.
+   */
+  private static final class EndpointWindow implements RollingWindow {
+    private final String observation;
+    private final KeyedWindows keyed;
+    volatile Pooled current; // set for one evaluation, under the outer lock
+
+    EndpointWindow(String observation, KeyedWindows keyed) {
+      this.observation = observation;
+      this.keyed = keyed;
+    }
+
+    @Override
+    public WindowSnapshot snapshot() {
+      Pooled s = current;
+      if (s == null) {
+        throw new Unread(observation);
+      }
+      return s;
+    }
+
+    @Override
+    public void record(long value) {
+      throw new UnsupportedOperationException("an endpoint's keys are recorded by observations");
+    }
+
+    @Override
+    public void recordAt(long value, long timeNanos) {
+      record(value);
+    }
+
+    @Override
+    public Duration length() {
+      return keyed.windowConfig().length();
+    }
+
+    @Override
+    public TimeSource timeSource() {
+      return keyed.timeSource();
+    }
+
+    @Override
+    public long footprintBytes() {
+      return 0;
+    }
+  }
+
+  /** A window not read at this evaluation: its rules keep their state. No stack trace. */
+  private static final class Unread extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Unread(String observation) {
+      super(observation + " was not read at this evaluation", null, false, false);
+    }
+  }
+
+  /** One endpoint: its key values, its window view and one watch per measure. */
   private final class Endpoint {
     final List<Watch> watches = new ArrayList<>();
-    boolean here = sharing == Sharing.IN_PROCESS; // evaluated here at the last evaluation
+    final EndpointWindow window;
+    boolean here; // evaluated here: its rules are on the monitor
+    String first; // its first key at the last read
 
-    Endpoint(String observation, Map<String, String> endpoint) {
+    Endpoint(
+        String observation,
+        Map<String, String> endpoint,
+        KeyedWindows keyed,
+        double windowSeconds) {
+      this.window = new EndpointWindow(observation, keyed);
       Map<String, String> tags = Collections.unmodifiableMap(endpoint);
       for (Measure m : measures) {
-        watches.add(new Watch(observation, tags, m));
+        watches.add(new Watch(observation, tags, m, window, windowSeconds));
+      }
+      if (sharing == AnomalySharing.IN_PROCESS) {
+        take(Map.of());
+      }
+    }
+
+    /** Comes to this instance: its rules go on from the states posted (none: afresh). */
+    void take(Map<String, String> posted) {
+      for (Watch w : watches) {
+        w.take(AnomalySharing.Posted.decode(w.key, posted.get(w.key)));
+      }
+      here = true;
+    }
+
+    /** Another instance evaluates it: its rules and gauges leave this one. */
+    void leave() {
+      if (here) {
+        for (Watch w : watches) {
+          monitor.remove(w.key);
+          w.exported(false);
+        }
+        here = false;
       }
     }
   }
 
-  /** One endpoint's measure: its detector, baseline and alert state. Guarded by the outer lock. */
+  /** One endpoint's measure: its rule, whether it paged, its gauges. Guarded by the outer lock. */
   private final class Watch {
     final String observation;
     final Map<String, String> endpoint;
     final Measure measure;
-    final AnomalyDetector scorer = detector.newDetector();
     final String key;
+    final AlertRule rule;
     volatile double score = Double.NaN;
     volatile boolean firing;
-    double value = Double.NaN;
-    double baseline = Double.NaN;
-    double firedValue;
     boolean paged;
     long evaluations;
 
     private List<Meter> meters = List.of();
 
-    Watch(String observation, Map<String, String> endpoint, Measure measure) {
+    Watch(
+        String observation,
+        Map<String, String> endpoint,
+        Measure measure,
+        EndpointWindow window,
+        double windowSeconds) {
       this.observation = observation;
       this.endpoint = endpoint;
       this.measure = measure;
       this.key = observation + " " + endpoint + " " + measure.label();
+      AlertRule.Builder b =
+          AlertRule.anomaly(key, window, new Read(measure, windowSeconds), detector)
+              .atLeast(level)
+              .resolveWhenBack();
+      if (measure != Measure.RATE) { // a rate that drops is an anomaly too; it has no minimum
+        b.onlyAboveBaseline().minimumSamples(minimumSamples);
+      }
+      this.rule = b.build();
+      byRule.put(key, this);
+    }
+
+    /**
+     * Adds the rule, going on from {@code posted} if it says anything (a fire handed over, with
+     * whether it was paged); its detector starts afresh.
+     */
+    void take(AnomalySharing.Posted posted) {
+      monitor.remove(key);
+      paged = false;
+      evaluations = 0;
+      if (posted.evaluations() > 0) {
+        try {
+          monitor.add(rule, posted.rule());
+          paged = posted.paged();
+          evaluations = posted.evaluations();
+          return;
+        } catch (IllegalArgumentException e) {
+          LOG.log(Level.WARNING, "Posted state of " + key + " unusable; starting afresh", e);
+        }
+      }
+      monitor.add(rule);
+    }
+
+    /** After an evaluation here: the gauges' values, the evaluations with data; the state. */
+    RuleSnapshot evaluated() {
+      exported(true);
+      RuleSnapshot s = monitor.snapshot(key);
+      score = s.value();
+      firing = s.firing();
+      if (!Double.isNaN(s.measured())) {
+        evaluations++;
+      }
+      return s;
+    }
+
+    /** The rule fired or resolved: the event this instance pages, or null. */
+    EndpointAnomalyEvent on(AlertEvent e) {
+      RuleSnapshot s = monitor.snapshot(key);
+      if (e.type() == AlertEvent.Type.FIRED) {
+        paged = claim();
+        return paged ? event(EndpointAnomalyEvent.Type.FIRED, s) : quiet("fired", s);
+      }
+      boolean wasPaged = paged;
+      paged = false;
+      return wasPaged ? event(EndpointAnomalyEvent.Type.RESOLVED, s) : quiet("resolved", s);
+    }
+
+    private boolean claim() {
+      try {
+        return pager.claim(key);
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "Could not claim the page of " + key + "; paging anyway", e);
+        return true;
+      }
+    }
+
+    private EndpointAnomalyEvent event(EndpointAnomalyEvent.Type type, RuleSnapshot s) {
+      return new EndpointAnomalyEvent(
+          type, observation, endpoint, measure, s.value(), s.measured(), s.baseline());
+    }
+
+    private EndpointAnomalyEvent quiet(String what, RuleSnapshot s) {
+      LOG.log(
+          Level.INFO,
+          () ->
+              "Anomaly "
+                  + what
+                  + " on "
+                  + key
+                  + " = "
+                  + measure.format(s.measured())
+                  + ", paged by another instance");
+      return null;
     }
 
     /**
@@ -501,123 +766,22 @@ public final class EndpointAnomalies {
                   .register(registry));
     }
 
-    /** Scores {@code v} (NaN: no data, shown to nobody); the event this instance pages, or null. */
-    EndpointAnomalyEvent next(double v) {
-      value = v;
-      if (Double.isNaN(v)) {
-        score = Double.NaN;
-        return null;
-      }
-      evaluations++;
-      double s = scorer.score(v);
-      score = s;
-      if (!firing) {
-        boolean worse = measure == Measure.RATE || v > baseline; // false while no baseline
-        if (s >= level && worse && !Double.isNaN(baseline)) {
-          firing = true;
-          firedValue = v;
-          paged = claim();
-          return paged ? event(EndpointAnomalyEvent.Type.FIRED, s, v) : quiet("fired", s, v);
-        }
-        baseline = Double.isNaN(baseline) ? v : baseline + BASELINE_WEIGHT * (v - baseline);
-        return null;
-      }
-      if (Math.abs(v - baseline) <= Math.abs(firedValue - baseline) / 2) {
-        firing = false;
-        boolean wasPaged = paged;
-        paged = false;
-        return wasPaged ? event(EndpointAnomalyEvent.Type.RESOLVED, s, v) : quiet("resolved", s, v);
-      }
-      return null;
-    }
-
-    private boolean claim() {
-      try {
-        return pager.claim(key);
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "Could not claim the page of " + key + "; paging anyway", e);
-        return true;
-      }
-    }
-
-    private EndpointAnomalyEvent event(EndpointAnomalyEvent.Type type, double s, double v) {
-      return new EndpointAnomalyEvent(type, observation, endpoint, measure, s, v, baseline);
-    }
-
-    private EndpointAnomalyEvent quiet(String what, double s, double v) {
-      LOG.log(
-          Level.INFO,
-          () ->
-              "Anomaly "
-                  + what
-                  + " on "
-                  + key
-                  + " = "
-                  + measure.format(v)
-                  + ", paged by another instance");
-      return null;
-    }
-
-    State state() {
+    State state(RuleSnapshot s, boolean paged, long evaluations, boolean here) {
       return new State(
-          observation, endpoint, measure, value, baseline, score, firing, paged, evaluations, true);
+          observation,
+          endpoint,
+          measure,
+          s.measured(),
+          s.baseline(),
+          s.value(),
+          s.firing(),
+          paged,
+          evaluations,
+          here);
     }
 
-    /** The state as posted: value, baseline, score, fired value, firing, paged, evaluations. */
-    String encode() {
-      return value
-          + " "
-          + baseline
-          + " "
-          + score
-          + " "
-          + firedValue
-          + " "
-          + (firing ? 1 : 0)
-          + " "
-          + (paged ? 1 : 0)
-          + " "
-          + evaluations;
-    }
-
-    /** The state another instance posted ({@code null}: none yet), as this instance shows it. */
-    State stateFrom(String posted) {
-      String[] f = posted == null ? null : posted.split(" ");
-      if (f == null || f.length != 7) {
-        return new State(observation, endpoint, measure, NaN, NaN, NaN, false, false, 0, false);
-      }
-      try {
-        return new State(
-            observation,
-            endpoint,
-            measure,
-            Double.parseDouble(f[0]),
-            Double.parseDouble(f[1]),
-            Double.parseDouble(f[2]),
-            f[4].equals("1"),
-            f[5].equals("1"),
-            Long.parseLong(f[6]),
-            false);
-      } catch (NumberFormatException e) {
-        return new State(observation, endpoint, measure, NaN, NaN, NaN, false, false, 0, false);
-      }
-    }
-
-    /**
-     * Continues from the state the previous evaluator posted: its baseline, and whether it fires
-     * and paged (so a fire is neither paged twice nor left unresolved). The detector itself starts
-     * again, warming up on this instance's evaluations.
-     */
-    void takeOver(String posted) {
-      State s = stateFrom(posted);
-      if (s.evaluations() == 0) {
-        return;
-      }
-      baseline = s.baseline();
-      firing = s.firing();
-      paged = s.paged();
-      firedValue = Double.parseDouble(posted.split(" ")[3]);
-      evaluations = s.evaluations();
+    State state(AnomalySharing.Posted p) {
+      return state(p.rule(), p.paged(), p.evaluations(), false);
     }
   }
 }

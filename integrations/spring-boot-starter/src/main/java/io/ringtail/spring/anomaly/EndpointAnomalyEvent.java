@@ -7,10 +7,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * An endpoint's measure fired or resolved, as {@link EndpointAnomalies} publishes it: a Spring
- * application event (listen with {@code @EventListener(EndpointAnomalyEvent.class)}) and one log
- * line. With fleet-wide windows only the instance that paged the fire publishes it, and its
- * resolve. Immutable.
+ * An endpoint's measure fired or resolved, as {@link EndpointAnomalies} publishes it: its rule's
+ * core {@link io.ringtail.alert.AlertEvent} told in the endpoint's terms, as a Spring application
+ * event (listen with {@code @EventListener(EndpointAnomalyEvent.class)}) and one log line. With
+ * fleet-wide windows only the instance that paged the fire publishes it, and its resolve.
+ * Immutable.
  *
  * @param type fired or resolved
  * @param observation the observation's name ({@code http.server.requests})

@@ -2,24 +2,17 @@ package io.ringtail.spring.anomaly;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationHandler;
-import io.ringtail.WindowSnapshot;
 import io.ringtail.decision.RateLimitConfig;
 import io.ringtail.decision.RateLimiter;
 import io.ringtail.internal.Checks;
-import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.redis.RedisBackend;
-import io.ringtail.redis.RedisKeyedHistogramWindows;
-import io.ringtail.redis.StateBoard;
+import io.ringtail.spring.AlertScheduler;
+import io.ringtail.spring.AlertThread;
 import io.ringtail.spring.ObservedWindows;
 import io.ringtail.spring.RingtailAutoConfiguration;
 import io.ringtail.spring.RingtailEndpointSection;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -29,15 +22,19 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Anomaly alerts on every endpoint of the observation windows ({@link EndpointAnomalies}), when
- * {@code ringtail.anomaly.enabled=true}: evaluated every {@code ringtail.anomaly.interval} on a
- * thread of their own ({@code ringtail-anomaly}, a bean named {@value #SCHEDULER}; define a bean of
- * that name to drive evaluations yourself), events published as Spring application events.
+ * Anomaly alerts on every endpoint of the observation windows ({@link EndpointAnomalies}: core
+ * alert rules on one core monitor), when {@code ringtail.anomaly.enabled=true}: evaluated every
+ * {@code ringtail.anomaly.interval} by an {@link AlertScheduler} on the starter's one alert thread
+ * ({@link AlertThread}, {@code ringtail-alerts}; the scheduler is a bean named {@value #SCHEDULER},
+ * define a bean of that name to drive evaluations yourself), events published as Spring application
+ * events.
+ *
+ * <p>With fleet-wide observation windows each endpoint is evaluated by one instance, which posts
+ * its states for the others ({@link FleetAnomalySharing}).
  *
  * <p>With fleet-wide observation windows (a {@link RedisBackend}) a fire is paged by one instance
  * only: the first to claim it from a fleet-wide rate limiter ({@code anomaly-pages}: one claim per
@@ -63,7 +60,7 @@ public class RingtailAnomalyAutoConfiguration {
       ObservedWindows windows,
       RingtailAnomalyProperties properties,
       ObjectProvider<EndpointAnomalies.Pager> pager,
-      ObjectProvider<EndpointAnomalies.Sharing> sharing,
+      ObjectProvider<AnomalySharing> sharing,
       ApplicationEventPublisher publisher,
       ObjectProvider<MeterRegistry> registry) {
     return new EndpointAnomalies(
@@ -72,7 +69,7 @@ public class RingtailAnomalyAutoConfiguration {
         pager.getIfAvailable(EndpointAnomalies.Pager::always),
         publisher::publishEvent,
         registry.getIfUnique(),
-        sharing.getIfAvailable(() -> EndpointAnomalies.Sharing.IN_PROCESS));
+        sharing.getIfAvailable(() -> AnomalySharing.IN_PROCESS));
   }
 
   /** The alerts' section of the {@code ringtail} Actuator endpoint: {@code anomalies}. */
@@ -85,9 +82,14 @@ public class RingtailAnomalyAutoConfiguration {
   @Bean(SCHEDULER)
   @ConditionalOnMissingBean(name = SCHEDULER)
   @ConditionalOnBean(EndpointAnomalies.class)
-  Scheduler ringtailAnomalyScheduler(
-      EndpointAnomalies anomalies, RingtailAnomalyProperties properties) {
-    return new Scheduler(anomalies, properties.getInterval());
+  AlertScheduler ringtailAnomalyScheduler(
+      EndpointAnomalies anomalies, AlertThread thread, RingtailAnomalyProperties properties) {
+    Duration interval = properties.getInterval();
+    if (interval == null || interval.isNegative() || interval.isZero()) {
+      throw Checks.invalid("ringtail.anomaly.interval", "positive", interval);
+    }
+    return new AlertScheduler(
+        anomalies.monitor(), anomalies::evaluate, thread.scheduler(), interval);
   }
 
   /** The fleet's pager, when the observation windows are fleet-wide. */
@@ -109,54 +111,9 @@ public class RingtailAnomalyAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    EndpointAnomalies.Sharing ringtailAnomalySharing(
+    AnomalySharing ringtailAnomalySharing(
         ObjectProvider<RedisBackend> backend, RingtailAnomalyProperties properties) {
-      return new FleetSharing(backend, properties.getInterval());
-    }
-  }
-
-  /**
-   * Each endpoint evaluated once for the fleet: the fleet's summaries read, the evaluator being the
-   * owner of the endpoint's first key, the states posted to one {@link StateBoard} per observation
-   * ({@code anomaly:<observation>}), kept an hour (at least ten evaluations) after the last post.
-   */
-  static final class FleetSharing implements EndpointAnomalies.Sharing {
-    private final ObjectProvider<RedisBackend> backend;
-    private final Duration ttl;
-    private final Map<String, StateBoard> boards = new ConcurrentHashMap<>();
-
-    FleetSharing(ObjectProvider<RedisBackend> backend, Duration interval) {
-      this.backend = Objects.requireNonNull(backend, "backend");
-      Duration tenEvaluations = interval == null ? Duration.ZERO : interval.multipliedBy(10);
-      this.ttl =
-          tenEvaluations.compareTo(Duration.ofHours(1)) > 0 ? tenEvaluations : Duration.ofHours(1);
-    }
-
-    @Override
-    public Map<String, ? extends WindowSnapshot> read(KeyedWindows keyed) {
-      return keyed instanceof RedisKeyedHistogramWindows fleet
-          ? fleet.summaries()
-          : keyed.snapshots();
-    }
-
-    @Override
-    public boolean evaluates(KeyedWindows keyed, String key) {
-      return !(keyed instanceof RedisKeyedHistogramWindows fleet) || fleet.owns(key);
-    }
-
-    @Override
-    public void post(String observation, Map<String, String> states) {
-      board(observation).post(states);
-    }
-
-    @Override
-    public Map<String, String> posted(String observation) {
-      return board(observation).read();
-    }
-
-    private StateBoard board(String observation) {
-      return boards.computeIfAbsent(
-          observation, o -> backend.getObject().stateBoard("anomaly:" + o, ttl));
+      return new FleetAnomalySharing(backend, properties.getInterval());
     }
   }
 
@@ -203,53 +160,6 @@ public class RingtailAnomalyAutoConfiguration {
                     .build());
       }
       return limiter;
-    }
-  }
-
-  /**
-   * Evaluates the alerts every interval while the context runs, on a daemon thread of its own (not
-   * a scheduler bean, so Boot's own {@code taskScheduler} still backs the application's).
-   * Thread-safe.
-   */
-  static final class Scheduler implements SmartLifecycle {
-    private final EndpointAnomalies anomalies;
-    private final long intervalNanos;
-    private ScheduledExecutorService executor; // guarded by this
-
-    Scheduler(EndpointAnomalies anomalies, Duration interval) {
-      this.anomalies = anomalies;
-      if (interval == null || interval.isNegative() || interval.isZero()) {
-        throw Checks.invalid("ringtail.anomaly.interval", "positive", interval);
-      }
-      this.intervalNanos = interval.toNanos();
-    }
-
-    @Override
-    public synchronized void start() {
-      if (executor == null) {
-        executor =
-            Executors.newSingleThreadScheduledExecutor(
-                r -> {
-                  Thread t = new Thread(r, "ringtail-anomaly");
-                  t.setDaemon(true);
-                  return t;
-                });
-        executor.scheduleAtFixedRate(
-            anomalies::evaluate, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
-      }
-    }
-
-    @Override
-    public synchronized void stop() {
-      if (executor != null) {
-        executor.shutdownNow();
-        executor = null;
-      }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-      return executor != null;
     }
   }
 }

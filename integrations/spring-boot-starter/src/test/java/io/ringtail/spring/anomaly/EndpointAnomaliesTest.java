@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.withinPercentage;
 
 import io.ringtail.ManualTimeSource;
 import io.ringtail.WindowConfig;
+import io.ringtail.WindowSnapshot;
+import io.ringtail.alert.AlertRule;
+import io.ringtail.alert.RuleSnapshot;
 import io.ringtail.keyed.KeyedWindows;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,6 +86,100 @@ class EndpointAnomaliesTest {
           .isEqualTo(sorted.length / 60.0);
       assertThat(a.states()).hasSize(3); // one endpoint, three measures
     }
+  }
+
+  @Test
+  void eachEndpointMeasure_isACoreAnomalyRule_onOneMonitor() {
+    EndpointAnomalies a = anomalies(properties(), new ArrayList<>());
+    keyed.recordAt(key("/a", "200"), 1_000_000, time.nanoTime());
+    keyed.recordAt(key("/a", "503"), 1_000_000, time.nanoTime());
+    keyed.recordAt(key("/b", "200"), 1_000_000, time.nanoTime());
+    a.evaluate();
+    assertThat(a.monitor().rules())
+        .extracting(AlertRule::name)
+        .containsExactly(
+            OBSERVATION + " {method=GET, uri=/a} p95",
+            OBSERVATION + " {method=GET, uri=/a} error_ratio",
+            OBSERVATION + " {method=GET, uri=/a} rate",
+            OBSERVATION + " {method=GET, uri=/b} p95",
+            OBSERVATION + " {method=GET, uri=/b} error_ratio",
+            OBSERVATION + " {method=GET, uri=/b} rate");
+    assertThat(a.monitor().rules().get(0).toString())
+        .contains("anomaly p95 >= 0.5", "onlyAboveBaseline", "resolveWhenBack=0.5");
+    assertThat(a.monitor().rules().get(2).toString())
+        .contains("anomaly rate >= 0.5", "resolveWhenBack=0.5")
+        .doesNotContain("onlyAboveBaseline");
+    RuleSnapshot ratio = a.monitor().snapshot(OBSERVATION + " {method=GET, uri=/a} error_ratio");
+    assertThat(ratio.measured()).isEqualTo(0.5);
+    assertThat(ratio.baseline()).isEqualTo(0.5);
+    assertThat(state(a, "/a", EndpointAnomalies.Measure.ERROR_RATIO).baseline()).isEqualTo(0.5);
+  }
+
+  @Test
+  void anObservationThatCannotBeRead_orTheMonitorEvaluatedAlone_keepsItsStates() {
+    KeyedWindows other =
+        KeyedWindows.builder()
+            .window(WindowConfig.builder().length(Duration.ofMinutes(1)).buckets(12).build())
+            .timeSource(time)
+            .build();
+    boolean[] down = {false};
+    AnomalySharing flaky =
+        new AnomalySharing() {
+          @Override
+          public Map<String, ? extends WindowSnapshot> read(KeyedWindows k) {
+            if (down[0] && k == keyed) {
+              throw new IllegalStateException("Redis is down");
+            }
+            return k.snapshots();
+          }
+
+          @Override
+          public boolean evaluates(KeyedWindows k, String key) {
+            return true;
+          }
+
+          @Override
+          public void post(String observation, Map<String, String> states) {}
+
+          @Override
+          public Map<String, String> posted(String observation) {
+            return Map.of();
+          }
+        };
+    EndpointAnomalies a =
+        new EndpointAnomalies(
+            () -> Map.of(OBSERVATION, keyed, "other", other),
+            properties(),
+            EndpointAnomalies.Pager.always(),
+            e -> {},
+            null,
+            flaky);
+    for (int i = 0; i < 3; i++) {
+      time.advance(Duration.ofMinutes(2));
+      keyed.recordAt(key("/a", "200"), 1_000_000L * (10 + i), time.nanoTime());
+      other.recordAt(key("/b", "200"), 1_000_000L * (10 + i), time.nanoTime());
+      a.evaluate();
+    }
+    List<EndpointAnomalies.State> before = a.states();
+    assertThat(before).hasSize(6).allMatch(s -> s.evaluations() == 3);
+    assertThat(a.monitor().evaluate()).as("the monitor evaluated alone").isEmpty();
+    assertThat(a.states()).isEqualTo(before);
+
+    down[0] = true; // one observation cannot be read: its endpoint's rules keep their states
+    time.advance(Duration.ofMinutes(2));
+    keyed.recordAt(key("/a", "200"), 500_000_000L, time.nanoTime());
+    other.recordAt(key("/b", "200"), 13_000_000L, time.nanoTime());
+    assertThat(a.evaluate()).isEmpty();
+    assertThat(a.states().stream().filter(s -> s.observation().equals(OBSERVATION)))
+        .containsExactlyElementsOf(
+            before.stream().filter(s -> s.observation().equals(OBSERVATION)).toList());
+    assertThat(a.states().stream().filter(s -> s.observation().equals("other")))
+        .allMatch(s -> s.evaluations() == 4);
+
+    down[0] = false;
+    a.evaluate();
+    assertThat(a.states().stream().filter(s -> s.observation().equals(OBSERVATION)))
+        .allMatch(s -> s.evaluations() == 4);
   }
 
   @Test
