@@ -4,8 +4,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.ringtail.RollingWindow;
-import io.ringtail.TimeSource;
 import io.ringtail.WindowSnapshot;
 import io.ringtail.alert.AlertEvent;
 import io.ringtail.alert.AlertMonitor;
@@ -16,8 +14,9 @@ import io.ringtail.anomaly.AnomalyDetectorConfig;
 import io.ringtail.internal.Checks;
 import io.ringtail.keyed.KeyedWindows;
 import io.ringtail.spring.ObservedWindows;
+import io.ringtail.spring.anomaly.EndpointWindow.Pool;
+import io.ringtail.spring.anomaly.EndpointWindow.Read;
 import java.lang.System.Logger.Level;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -388,200 +387,6 @@ public final class EndpointAnomalies {
   @Override
   public String toString() {
     return "EndpointAnomalies" + measures + "[level=" + level + ", " + detector + "]";
-  }
-
-  /** The snapshots of one endpoint's keys at one evaluation. */
-  private static final class Pool {
-    static final Pool EMPTY = new Pool();
-    final List<WindowSnapshot> parts = new ArrayList<>(2);
-    long errors;
-    String first; // the least key with samples: the one whose owner evaluates the endpoint
-
-    void add(String key, WindowSnapshot s, boolean error) {
-      if (s.count() > 0) {
-        first = first == null || key.compareTo(first) < 0 ? key : first;
-        parts.add(s);
-        errors += error ? s.count() : 0;
-      }
-    }
-
-    /** The endpoint's keys pooled, with how many of their samples were errors. */
-    Pooled snapshot() {
-      return new Pooled(parts.isEmpty() ? Empty.INSTANCE : WindowSnapshot.pooled(parts), errors);
-    }
-  }
-
-  /** An endpoint's keys as one snapshot, and how many of its samples were errors. */
-  private record Pooled(WindowSnapshot all, long errors) implements WindowSnapshot {
-    @Override
-    public long count() {
-      return all.count();
-    }
-
-    @Override
-    public long sum() {
-      return all.sum();
-    }
-
-    @Override
-    public long rejected() {
-      return all.rejected();
-    }
-
-    @Override
-    public double min() {
-      return all.min();
-    }
-
-    @Override
-    public double max() {
-      return all.max();
-    }
-
-    @Override
-    public double valueAtPercentile(double percentile) {
-      return all.valueAtPercentile(percentile);
-    }
-
-    @Override
-    public double fractionAbove(long value) {
-      return all.fractionAbove(value);
-    }
-
-    @Override
-    public long startNanos() {
-      return all.startNanos();
-    }
-
-    @Override
-    public long endNanos() {
-      return all.endNanos();
-    }
-  }
-
-  /** No sample: an endpoint none of whose keys holds any now. */
-  private enum Empty implements WindowSnapshot {
-    INSTANCE;
-
-    @Override
-    public long count() {
-      return 0;
-    }
-
-    @Override
-    public long sum() {
-      return 0;
-    }
-
-    @Override
-    public long rejected() {
-      return 0;
-    }
-
-    @Override
-    public double min() {
-      return Double.NaN;
-    }
-
-    @Override
-    public double max() {
-      return Double.NaN;
-    }
-
-    @Override
-    public double valueAtPercentile(double percentile) {
-      return Double.NaN;
-    }
-
-    @Override
-    public long startNanos() {
-      return 0;
-    }
-
-    @Override
-    public long endNanos() {
-      return 0;
-    }
-  }
-
-  /**
-   * What a rule reads from its endpoint's pooled snapshot: one of the measures. Stateless.
-   *
-   * @param windowSeconds the window's length, for the rate
-   */
-  private record Read(Measure measure, double windowSeconds) implements io.ringtail.alert.Measure {
-    @Override
-    public double of(WindowSnapshot s) {
-      return switch (measure) {
-        case P95 -> s.valueAtPercentile(95);
-        case ERROR_RATIO ->
-            s.count() == 0 ? Double.NaN : (double) ((Pooled) s).errors() / s.count();
-        case RATE -> s.count() / windowSeconds;
-      };
-    }
-
-    @Override
-    public String toString() {
-      return measure.label();
-    }
-  }
-
-  /**
-   * An endpoint's keys as a window, read-only, for its rules: its snapshot is what the current
-   * evaluation read, or (when the read failed) a failure that keeps the rules' state.
-   */
-  private static final class EndpointWindow implements RollingWindow {
-    private final String observation;
-    private final KeyedWindows keyed;
-    volatile Pooled current; // set for one evaluation, under the outer lock
-
-    EndpointWindow(String observation, KeyedWindows keyed) {
-      this.observation = observation;
-      this.keyed = keyed;
-    }
-
-    @Override
-    public WindowSnapshot snapshot() {
-      Pooled s = current;
-      if (s == null) {
-        throw new Unread(observation);
-      }
-      return s;
-    }
-
-    @Override
-    public void record(long value) {
-      throw new UnsupportedOperationException("an endpoint's keys are recorded by observations");
-    }
-
-    @Override
-    public void recordAt(long value, long timeNanos) {
-      record(value);
-    }
-
-    @Override
-    public Duration length() {
-      return keyed.windowConfig().length();
-    }
-
-    @Override
-    public TimeSource timeSource() {
-      return keyed.timeSource();
-    }
-
-    @Override
-    public long footprintBytes() {
-      return 0;
-    }
-  }
-
-  /** A window not read at this evaluation: its rules keep their state. No stack trace. */
-  private static final class Unread extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    Unread(String observation) {
-      super(observation + " was not read at this evaluation", null, false, false);
-    }
   }
 
   /** One endpoint: its key values, its window view and one watch per measure. */
